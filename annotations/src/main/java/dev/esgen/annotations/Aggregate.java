@@ -1,0 +1,70 @@
+package dev.esgen.annotations;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks an event-sourced aggregate: a record (or final class) whose state is the fold of its events.
+ *
+ * <p>The aggregate declares how it comes to be and how it changes:
+ * <ul>
+ *   <li>one {@code static} method returning the aggregate that takes the creating event;</li>
+ *   <li>one instance method {@code apply} returning the aggregate for every other event type, or a
+ *       single {@code apply} taking the sealed root of the events.</li>
+ * </ul>
+ * From this the processor generates, in the aggregate's package, {@code <Name>Repository} (the typed
+ * API services use), the event and snapshot codecs, the key builder, the index-column mapper and the
+ * replay dispatch.
+ *
+ * <pre>{@code
+ * @Aggregate(name = "bank-account", events = AccountEvent.class, shards = 8, snapshotEvery = 50)
+ * public record BankAccount(@AggregateId AccountId id, String owner, long balanceCents) {
+ *   static BankAccount open(AccountOpened e) { return new BankAccount(e.id(), e.owner(), 0); }
+ *   BankAccount apply(MoneyDeposited e) { return new BankAccount(id, owner, balanceCents + e.cents()); }
+ *   List<AccountEvent> deposit(long cents) { return List.of(new MoneyDeposited(cents)); }
+ * }
+ * }</pre>
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE)
+public @interface Aggregate {
+
+  /**
+   * The aggregate type's stored name, for example {@code "bank-account"}: the prefix of every key.
+   * Lower-case letters, digits and {@code '-'}; never change it once data is written.
+   */
+  String name();
+
+  /** The sealed root of this aggregate's events; it must carry {@link DomainEvents}. */
+  Class<?> events();
+
+  /**
+   * How many partition-key shards the aggregate type's streams are spread over. A stream always lives
+   * in one shard (chosen by a stable hash of its id); more shards spread the write load of many streams.
+   * Changing it after data is written makes existing streams unreachable.
+   */
+  int shards() default 4;
+
+  /**
+   * Write a snapshot once this many events have been appended since the last one. The snapshot is
+   * written in the same transaction as the events that reach the threshold.
+   */
+  int snapshotEvery() default 100;
+
+  /**
+   * How many older snapshots to keep beside the current one (0 keeps none). When more would be kept,
+   * the oldest is deleted in the same transaction, or marked for expiry when {@link #snapshotTtl()} is set.
+   */
+  int snapshotsToKeep() default 0;
+
+  /**
+   * When set, an ISO-8601 duration such as {@code "P30D"}: older snapshots past {@link #snapshotsToKeep()}
+   * are not deleted by esgen but stamped with a {@code ttl} attribute this far in the future, for
+   * DynamoDB's time-to-live to remove. Empty (the default) deletes them.
+   */
+  String snapshotTtl() default "";
+}

@@ -1,0 +1,27 @@
+package dev.esgen.annotations;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks the sealed root of one aggregate's events.
+ *
+ * <p>The annotated type must be a {@code sealed} interface (or sealed abstract class). Every type it
+ * permits, directly or through nested sealed levels, is an event that the aggregate must handle. The
+ * processor checks this at compile time: an event without a handler is a compile error on the aggregate.
+ *
+ * <pre>{@code
+ * @DomainEvents
+ * public sealed interface AccountEvent permits AccountOpened, MoneyDeposited, AccountClosed {}
+ * }</pre>
+ *
+ * @see Aggregate#events()
+ * @see EventType
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE)
+public @interface DomainEvents {}

@@ -1,0 +1,122 @@
+package dev.esgen.runtime.aggregate;
+
+import dev.esgen.runtime.codec.EventCodec;
+import dev.esgen.runtime.codec.SnapshotCodec;
+import dev.esgen.runtime.index.IndexColumns;
+import java.util.Objects;
+
+/**
+ * Everything the runtime needs to know about one aggregate type, assembled by generated code.
+ *
+ * <p>A generated {@code FooRepository} builds its definition in {@code FooRepository.definition(mapper)};
+ * tests and tools may build one by hand the same way:
+ *
+ * <pre>{@code
+ * AggregateDefinition<BankAccount, AccountId, AccountEvent> definition =
+ *     AggregateDefinition.<BankAccount, AccountId, AccountEvent>builder("bank-account", BankAccount.class)
+ *         .keys(new BankAccountKeys())
+ *         .eventCodec(new BankAccountEventCodec(mapper))
+ *         .snapshotCodec(new BankAccountSnapshotCodec(mapper))
+ *         .replay(new BankAccountReplay())
+ *         .indexColumns(new BankAccountIndexColumns())
+ *         .shards(4)
+ *         .snapshotPolicy(SnapshotPolicy.every(100))
+ *         .build();
+ * }</pre>
+ *
+ * @param <A> the aggregate type
+ * @param <I> its id type
+ * @param <E> the sealed root of its events
+ */
+public record AggregateDefinition<A, I, E>(
+    String name,
+    Class<A> aggregateType,
+    AggregateKeys<A, I> keys,
+    EventCodec<E> eventCodec,
+    SnapshotCodec<A> snapshotCodec,
+    Replay<A, E> replay,
+    IndexColumns<A> indexColumns,
+    int shards,
+    SnapshotPolicy snapshotPolicy) {
+
+  public AggregateDefinition {
+    Objects.requireNonNull(name, "name");
+    if (!name.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
+      throw new IllegalArgumentException(
+          "aggregate name '" + name + "' must be lower-case letters and digits separated by single '-'");
+    }
+    Objects.requireNonNull(aggregateType, "aggregateType");
+    Objects.requireNonNull(keys, "keys");
+    Objects.requireNonNull(eventCodec, "eventCodec");
+    Objects.requireNonNull(snapshotCodec, "snapshotCodec");
+    Objects.requireNonNull(replay, "replay");
+    Objects.requireNonNull(indexColumns, "indexColumns");
+    if (shards < 1) {
+      throw new IllegalArgumentException("aggregate " + name + ": shards must be at least 1, was " + shards);
+    }
+    Objects.requireNonNull(snapshotPolicy, "snapshotPolicy");
+  }
+
+  /** Starts a definition of the aggregate type stored under {@code name}. */
+  public static <A, I, E> Builder<A, I, E> builder(String name, Class<A> aggregateType) {
+    return new Builder<>(name, aggregateType);
+  }
+
+  /** Collects the parts of an {@link AggregateDefinition}; every part but shards and policy is required. */
+  public static final class Builder<A, I, E> {
+    private final String name;
+    private final Class<A> aggregateType;
+    private AggregateKeys<A, I> keys;
+    private EventCodec<E> eventCodec;
+    private SnapshotCodec<A> snapshotCodec;
+    private Replay<A, E> replay;
+    private IndexColumns<A> indexColumns;
+    private int shards = 4;
+    private SnapshotPolicy snapshotPolicy = SnapshotPolicy.every(100);
+
+    private Builder(String name, Class<A> aggregateType) {
+      this.name = name;
+      this.aggregateType = aggregateType;
+    }
+
+    public Builder<A, I, E> keys(AggregateKeys<A, I> keys) {
+      this.keys = keys;
+      return this;
+    }
+
+    public Builder<A, I, E> eventCodec(EventCodec<E> eventCodec) {
+      this.eventCodec = eventCodec;
+      return this;
+    }
+
+    public Builder<A, I, E> snapshotCodec(SnapshotCodec<A> snapshotCodec) {
+      this.snapshotCodec = snapshotCodec;
+      return this;
+    }
+
+    public Builder<A, I, E> replay(Replay<A, E> replay) {
+      this.replay = replay;
+      return this;
+    }
+
+    public Builder<A, I, E> indexColumns(IndexColumns<A> indexColumns) {
+      this.indexColumns = indexColumns;
+      return this;
+    }
+
+    public Builder<A, I, E> shards(int shards) {
+      this.shards = shards;
+      return this;
+    }
+
+    public Builder<A, I, E> snapshotPolicy(SnapshotPolicy snapshotPolicy) {
+      this.snapshotPolicy = snapshotPolicy;
+      return this;
+    }
+
+    public AggregateDefinition<A, I, E> build() {
+      return new AggregateDefinition<>(
+          name, aggregateType, keys, eventCodec, snapshotCodec, replay, indexColumns, shards, snapshotPolicy);
+    }
+  }
+}

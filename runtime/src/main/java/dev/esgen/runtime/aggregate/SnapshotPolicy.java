@@ -1,0 +1,52 @@
+package dev.esgen.runtime.aggregate;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * When an aggregate's state is snapshotted and what happens to older snapshots.
+ *
+ * <pre>{@code
+ * SnapshotPolicy policy = SnapshotPolicy.every(100).keeping(2);                     // delete the oldest
+ * SnapshotPolicy expiring = SnapshotPolicy.every(100).keeping(2).expiringAfter(Duration.ofDays(30));
+ * }</pre>
+ *
+ * @param every write a snapshot once this many events were appended since the last one (at least 1)
+ * @param keep how many older snapshots to keep beside the current one (0 or more)
+ * @param ttl when present, older snapshots beyond {@code keep} get a DynamoDB TTL this far ahead
+ *     instead of being deleted
+ */
+public record SnapshotPolicy(int every, int keep, Optional<Duration> ttl) {
+
+  public SnapshotPolicy {
+    if (every < 1) {
+      throw new IllegalArgumentException("snapshot interval must be at least 1 event, was " + every);
+    }
+    if (keep < 0) {
+      throw new IllegalArgumentException("snapshots to keep must be 0 or more, was " + keep);
+    }
+    Objects.requireNonNull(ttl, "ttl");
+    ttl.ifPresent(
+        d -> {
+          if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("snapshot TTL must be positive, was " + d);
+          }
+        });
+  }
+
+  /** Snapshot every {@code events} events, keeping no older snapshots. */
+  public static SnapshotPolicy every(int events) {
+    return new SnapshotPolicy(events, 0, Optional.empty());
+  }
+
+  /** This policy, keeping {@code count} older snapshots. */
+  public SnapshotPolicy keeping(int count) {
+    return new SnapshotPolicy(every, count, ttl);
+  }
+
+  /** This policy, expiring older snapshots through DynamoDB TTL instead of deleting them. */
+  public SnapshotPolicy expiringAfter(Duration timeToLive) {
+    return new SnapshotPolicy(every, keep, Optional.of(timeToLive));
+  }
+}
