@@ -1,6 +1,8 @@
 package dev.esgen.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.storage.StorageLayout;
 
 /**
  * The store generated repositories write to and read from.
@@ -14,4 +16,10 @@ public interface EventStore {
 
   /** The mapper generated codecs use for event and snapshot bodies. */
   ObjectMapper objectMapper();
+
+  /** The storage layout that holds streams of the aggregate type {@code definition} describes. */
+  StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition);
+
+  /** How {@code transact} retries after a concurrent modification. */
+  RetryPolicy retryPolicy();
 }

@@ -1,11 +1,35 @@
 package dev.esgen.runtime.repository;
 
 import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.RetryPolicy;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.storage.AppendRequest;
+import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.storage.StorageLayout;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
  * The typed repository API every generated {@code FooRepository} inherits.
+ *
+ * <p>Every write is one atomic append conditioned on the stream's version: either all of its events
+ * are stored or none. Reads are strongly consistent. The repository holds no state besides its store
+ * and definition and is safe to share between threads.
+ *
+ * <pre>{@code
+ * BankAccountRepository accounts = new BankAccountRepository(store);
+ * Versioned<BankAccount> opened = accounts.create(new AccountOpened(id, "Ann", "ann@example.com", now));
+ * accounts.append(id, opened.version(), new MoneyDeposited(500));      // fails if someone wrote since
+ * accounts.transact(id, account -> account.deposit(500));              // load, decide, append, retry
+ * BankAccount account = accounts.load(id);
+ * }</pre>
  *
  * @param <A> the aggregate type
  * @param <I> its id type
@@ -24,5 +48,142 @@ public abstract class EventSourcedRepository<A, I, E> {
   /** The definition of the aggregate type this repository stores. */
   public final AggregateDefinition<A, I, E> definition() {
     return definition;
+  }
+
+  /**
+   * Starts a new stream with {@code event}, which must be the aggregate's creating event.
+   *
+   * @throws dev.esgen.runtime.error.AggregateAlreadyExistsException when a stream with the new
+   *     aggregate's id is already stored
+   */
+  public final Versioned<A> create(E event) {
+    return create(List.of(event));
+  }
+
+  /**
+   * Starts a new stream with {@code events}: the creating event first, then events applied to it, all
+   * stored atomically.
+   *
+   * @throws dev.esgen.runtime.error.AggregateAlreadyExistsException when a stream with the new
+   *     aggregate's id is already stored
+   */
+  public final Versioned<A> create(List<? extends E> events) {
+    if (events.isEmpty()) {
+      throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
+    }
+    A state = definition.replay().create(events.get(0));
+    I id = definition.keys().idOf(state);
+    state = fold(state, events.subList(1, events.size()));
+    return versioned(layout().append(new AppendRequest<>(definition, id, Optional.empty(), List.copyOf(events), state)));
+  }
+
+  /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
+  public final Versioned<A> append(I id, long expectedVersion, E event) {
+    return append(id, expectedVersion, List.of(event));
+  }
+
+  /**
+   * Appends {@code events} atomically if the stream is still at {@code expectedVersion}. An empty list
+   * writes nothing and returns the current state (after checking the version).
+   *
+   * @throws AggregateNotFoundException when no stream is stored under {@code id}
+   * @throws ConcurrentModificationException when the stream is at another version, found on load or
+   *     at the write; nothing is written
+   */
+  public final Versioned<A> append(I id, long expectedVersion, List<? extends E> events) {
+    LoadedStream<A> current = loadExisting(id);
+    if (current.version() != expectedVersion) {
+      throw new ConcurrentModificationException(
+          definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
+    }
+    return appendTo(id, current, events);
+  }
+
+  /**
+   * Loads the aggregate, asks {@code decide} for new events and appends them at the loaded version; on
+   * a concurrent modification reloads and decides again, as the store's {@link RetryPolicy} allows,
+   * waiting a jittered, growing time between attempts. {@code decide} may therefore run more than once
+   * and must not have side effects beyond returning events. An empty decision writes nothing.
+   *
+   * @throws AggregateNotFoundException when no stream is stored under {@code id}
+   * @throws ConcurrentModificationException after the last attempt lost to other writers, telling how
+   *     many attempts were made
+   */
+  public final Versioned<A> transact(I id, Function<? super A, ? extends List<? extends E>> decide) {
+    RetryPolicy policy = store.retryPolicy();
+    for (int attempt = 1; ; attempt++) {
+      LoadedStream<A> current = loadExisting(id);
+      try {
+        return appendTo(id, current, decide.apply(current.state()));
+      } catch (ConcurrentModificationException conflict) {
+        if (attempt >= policy.maxAttempts() || !sleep(policy.delayAfter(attempt, ThreadLocalRandom.current()))) {
+          throw new ConcurrentModificationException(definition.name(), idString(id), conflict.expectedVersion(),
+              conflict.actualVersion(), attempt, conflict);
+        }
+      }
+    }
+  }
+
+  /** The aggregate stored under {@code id}, if any. */
+  public final Optional<A> findById(I id) {
+    return findVersioned(id).map(Versioned::state);
+  }
+
+  /**
+   * The aggregate stored under {@code id}.
+   *
+   * @throws AggregateNotFoundException when there is none
+   */
+  public final A load(I id) {
+    return loadExisting(id).state();
+  }
+
+  /** The aggregate stored under {@code id} with its version and last seq_nr, if any. */
+  public final Optional<Versioned<A>> findVersioned(I id) {
+    return layout().load(definition, id).map(EventSourcedRepository::versioned);
+  }
+
+  private Versioned<A> appendTo(I id, LoadedStream<A> current, List<? extends E> events) {
+    if (events.isEmpty()) {
+      return versioned(current);
+    }
+    A state = fold(current.state(), events);
+    return versioned(layout().append(new AppendRequest<>(definition, id, Optional.of(current), List.copyOf(events), state)));
+  }
+
+  private LoadedStream<A> loadExisting(I id) {
+    return layout().load(definition, id)
+        .orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
+  }
+
+  private A fold(A state, List<? extends E> events) {
+    A folded = state;
+    for (E event : events) {
+      folded = definition.replay().apply(folded, event);
+    }
+    return folded;
+  }
+
+  private StorageLayout layout() {
+    return store.layoutFor(definition);
+  }
+
+  private String idString(I id) {
+    return definition.keys().idString(id);
+  }
+
+  private static <A> Versioned<A> versioned(LoadedStream<A> stream) {
+    return new Versioned<>(stream.state(), stream.version(), stream.seqNr());
+  }
+
+  /** Waits {@code delay}; false when interrupted, with the interrupt flag restored for the caller. */
+  private static boolean sleep(Duration delay) {
+    try {
+      Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 }

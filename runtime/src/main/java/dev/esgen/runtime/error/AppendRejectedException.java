@@ -1,0 +1,47 @@
+package dev.esgen.runtime.error;
+
+import java.util.List;
+
+/**
+ * DynamoDB cancelled an append's transaction for a reason other than a version conflict, for example
+ * throttling or a validation error. Nothing of the append was stored. The message lists DynamoDB's
+ * cancellation reason for every action of the transaction.
+ *
+ * <pre>{@code
+ * try {
+ *   accounts.append(id, version, events);
+ * } catch (AppendRejectedException e) {
+ *   // "append to bank-account 5f0c... rejected by DynamoDB: [event 3: ThrottlingError (...), ...]"
+ *   log.warn("rejected: {}", e.reasons());
+ * }
+ * }</pre>
+ */
+public class AppendRejectedException extends StoreException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String aggregateName;
+  private final String aggregateId;
+  private final List<String> reasons;
+
+  /** @param reasons one entry per failed action, naming the action and DynamoDB's code and message */
+  public AppendRejectedException(String aggregateName, String aggregateId, List<String> reasons, Throwable cause) {
+    super("append to " + aggregateName + " " + aggregateId + " rejected by DynamoDB: " + reasons, cause);
+    this.aggregateName = aggregateName;
+    this.aggregateId = aggregateId;
+    this.reasons = List.copyOf(reasons);
+  }
+
+  public String aggregateName() {
+    return aggregateName;
+  }
+
+  public String aggregateId() {
+    return aggregateId;
+  }
+
+  /** DynamoDB's reasons, one per failed action. */
+  public List<String> reasons() {
+    return reasons;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.esgen.runtime.error;
+
+/**
+ * The event codec failed to write an event; nothing was stored.
+ *
+ * <pre>{@code
+ * try {
+ *   accounts.create(opened);
+ * } catch (EventEncodingException e) {
+ *   // "cannot encode event of type 'account-opened' for bank-account 5f0c...: ..."
+ * }
+ * }</pre>
+ */
+public class EventEncodingException extends EsgenException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String aggregateName;
+  private final String aggregateId;
+  private final String eventType;
+
+  public EventEncodingException(String aggregateName, String aggregateId, String eventType, Throwable cause) {
+    super("cannot encode event of type '" + eventType + "' for " + aggregateName + " " + aggregateId + ": "
+        + cause.getMessage(), cause);
+    this.aggregateName = aggregateName;
+    this.aggregateId = aggregateId;
+    this.eventType = eventType;
+  }
+
+  public String aggregateName() {
+    return aggregateName;
+  }
+
+  public String aggregateId() {
+    return aggregateId;
+  }
+
+  public String eventType() {
+    return eventType;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.esgen.runtime.error;
+
+import java.util.List;
+
+/**
+ * A table esgen writes to or reads from does not exist.
+ *
+ * <p>Create the tables with {@link dev.esgen.runtime.provision.TableProvisioner} (for development and
+ * tests) or with infrastructure as code as described in {@code docs/operations.md}.
+ *
+ * <pre>{@code
+ * try {
+ *   accounts.create(opened);
+ * } catch (MissingTableException e) {
+ *   new TableProvisioner(client, config).createTablesIfMissing();   // in a dev environment only
+ * }
+ * }</pre>
+ */
+public class MissingTableException extends StoreException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final List<String> tables;
+
+  /**
+   * @param tables the table that is missing, or the tables one of which is, when DynamoDB did not say
+   *     which (a transaction spans both)
+   */
+  public MissingTableException(List<String> tables, Throwable cause) {
+    super((tables.size() == 1 ? "table '" + tables.get(0) + "' does not exist"
+            : "one of the tables " + tables + " does not exist")
+        + ": create it with new TableProvisioner(client, config).createTablesIfMissing() or as described in"
+        + " docs/operations.md", cause);
+    this.tables = List.copyOf(tables);
+  }
+
+  /** The table that is missing, or the candidates when DynamoDB did not say which one. */
+  public List<String> tables() {
+    return tables;
+  }
+}

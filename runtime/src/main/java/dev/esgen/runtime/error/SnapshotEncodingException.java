@@ -1,0 +1,41 @@
+package dev.esgen.runtime.error;
+
+/**
+ * The snapshot codec failed to write an aggregate's state; nothing was stored.
+ *
+ * <pre>{@code
+ * try {
+ *   accounts.transact(id, account -> account.deposit(500));
+ * } catch (SnapshotEncodingException e) {
+ *   // "cannot encode snapshot of bank-account 5f0c... at seq_nr 100: ..."
+ * }
+ * }</pre>
+ */
+public class SnapshotEncodingException extends EsgenException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String aggregateName;
+  private final String aggregateId;
+  private final long seqNr;
+
+  public SnapshotEncodingException(String aggregateName, String aggregateId, long seqNr, Throwable cause) {
+    super("cannot encode snapshot of " + aggregateName + " " + aggregateId + " at seq_nr " + seqNr + ": "
+        + cause.getMessage(), cause);
+    this.aggregateName = aggregateName;
+    this.aggregateId = aggregateId;
+    this.seqNr = seqNr;
+  }
+
+  public String aggregateName() {
+    return aggregateName;
+  }
+
+  public String aggregateId() {
+    return aggregateId;
+  }
+
+  public long seqNr() {
+    return seqNr;
+  }
+}

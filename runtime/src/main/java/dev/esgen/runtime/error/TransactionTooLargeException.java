@@ -1,0 +1,63 @@
+package dev.esgen.runtime.error;
+
+/**
+ * An append would need a DynamoDB transaction with more than 100 actions, or more than 4 MB in all.
+ * It is raised before anything is sent, so nothing was stored. Split the command into smaller appends
+ * (each append holds one action per event plus one to three for the snapshot rows).
+ *
+ * <pre>{@code
+ * try {
+ *   ledger.append(id, version, thousandEntries);
+ * } catch (TransactionTooLargeException e) {
+ *   // "append to ledger 42 needs 1,002 actions, over DynamoDB's transaction limit of 100 ..."
+ * }
+ * }</pre>
+ */
+public class TransactionTooLargeException extends EsgenException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** DynamoDB's maximum number of actions in one {@code TransactWriteItems}. */
+  public static final int ACTION_LIMIT = 100;
+
+  /** DynamoDB's maximum aggregate size of the items in one {@code TransactWriteItems}. */
+  public static final long BYTE_LIMIT = 4L * 1024 * 1024;
+
+  private final String aggregateName;
+  private final String aggregateId;
+  private final int actionCount;
+  private final long sizeBytes;
+
+  public TransactionTooLargeException(String aggregateName, String aggregateId, int actionCount, long sizeBytes) {
+    super(String.format(
+        "append to %s %s needs %,d actions of %,d bytes in all, over DynamoDB's transaction limit of %d actions"
+            + " and %,d bytes; nothing was written: append fewer or smaller events at a time",
+        aggregateName, aggregateId, actionCount, sizeBytes, ACTION_LIMIT, BYTE_LIMIT));
+    this.aggregateName = aggregateName;
+    this.aggregateId = aggregateId;
+    this.actionCount = actionCount;
+    this.sizeBytes = sizeBytes;
+  }
+
+  public String aggregateName() {
+    return aggregateName;
+  }
+
+  public String aggregateId() {
+    return aggregateId;
+  }
+
+  /** The number of write actions the transaction would hold. */
+  public int actionCount() {
+    return actionCount;
+  }
+
+  /** The summed size of the transaction's items. */
+  public long sizeBytes() {
+    return sizeBytes;
+  }
+
+  public int actionLimit() {
+    return ACTION_LIMIT;
+  }
+}

@@ -1,0 +1,85 @@
+package dev.esgen.runtime.journal;
+
+import dev.esgen.runtime.error.AggregateAlreadyExistsException;
+import dev.esgen.runtime.error.AppendRejectedException;
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.EsgenException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Turns a cancelled append transaction into the esgen error that says why.
+ *
+ * <p>DynamoDB reports one reason per action, in request order: {@code None} for actions that were fine,
+ * {@code ConditionalCheckFailed} for a failed condition (with the item's old image when asked for),
+ * {@code TransactionConflict} when another transaction was writing the same item at the same moment,
+ * and others such as {@code ThrottlingError} or {@code ValidationError}.
+ */
+final class CancellationReasons {
+
+  private static final String CONDITION_FAILED = "ConditionalCheckFailed";
+  private static final String TRANSACTION_CONFLICT = "TransactionConflict";
+
+  private final String aggregateName;
+  private final String aid;
+  private final long expectedVersion;
+  private final boolean creating;
+  private final List<String> labels;
+  private final int headIndex;
+
+  CancellationReasons(
+      String aggregateName, String aid, long expectedVersion, boolean creating, List<String> labels, int headIndex) {
+    this.aggregateName = aggregateName;
+    this.aid = aid;
+    this.expectedVersion = expectedVersion;
+    this.creating = creating;
+    this.labels = labels;
+    this.headIndex = headIndex;
+  }
+
+  EsgenException toException(TransactionCanceledException cancelled) {
+    List<CancellationReason> reasons = cancelled.hasCancellationReasons() ? cancelled.cancellationReasons() : List.of();
+    if (headIndex < reasons.size() && CONDITION_FAILED.equals(reasons.get(headIndex).code())) {
+      OptionalLong actual = versionOf(reasons.get(headIndex));
+      return creating
+          ? new AggregateAlreadyExistsException(aggregateName, aid, actual)
+          : new ConcurrentModificationException(aggregateName, aid, expectedVersion, actual, 1, cancelled);
+    }
+    // A journal item that already exists while the head row still matched, or a transaction racing on
+    // the same items: either way another writer is at work on this stream, and a reload sorts it out.
+    for (CancellationReason reason : reasons) {
+      if (CONDITION_FAILED.equals(reason.code()) || TRANSACTION_CONFLICT.equals(reason.code())) {
+        return creating
+            ? new AggregateAlreadyExistsException(aggregateName, aid, OptionalLong.empty())
+            : new ConcurrentModificationException(aggregateName, aid, expectedVersion, OptionalLong.empty(), 1,
+                cancelled);
+      }
+    }
+    List<String> described = new ArrayList<>();
+    for (int i = 0; i < reasons.size(); i++) {
+      CancellationReason reason = reasons.get(i);
+      if (reason.code() != null && !"None".equals(reason.code())) {
+        String label = i < labels.size() ? labels.get(i) : "action " + i;
+        described.add(label + ": " + reason.code() + (reason.message() == null ? "" : " (" + reason.message() + ")"));
+      }
+    }
+    if (described.isEmpty()) {
+      described.add(String.valueOf(cancelled.getMessage()));
+    }
+    return new AppendRejectedException(aggregateName, aid, described, cancelled);
+  }
+
+  private static OptionalLong versionOf(CancellationReason reason) {
+    if (!reason.hasItem()) {
+      return OptionalLong.empty();
+    }
+    Map<String, AttributeValue> item = reason.item();
+    AttributeValue version = item.get(JournalAttributes.VERSION);
+    return version == null || version.n() == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(version.n()));
+  }
+}

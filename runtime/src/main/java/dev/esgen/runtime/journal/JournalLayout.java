@@ -1,0 +1,45 @@
+package dev.esgen.runtime.journal;
+
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.storage.AppendRequest;
+import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.storage.StorageLayout;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The journal + snapshot layout: one journal item per event, and per stream a snapshot head row that
+ * holds the optimistic-lock version, the last seq_nr and the latest snapshot.
+ *
+ * <p>A load is a strongly consistent {@code GetItem} of the head row, plus, when events were appended
+ * since the snapshot, a strongly consistent {@code Query} of just those events (paginated). An append
+ * is one {@code TransactWriteItems}: the new journal items, the head row conditioned on the loaded
+ * version, and the snapshot rows the {@link dev.esgen.runtime.aggregate.SnapshotPolicy} asks for.
+ * Keys are described in {@link JournalKeys}, attributes in {@link JournalAttributes}.
+ *
+ * <pre>{@code
+ * StorageLayout journal = new JournalLayout(client, StoreConfig.defaults());
+ * Optional<LoadedStream<BankAccount>> account = journal.load(definition, id);
+ * }</pre>
+ */
+public final class JournalLayout implements StorageLayout {
+
+  private final JournalLoader loader;
+  private final JournalAppender appender;
+
+  public JournalLayout(DynamoDbClient client, StoreConfig config) {
+    this.loader = new JournalLoader(client, config);
+    this.appender = new JournalAppender(client, config);
+  }
+
+  @Override
+  public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+    return loader.load(definition, id);
+  }
+
+  @Override
+  public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
+    return appender.append(request);
+  }
+}

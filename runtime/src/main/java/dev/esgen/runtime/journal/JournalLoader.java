@@ -1,0 +1,161 @@
+package dev.esgen.runtime.journal;
+
+import static dev.esgen.runtime.journal.JournalAttributes.AID;
+import static dev.esgen.runtime.journal.JournalAttributes.EVENT_TYPE;
+import static dev.esgen.runtime.journal.JournalAttributes.LAST_SEQ_NR;
+import static dev.esgen.runtime.journal.JournalAttributes.PAYLOAD;
+import static dev.esgen.runtime.journal.JournalAttributes.PKEY;
+import static dev.esgen.runtime.journal.JournalAttributes.RETAINED_SEQ_NRS;
+import static dev.esgen.runtime.journal.JournalAttributes.SEQ_NR;
+import static dev.esgen.runtime.journal.JournalAttributes.SKEY;
+import static dev.esgen.runtime.journal.JournalAttributes.VERSION;
+
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.error.CorruptStreamException;
+import dev.esgen.runtime.error.EventDecodingException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.storage.LoadedStream;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+
+/** Reads a stream: the head row, then the events after its snapshot. */
+final class JournalLoader {
+
+  private final DynamoDbClient client;
+  private final StoreConfig config;
+
+  JournalLoader(DynamoDbClient client, StoreConfig config) {
+    this.client = client;
+    this.config = config;
+  }
+
+  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+    String aid = definition.keys().idString(id);
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    Map<String, AttributeValue> head = readHead(keys, aid);
+    if (head.isEmpty()) {
+      return Optional.empty();
+    }
+    long snapshotSeqNr = Long.parseLong(head.get(SEQ_NR).n());
+    long lastSeqNr = Long.parseLong(head.get(LAST_SEQ_NR).n());
+    long version = Long.parseLong(head.get(VERSION).n());
+    A state = decodeSnapshot(definition, aid, snapshotSeqNr, head.get(PAYLOAD).b().asByteArrayUnsafe());
+    if (lastSeqNr > snapshotSeqNr) {
+      state = foldEventsAfterSnapshot(definition, keys, aid, state, snapshotSeqNr, lastSeqNr);
+    }
+    JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head));
+    return Optional.of(new LoadedStream<>(state, version, lastSeqNr, position));
+  }
+
+  private Map<String, AttributeValue> readHead(JournalKeys keys, String aid) {
+    try {
+      GetItemResponse response = client.getItem(b -> b
+          .tableName(config.snapshotTable())
+          .key(Map.of(
+              PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
+              SKEY, AttributeValue.fromS(keys.headSortKey(aid))))
+          .consistentRead(true));
+      return response.hasItem() ? response.item() : Map.of();
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.snapshotTable()), e);
+    }
+  }
+
+  private static <A> A decodeSnapshot(
+      AggregateDefinition<A, ?, ?> definition, String aid, long seqNr, byte[] payload) {
+    try {
+      return definition.snapshotCodec().decode(payload);
+    } catch (IOException | RuntimeException e) {
+      throw new SnapshotDecodingException(definition.name(), aid, seqNr, e);
+    }
+  }
+
+  /**
+   * Folds events {@code snapshotSeqNr + 1 .. lastSeqNr}. The range stops at the head row's last seq_nr,
+   * so events a concurrent writer appends after the head was read are not mixed into this state.
+   */
+  private <A, I, E> A foldEventsAfterSnapshot(
+      AggregateDefinition<A, I, E> definition,
+      JournalKeys keys,
+      String aid,
+      A snapshot,
+      long snapshotSeqNr,
+      long lastSeqNr) {
+    QueryRequest.Builder query = QueryRequest.builder()
+        .tableName(config.journalTable())
+        .keyConditionExpression("#pkey = :pkey AND #skey BETWEEN :from AND :to")
+        .expressionAttributeNames(Map.of("#pkey", PKEY, "#skey", SKEY))
+        .expressionAttributeValues(Map.of(
+            ":pkey", AttributeValue.fromS(keys.partitionKey(aid)),
+            ":from", AttributeValue.fromS(keys.sortKey(aid, snapshotSeqNr + 1)),
+            ":to", AttributeValue.fromS(keys.sortKey(aid, lastSeqNr))))
+        .consistentRead(true);
+    A state = snapshot;
+    long expected = snapshotSeqNr + 1;
+    Map<String, AttributeValue> startKey = null;
+    do {
+      QueryResponse page = query(query.exclusiveStartKey(startKey).build());
+      for (Map<String, AttributeValue> item : page.items()) {
+        // Another stream's sort keys can fall in this range when its id starts with this id followed by
+        // "-" and digits; the aid attribute tells them apart.
+        if (!aid.equals(item.get(AID).s())) {
+          continue;
+        }
+        long seqNr = Long.parseLong(item.get(SEQ_NR).n());
+        if (seqNr != expected) {
+          throw new CorruptStreamException(
+              definition.name(), aid, "expected event " + expected + " in the journal, found " + seqNr);
+        }
+        state = definition.replay().apply(state, decodeEvent(definition, aid, seqNr, item));
+        expected++;
+      }
+      startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+    } while (startKey != null);
+    if (expected - 1 != lastSeqNr) {
+      throw new CorruptStreamException(definition.name(), aid, "the head row says the last event is " + lastSeqNr
+          + " but the journal holds events only up to " + (expected - 1));
+    }
+    return state;
+  }
+
+  private QueryResponse query(QueryRequest request) {
+    try {
+      return client.query(request);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.journalTable()), e);
+    }
+  }
+
+  private static <E> E decodeEvent(
+      AggregateDefinition<?, ?, E> definition, String aid, long seqNr, Map<String, AttributeValue> item) {
+    AttributeValue type = item.get(EVENT_TYPE);
+    String typeName = type == null ? "<missing>" : type.s();
+    try {
+      AttributeValue payload = item.get(PAYLOAD);
+      if (type == null || payload == null || payload.b() == null) {
+        throw new IOException("the journal item has no " + (type == null ? EVENT_TYPE : PAYLOAD) + " attribute");
+      }
+      return definition.eventCodec().decode(typeName, payload.b().asByteArrayUnsafe());
+    } catch (IOException | RuntimeException e) {
+      throw new EventDecodingException(definition.name(), aid, seqNr, typeName, e);
+    }
+  }
+
+  private static List<Long> retained(Map<String, AttributeValue> head) {
+    AttributeValue list = head.get(RETAINED_SEQ_NRS);
+    if (list == null || !list.hasL()) {
+      return List.of();
+    }
+    return list.l().stream().map(v -> Long.parseLong(v.n())).toList();
+  }
+}
