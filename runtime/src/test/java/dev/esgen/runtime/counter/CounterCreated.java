@@ -1,0 +1,3 @@
+package dev.esgen.runtime.counter;
+
+public record CounterCreated(CounterId id, String name) implements CounterEvent {}

@@ -1,0 +1,89 @@
+package dev.esgen.runtime.counter;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.AggregateKeys;
+import dev.esgen.runtime.aggregate.Replay;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.index.IndexColumns;
+import dev.esgen.runtime.repository.EventSourcedRepository;
+import java.util.List;
+import java.util.Map;
+
+/** Shaped like a generated repository, with a policy knob the tests need. */
+public final class CounterRepository extends EventSourcedRepository<Counter, CounterId, CounterEvent> {
+
+  public static final String NAME = "counter";
+
+  public CounterRepository(EventStore store) {
+    this(store, SnapshotPolicy.every(100));
+  }
+
+  public CounterRepository(EventStore store, SnapshotPolicy policy) {
+    super(store, definition(store.objectMapper(), policy));
+  }
+
+  public static AggregateDefinition<Counter, CounterId, CounterEvent> definition(
+      ObjectMapper mapper, SnapshotPolicy policy) {
+    return AggregateDefinition.<Counter, CounterId, CounterEvent>builder(NAME, Counter.class)
+        .keys(new Keys())
+        .eventCodec(new CounterCodecs.Events(mapper))
+        .snapshotCodec(new CounterCodecs.Snapshots(mapper))
+        .replay(new CounterReplay())
+        .indexColumns(new NoColumns())
+        .shards(4)
+        .snapshotPolicy(policy)
+        .build();
+  }
+
+  static final class Keys implements AggregateKeys<Counter, CounterId> {
+    @Override
+    public CounterId idOf(Counter state) {
+      return state.id();
+    }
+
+    @Override
+    public String idString(CounterId id) {
+      return id.value();
+    }
+
+    @Override
+    public CounterId parseId(String idString) {
+      return new CounterId(idString);
+    }
+  }
+
+  static final class CounterReplay implements Replay<Counter, CounterEvent> {
+    @Override
+    public Counter create(CounterEvent event) {
+      if (event instanceof CounterCreated created) {
+        return Counter.create(created);
+      }
+      throw new IllegalArgumentException("a counter starts with CounterCreated, not " + event);
+    }
+
+    @Override
+    public Counter apply(Counter state, CounterEvent event) {
+      if (event instanceof Incremented e) {
+        return state.apply(e);
+      } else if (event instanceof Noted e) {
+        return state.apply(e);
+      }
+      throw new IllegalArgumentException("no handler for " + event);
+    }
+  }
+
+  static final class NoColumns implements IndexColumns<Counter> {
+    @Override
+    public List<IndexColumn> columns() {
+      return List.of();
+    }
+
+    @Override
+    public Map<String, String> values(Counter state) {
+      return Map.of();
+    }
+  }
+}

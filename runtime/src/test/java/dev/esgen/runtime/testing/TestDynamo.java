@@ -1,0 +1,96 @@
+package dev.esgen.runtime.testing;
+
+import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.journal.JournalAttributes;
+import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.provision.TableProvisioner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+
+/**
+ * One DynamoDB Local, one client and one pair of default tables per test JVM. Tests keep apart by
+ * using fresh aggregate ids.
+ */
+public final class TestDynamo {
+
+  private static final RequestCounter REQUESTS = new RequestCounter();
+  private static DynamoDbClient client;
+
+  private TestDynamo() {}
+
+  public static synchronized DynamoDbClient client() {
+    if (client == null) {
+      client = DynamoDbClient.builder()
+          .endpointOverride(DynamoDbLocal.shared().endpoint())
+          .region(Region.US_EAST_1)
+          .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
+          .httpClient(UrlConnectionHttpClient.create())
+          .overrideConfiguration(c -> c.addExecutionInterceptor(REQUESTS))
+          .build();
+      new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing();
+    }
+    return client;
+  }
+
+  /** Counts every request of {@link #client()}. */
+  public static RequestCounter requests() {
+    return REQUESTS;
+  }
+
+  public static DynamoDbEventStore store() {
+    return store(StoreConfig.defaults());
+  }
+
+  public static DynamoDbEventStore store(StoreConfig config) {
+    return DynamoDbEventStore.create(client(), config);
+  }
+
+  /** Every item of one stream in {@code table}, in sort-key order (head row first in the snapshot table). */
+  public static List<Map<String, AttributeValue>> streamItems(String table, String aggregate, String aid) {
+    JournalKeys keys = new JournalKeys(aggregate, 4);
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    Map<String, AttributeValue> start = null;
+    do {
+      Map<String, AttributeValue> from = start;
+      QueryResponse page = client().query(b -> b
+          .tableName(table)
+          .keyConditionExpression("pkey = :p AND begins_with(skey, :prefix)")
+          .expressionAttributeValues(Map.of(
+              ":p", AttributeValue.fromS(keys.partitionKey(aid)),
+              ":prefix", AttributeValue.fromS(aggregate + "-" + aid + "-")))
+          .consistentRead(true)
+          .exclusiveStartKey(from));
+      page.items().stream().filter(i -> aid.equals(i.get(JournalAttributes.AID).s())).forEach(items::add);
+      start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+    } while (start != null);
+    return items;
+  }
+
+  /** The number of items in {@code table}. */
+  public static long itemCount(String table) {
+    long count = 0;
+    Map<String, AttributeValue> start = null;
+    do {
+      Map<String, AttributeValue> from = start;
+      var page = client().scan(b -> b.tableName(table).select(Select.COUNT).consistentRead(true).exclusiveStartKey(from));
+      count += page.count();
+      start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+    } while (start != null);
+    return count;
+  }
+
+  public static long seqNr(Map<String, AttributeValue> item) {
+    return Long.parseLong(item.get(JournalAttributes.SEQ_NR).n());
+  }
+}
