@@ -1,0 +1,78 @@
+package dev.esgen.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.error.EventDecodingException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.testing.TestDynamo;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class FailureTest {
+
+  private final CounterRepository counters = new CounterRepository(TestDynamo.store());
+
+  @Test
+  void anUndecodablePayloadNamesAggregateSeqNrAndType() {
+    CounterId id = streamWithStoredEvent2("incremented", "{not json");
+    EventDecodingException e = assertThrows(EventDecodingException.class, () -> counters.load(id));
+    assertEquals("counter", e.aggregateName());
+    assertEquals(id.value(), e.aggregateId());
+    assertEquals(2, e.seqNr());
+    assertEquals("incremented", e.eventType());
+    assertInstanceOf(IOException.class, e.getCause());
+    assertTrue(e.getMessage().contains("event 2 (type 'incremented') of counter " + id.value()), e.getMessage());
+  }
+
+  @Test
+  void anUnknownEventTypeIsADecodingError() {
+    CounterId id = streamWithStoredEvent2("exploded", "{}");
+    EventDecodingException e = assertThrows(EventDecodingException.class, () -> counters.findById(id));
+    assertEquals("exploded", e.eventType());
+    assertEquals(2, e.seqNr());
+  }
+
+  @Test
+  void missingTablesAreNamedWithHowToCreateThem() {
+    CounterRepository lost = new CounterRepository(TestDynamo.store(StoreConfig.defaults()
+        .withJournalTable("no-such-journal").withSnapshotTable("no-such-snapshot")));
+    CounterId id = CounterId.random();
+
+    MissingTableException onLoad = assertThrows(MissingTableException.class, () -> lost.findById(id));
+    assertEquals(List.of("no-such-snapshot"), onLoad.tables());
+    assertTrue(onLoad.getMessage().contains("TableProvisioner"), onLoad.getMessage());
+    assertTrue(onLoad.getMessage().contains("docs/operations.md"), onLoad.getMessage());
+
+    MissingTableException onCreate =
+        assertThrows(MissingTableException.class, () -> lost.create(new CounterCreated(id, "c")));
+    assertEquals(List.of("no-such-journal", "no-such-snapshot"), onCreate.tables());
+  }
+
+  /** A stream of two events whose second journal item is then overwritten by hand. */
+  private CounterId streamWithStoredEvent2(String type, String payload) {
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    counters.append(id, 1, new Incremented(1));
+    JournalKeys keys = new JournalKeys(CounterRepository.NAME, 4);
+    TestDynamo.client().putItem(b -> b.tableName("journal").item(Map.of(
+        "pkey", AttributeValue.fromS(keys.partitionKey(id.value())),
+        "skey", AttributeValue.fromS(keys.sortKey(id.value(), 2)),
+        "aid", AttributeValue.fromS(id.value()),
+        "seq_nr", AttributeValue.fromN("2"),
+        "event_type", AttributeValue.fromS(type),
+        "payload", AttributeValue.fromB(SdkBytes.fromUtf8String(payload)))));
+    return id;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.esgen.runtime.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class ItemSizeTest {
+
+  @Test
+  void countsNamesAndValuesByDynamoDbsRules() {
+    assertEquals(4 + 9, ItemSize.of(Map.of("pkey", AttributeValue.fromS("account-3"))));
+    assertEquals(1 + 2, ItemSize.of(Map.of("s", AttributeValue.fromS("\u00fc"))));          // UTF-8 bytes
+    assertEquals(7 + 1000, ItemSize.of(Map.of("payload", AttributeValue.fromB(SdkBytes.fromByteArray(new byte[1000])))));
+    assertEquals(1 + 2, ItemSize.of(Map.of("n", AttributeValue.fromN("7"))));               // 1 digit
+    assertEquals(1 + 2, ItemSize.of(Map.of("n", AttributeValue.fromN("7000"))));            // trailing zeros trimmed
+    assertEquals(1 + 11, ItemSize.of(Map.of("n", AttributeValue.fromN("00000000000000000001234567890123456789"))));
+    assertEquals(1 + 3 + 2 + 2 + 2, ItemSize.of(Map.of("l", AttributeValue.fromL(List.of(
+        AttributeValue.fromN("5"), AttributeValue.fromN("7"))))));
+    assertEquals(1 + 3 + 1 + (1 + 1), ItemSize.of(Map.of("m", AttributeValue.fromM(Map.of("k", AttributeValue.fromBool(true))))));
+  }
+}
