@@ -9,8 +9,10 @@ import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.journal.JournalKeys;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.io.IOException;
@@ -58,6 +60,35 @@ class FailureTest {
     MissingTableException onCreate =
         assertThrows(MissingTableException.class, () -> lost.create(new CounterCreated(id, "c")));
     assertEquals(List.of("no-such-journal", "no-such-snapshot"), onCreate.tables());
+  }
+
+  @Test
+  void aGapInTheJournalIsReportedAsCorruption() {
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    counters.append(id, 1, List.of(new Incremented(1), new Incremented(1)));
+    JournalKeys keys = new JournalKeys(CounterRepository.NAME, 4);
+    TestDynamo.client().deleteItem(b -> b.tableName("journal").key(Map.of(
+        "pkey", AttributeValue.fromS(keys.partitionKey(id.value())),
+        "skey", AttributeValue.fromS(keys.sortKey(id.value(), 2)))));
+    CorruptStreamException e = assertThrows(CorruptStreamException.class, () -> counters.load(id));
+    assertTrue(e.getMessage().contains("expected event 2 in the journal, found 3"), e.getMessage());
+  }
+
+  @Test
+  void anUndecodableSnapshotNamesWhereItWasTaken() {
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    JournalKeys keys = new JournalKeys(CounterRepository.NAME, 4);
+    TestDynamo.client().updateItem(b -> b.tableName("snapshot")
+        .key(Map.of(
+            "pkey", AttributeValue.fromS(keys.partitionKey(id.value())),
+            "skey", AttributeValue.fromS(keys.headSortKey(id.value()))))
+        .updateExpression("SET payload = :p")
+        .expressionAttributeValues(Map.of(":p", AttributeValue.fromB(SdkBytes.fromUtf8String("[]")))));
+    SnapshotDecodingException e = assertThrows(SnapshotDecodingException.class, () -> counters.load(id));
+    assertEquals(1, e.seqNr());
+    assertEquals(id.value(), e.aggregateId());
   }
 
   /** A stream of two events whose second journal item is then overwritten by hand. */

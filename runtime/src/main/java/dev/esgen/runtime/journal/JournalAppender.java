@@ -215,6 +215,8 @@ final class JournalAppender {
           .delete(Delete.builder().tableName(config.snapshotTable()).key(key).build())
           .build();
     }
+    // Unconditional: should the row be gone already, the stub this creates expires just the same, where
+    // a condition would cancel the whole append over a snapshot nobody needs any more.
     long expiresAt = now.plus(policy.ttl().get()).getEpochSecond();
     return TransactWriteItem.builder()
         .update(Update.builder()

@@ -46,10 +46,15 @@ final class JournalLoader {
     if (head.isEmpty()) {
       return Optional.empty();
     }
-    long snapshotSeqNr = Long.parseLong(head.get(SEQ_NR).n());
-    long lastSeqNr = Long.parseLong(head.get(LAST_SEQ_NR).n());
-    long version = Long.parseLong(head.get(VERSION).n());
-    A state = decodeSnapshot(definition, aid, snapshotSeqNr, head.get(PAYLOAD).b().asByteArrayUnsafe());
+    long snapshotSeqNr = headNumber(definition, aid, head, SEQ_NR);
+    long lastSeqNr = headNumber(definition, aid, head, LAST_SEQ_NR);
+    long version = headNumber(definition, aid, head, VERSION);
+    AttributeValue payload = head.get(PAYLOAD);
+    if (payload == null || payload.b() == null || lastSeqNr < snapshotSeqNr) {
+      throw new CorruptStreamException(definition.name(), aid, "the snapshot head row " + head.keySet()
+          + " lacks a binary " + PAYLOAD + " or has " + LAST_SEQ_NR + " below " + SEQ_NR);
+    }
+    A state = decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe());
     if (lastSeqNr > snapshotSeqNr) {
       state = foldEventsAfterSnapshot(definition, keys, aid, state, snapshotSeqNr, lastSeqNr);
     }
@@ -69,6 +74,16 @@ final class JournalLoader {
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.snapshotTable()), e);
     }
+  }
+
+  private static long headNumber(
+      AggregateDefinition<?, ?, ?> definition, String aid, Map<String, AttributeValue> head, String attribute) {
+    AttributeValue value = head.get(attribute);
+    if (value == null || value.n() == null) {
+      throw new CorruptStreamException(
+          definition.name(), aid, "the snapshot head row has no numeric " + attribute + " attribute");
+    }
+    return Long.parseLong(value.n());
   }
 
   private static <A> A decodeSnapshot(
