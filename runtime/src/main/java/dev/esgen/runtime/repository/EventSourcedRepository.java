@@ -138,6 +138,15 @@ public abstract class EventSourcedRepository<A, I, E> {
     return loadExisting(id).state();
   }
 
+  /**
+   * The aggregate stored under {@code id} with its version, for a later {@link #append(Object, long, List)}.
+   *
+   * @throws AggregateNotFoundException when there is none
+   */
+  public final Versioned<A> loadVersioned(I id) {
+    return versioned(loadExisting(id));
+  }
+
   /** The aggregate stored under {@code id} with its version and last seq_nr, if any. */
   public final Optional<Versioned<A>> findVersioned(I id) {
     return layout().load(definition, id).map(EventSourcedRepository::versioned);

@@ -1,0 +1,128 @@
+package dev.esgen.example;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.example.account.AccountId;
+import dev.esgen.example.account.AccountRuleException;
+import dev.esgen.example.account.BankAccount;
+import dev.esgen.example.account.BankAccountRepository;
+import dev.esgen.example.transfer.Transfer;
+import dev.esgen.example.transfer.TransferRepository;
+import dev.esgen.example.transfer.TransferService;
+import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.provision.TableProvisioner;
+import dev.esgen.runtime.repository.Versioned;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/** The example's generated repositories and its service, against DynamoDB Local. */
+class BankDynamoDbTest {
+
+  private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
+
+  private static DynamoDbClient client;
+  private static BankAccountRepository accounts;
+  private static TransferRepository transfers;
+  private static TransferService service;
+
+  @BeforeAll
+  static void connect() {
+    client = ExampleApp.localClient(DynamoDbLocal.shared().endpoint());
+    StoreConfig config = StoreConfig.defaults().withClock(CLOCK);
+    new TableProvisioner(client, config).createTablesIfMissing();
+    EventStore store = DynamoDbEventStore.create(client, config);
+    accounts = new BankAccountRepository(store);
+    transfers = new TransferRepository(store);
+    service = new TransferService(accounts, transfers, CLOCK);
+  }
+
+  @AfterAll
+  static void disconnect() {
+    client.close();
+  }
+
+  private AccountId open(String owner, long cents) {
+    AccountId id = AccountId.random();
+    accounts.create(BankAccount.opening(id, owner, owner.toLowerCase() + "@example.com", CLOCK.instant()));
+    if (cents > 0) {
+      accounts.transact(id, a -> a.deposit(cents, "initial"));
+    }
+    return id;
+  }
+
+  @Test
+  void transferMovesMoneyAndCompletes() {
+    AccountId ann = open("Ann", 100_00);
+    AccountId bob = open("Bob", 0);
+
+    Transfer done = service.transfer(ann, bob, 40_00);
+
+    assertEquals(Transfer.Status.COMPLETED, done.status());
+    assertEquals(Transfer.Status.COMPLETED, transfers.load(done.id()).status());
+    assertEquals(60_00, accounts.load(ann).balanceCents());
+    assertEquals(40_00, accounts.load(bob).balanceCents());
+  }
+
+  @Test
+  void refusedTransferFailsAndMovesNothing() {
+    AccountId ann = open("Ann", 10_00);
+    AccountId bob = open("Bob", 0);
+
+    Transfer failed = service.transfer(ann, bob, 11_00);
+
+    assertEquals(Transfer.Status.FAILED, failed.status());
+    assertEquals(10_00, accounts.load(ann).balanceCents());
+    assertEquals(0, accounts.load(bob).balanceCents());
+  }
+
+  @Test
+  void transferToAnUnknownAccountStartsNothing() {
+    AccountId ann = open("Ann", 10_00);
+    AccountId nobody = AccountId.random();
+
+    AggregateNotFoundException e =
+        assertThrows(AggregateNotFoundException.class, () -> service.transfer(ann, nobody, 1_00));
+    assertTrue(e.getMessage().contains(nobody.value().toString()), e.getMessage());
+    assertEquals(10_00, accounts.load(ann).balanceCents());
+  }
+
+  @Test
+  void closingAppendsPayoutAndClosureTogether() {
+    AccountId ann = open("Ann", 25_00);
+    long before = accounts.loadVersioned(ann).seqNr();
+
+    Versioned<BankAccount> closed = accounts.transact(ann, a -> a.close("moving"));
+
+    assertTrue(closed.state().closed());
+    assertEquals(0, closed.state().balanceCents());
+    assertEquals(before + 2, closed.seqNr(), "payout and closure are two events");
+    assertThrows(AccountRuleException.class, () -> accounts.transact(ann, a -> a.deposit(1, "late")));
+    assertFalse(accounts.findById(AccountId.random()).isPresent());
+  }
+
+  @Test
+  void replayAcrossSnapshotsGivesTheSameBalance() {
+    AccountId ann = open("Ann", 0);
+    long expected = 0;
+    for (int i = 1; i <= 45; i++) { // BankAccount snapshots every 20 events
+      int cents = i;
+      accounts.transact(ann, a -> a.deposit(cents, "deposit " + cents));
+      expected += i;
+    }
+    Versioned<BankAccount> loaded = accounts.loadVersioned(ann);
+    assertEquals(expected, loaded.state().balanceCents());
+    assertEquals(46, loaded.seqNr());
+  }
+}
