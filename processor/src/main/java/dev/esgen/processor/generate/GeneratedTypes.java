@@ -1,6 +1,7 @@
 package dev.esgen.processor.generate;
 
 import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.TypeSpec;
@@ -28,6 +29,11 @@ final class GeneratedTypes {
         .addAnnotation(AnnotationSpec.builder(RuntimeTypes.GENERATED).addMember("value", "$S", PROCESSOR).build())
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addOriginatingElement(model.element());
+  }
+
+  /** A type's name as written in its package: {@code TicketEvent.Opened} for a nested type. */
+  static String display(ClassName type) {
+    return String.join(".", type.simpleNames());
   }
 
   /** A lower-camel-case variable name for a value of the type with simple name {@code simpleName}. */

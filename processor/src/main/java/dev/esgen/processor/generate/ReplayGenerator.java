@@ -50,7 +50,7 @@ final class ReplayGenerator {
     }
     String variable = GeneratedTypes.variableFor(creator.parameterType().simpleName(), reserved());
     List<String> starters =
-        model.events().stream().filter(EventModel::creates).map(e -> e.type().simpleName()).toList();
+        model.events().stream().filter(EventModel::creates).map(e -> GeneratedTypes.display(e.type())).toList();
     return create
         .beginControlFlow("if (event instanceof $T $N)", creator.parameterType(), variable)
         .addStatement("return $T.$N($N)", model.type(), creator.methodName(), variable)
@@ -90,7 +90,7 @@ final class ReplayGenerator {
         creatingOnly.isEmpty()
             ? model.type().simpleName() + " has no apply handler for it"
             : model.type().simpleName() + " has no apply handler for it: "
-                + creatingOnly.stream().map(e -> e.type().simpleName()).collect(Collectors.joining(" and "))
+                + creatingOnly.stream().map(e -> GeneratedTypes.display(e.type())).collect(Collectors.joining(" and "))
                 + " can only start a " + model.name() + " stream";
     return apply
         .addStatement(

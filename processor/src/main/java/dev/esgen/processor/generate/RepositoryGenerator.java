@@ -32,7 +32,6 @@ final class RepositoryGenerator {
             .add("return $T.<$T, $T, $T>builder($S, $T.class)\n", RuntimeTypes.AGGREGATE_DEFINITION,
                 model.type(), model.id().type(), model.eventsType(), model.name(), model.type())
             .indent()
-            .indent()
             .add(".keys(new $T())\n", model.generated("Keys"))
             .add(".eventCodec(new $T(mapper))\n", model.generated("EventCodec"))
             .add(".snapshotCodec(new $T(mapper))\n", model.generated("SnapshotCodec"))
@@ -41,7 +40,6 @@ final class RepositoryGenerator {
             .add(".shards($L)\n", options.shards())
             .add(".snapshotPolicy($L)\n", policy.build())
             .add(".build()")
-            .unindent()
             .unindent()
             .build();
 
