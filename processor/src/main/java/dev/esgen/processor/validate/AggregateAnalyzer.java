@@ -274,9 +274,17 @@ public final class AggregateAnalyzer {
   private List<Property> properties(TypeElement type) {
     List<Property> all = new ArrayList<>();
     if (type.getKind() == ElementKind.RECORD) {
+      // A record's component annotations are read from, and errors reported on, the component's private
+      // field: all esgen's component annotations also target fields, and javac (17) cannot place a
+      // diagnostic on a record component element, only on the field declared by the same header.
+      Map<String, VariableElement> fields = new HashMap<>();
+      for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
+        fields.put(field.getSimpleName().toString(), field);
+      }
       for (RecordComponentElement component : type.getRecordComponents()) {
         String name = component.getSimpleName().toString();
-        all.add(new Property(component, name, component.asType(), Optional.of(new PropertyAccess(name, false))));
+        Element element = fields.containsKey(name) ? fields.get(name) : component;
+        all.add(new Property(element, name, component.asType(), Optional.of(new PropertyAccess(name, false))));
       }
     } else {
       for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
