@@ -1,7 +1,6 @@
 package dev.esgen.processor;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * Every diagnostic esgen reports, in one place.
@@ -193,7 +192,7 @@ public final class Messages {
 
   public static String unresolvedType(String aggregate, List<String> types) {
     return "[esgen:unresolved-type] esgen did not generate code for " + aggregate + " because "
-        + types.stream().collect(Collectors.joining(", ")) + " could not be resolved: fix the errors above first";
+        + String.join(", ", types) + " could not be resolved: fix the errors above first";
   }
 
   public static String writeFailed(String file, String problem) {

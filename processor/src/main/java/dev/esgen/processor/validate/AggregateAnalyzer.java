@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,6 +36,7 @@ import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
@@ -190,7 +192,7 @@ public final class AggregateAnalyzer {
         unresolved(argument, missing);
       }
     } else if (type.getKind() == TypeKind.ARRAY) {
-      unresolved(((javax.lang.model.type.ArrayType) type).getComponentType(), missing);
+      unresolved(((ArrayType) type).getComponentType(), missing);
     }
   }
 
@@ -690,7 +692,7 @@ public final class AggregateAnalyzer {
       case INTERFACE -> "an interface";
       case ENUM -> "an enum";
       case ANNOTATION_TYPE -> "an annotation type";
-      default -> "a " + kind.name().toLowerCase(java.util.Locale.ROOT);
+      default -> "a " + kind.name().toLowerCase(Locale.ROOT);
     };
   }
 }
