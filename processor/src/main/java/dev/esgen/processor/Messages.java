@@ -1,0 +1,207 @@
+package dev.esgen.processor;
+
+import java.util.List;
+
+/**
+ * Every diagnostic esgen reports, in one place.
+ *
+ * <p>Each message starts with a short tag such as {@code [esgen:no-handler]} that users can search for,
+ * names the element at fault in the user's own terms, and says what to change.
+ */
+public final class Messages {
+
+  private static final String NAME_PATTERN = "[a-z0-9]+(-[a-z0-9]+)*";
+
+  private Messages() {}
+
+  // ---- the aggregate type itself
+
+  public static String aggregateKind(String type, String kind) {
+    return "[esgen:aggregate-kind] @Aggregate " + type + " is " + kind
+        + ": an aggregate must be a record or a final class; declare it as \"public record " + type + "(...)\"";
+  }
+
+  public static String aggregateAbstract(String type) {
+    return "[esgen:aggregate-abstract] @Aggregate " + type
+        + " is abstract: esgen builds it from its events, so remove \"abstract\" and declare it final";
+  }
+
+  public static String aggregateNotFinal(String type) {
+    return "[esgen:aggregate-not-final] @Aggregate " + type
+        + " is not final: declare it \"final\" (or make it a record) so replay rebuilds exactly this type";
+  }
+
+  public static String aggregateInner(String type) {
+    return "[esgen:aggregate-inner] @Aggregate " + type
+        + " is an inner class: declare it \"static\" (or move it to its own file) so generated code can construct it";
+  }
+
+  public static String aggregatePrivate(String type) {
+    return "[esgen:aggregate-private] @Aggregate " + type
+        + " is private: generated code in the same package must see it; make it package-private or public";
+  }
+
+  public static String aggregateGeneric(String type) {
+    return "[esgen:aggregate-generic] @Aggregate " + type
+        + " has type parameters: an aggregate is one concrete stored type; remove them";
+  }
+
+  public static String aggregateNotDeserializable(String type) {
+    return "[esgen:aggregate-not-deserializable] @Aggregate " + type
+        + " cannot be read back from a snapshot: add a non-private no-argument constructor, or annotate a"
+        + " constructor with @JsonCreator (or make it a record)";
+  }
+
+  // ---- @Aggregate options
+
+  public static String invalidName(String name) {
+    return "[esgen:invalid-name] aggregate name \"" + name + "\" must match " + NAME_PATTERN
+        + " (lower-case letters and digits, words separated by single '-'), for example \"bank-account\"";
+  }
+
+  public static String duplicateAggregateName(String name, String otherType) {
+    return "[esgen:duplicate-aggregate-name] aggregate name \"" + name + "\" is already used by " + otherType
+        + ": every aggregate type needs its own name, because the name prefixes all of its keys";
+  }
+
+  public static String invalidShards(int shards) {
+    return "[esgen:invalid-shards] shards = " + shards + " must be at least 1";
+  }
+
+  public static String invalidSnapshotEvery(int every) {
+    return "[esgen:invalid-snapshot-every] snapshotEvery = " + every + " must be at least 1 event";
+  }
+
+  public static String invalidSnapshotsToKeep(int keep) {
+    return "[esgen:invalid-snapshots-to-keep] snapshotsToKeep = " + keep + " must be 0 or more";
+  }
+
+  public static String invalidSnapshotTtl(String ttl, String problem) {
+    return "[esgen:invalid-snapshot-ttl] snapshotTtl = \"" + ttl + "\" " + problem
+        + ": use a positive ISO-8601 duration such as \"P30D\" or \"PT12H\", or leave it empty to delete old snapshots";
+  }
+
+  // ---- the events
+
+  public static String eventsNotDomainEvents(String aggregate, String events) {
+    return "[esgen:events-not-domain-events] " + aggregate + "'s events type " + events
+        + " is not annotated @DomainEvents: annotate " + events + " with @DomainEvents";
+  }
+
+  public static String eventsNotSealed(String aggregate, String events) {
+    return "[esgen:events-not-sealed] " + aggregate + "'s events type " + events
+        + " is not sealed, so its events cannot be enumerated: declare \"sealed interface " + events
+        + " permits ...\" listing every event";
+  }
+
+  public static String eventNotEnumerable(String event, String permittedBy) {
+    return "[esgen:event-not-enumerable] " + event + " (permitted by " + permittedBy
+        + ") is neither sealed nor final, so esgen cannot know all events: make it a record, a final class,"
+        + " or a sealed type that permits its subtypes";
+  }
+
+  public static String eventNotAccessible(String event, String aggregatePackage) {
+    return "[esgen:event-not-accessible] event " + event + " cannot be seen from package " + aggregatePackage
+        + ", where the generated code lives: make it public (or package-private in that package) and not private";
+  }
+
+  public static String eventNotDeserializable(String event) {
+    return "[esgen:event-not-deserializable] event " + event
+        + " cannot be read back from storage: add a non-private no-argument constructor, or annotate a"
+        + " constructor with @JsonCreator (or make it a record)";
+  }
+
+  public static String blankEventType(String event) {
+    return "[esgen:blank-event-type] @EventType on " + event
+        + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use \"" + event + "\"";
+  }
+
+  public static String duplicateEventType(String storedName, String event, String other) {
+    return "[esgen:duplicate-event-type] event " + event + " is stored as \"" + storedName + "\", like " + other
+        + ": give one of them a distinct @EventType(\"...\")";
+  }
+
+  // ---- handlers
+
+  public static String noHandler(String event, String aggregate) {
+    return "[esgen:no-handler] event " + event + " has no handler: add \"" + aggregate + " apply(" + event
+        + " e)\" to " + aggregate;
+  }
+
+  public static String duplicateHandler(String handler, List<String> events, String other) {
+    return "[esgen:duplicate-handler] " + handler + " handles " + String.join(", ", events) + ", which "
+        + other + " already handles: keep exactly one apply handler per event";
+  }
+
+  public static String handlerShape(String aggregate, String events, String problem) {
+    return "[esgen:handler-shape] this apply handler " + problem + ": handlers look like \"" + aggregate
+        + " apply(SomeEvent e)\", an instance method returning " + aggregate
+        + " that takes one event of " + events;
+  }
+
+  public static String handlerPrivate(String aggregate) {
+    return "[esgen:handler-private] apply handlers are called by the generated " + aggregate
+        + "Replay in the same package: make this one package-private (or more visible), not private";
+  }
+
+  public static String noCreator(String aggregate, String firstEvent) {
+    return "[esgen:no-creator] " + aggregate + " has no creating method: add \"static " + aggregate
+        + " create(" + firstEvent + " e)\", which builds the aggregate from the first event of its stream";
+  }
+
+  public static String duplicateCreator(String method, String other) {
+    return "[esgen:duplicate-creator] " + method + " is a second creating method besides " + other
+        + ": a stream starts one way; keep one static method that returns the aggregate from an event"
+        + " (a sealed parent of several events can be its parameter)";
+  }
+
+  public static String creatorPrivate(String aggregate) {
+    return "[esgen:creator-private] the creating method is called by the generated " + aggregate
+        + "Replay in the same package: make it package-private (or more visible), not private";
+  }
+
+  // ---- id and index columns
+
+  public static String noId(String aggregate) {
+    return "[esgen:no-id] " + aggregate + " has no @AggregateId: annotate the component that identifies it,"
+        + " for example \"@AggregateId AccountId id\"";
+  }
+
+  public static String duplicateId(String component, String other) {
+    return "[esgen:duplicate-id] " + component + " is a second @AggregateId besides " + other
+        + ": an aggregate has exactly one id; remove one of the annotations";
+  }
+
+  public static String idType(String component, String type) {
+    return "[esgen:id-type] @AggregateId " + component + " has type " + type
+        + ", which esgen cannot turn into a key: use String, java.util.UUID, or a record wrapping exactly one"
+        + " of them, such as \"record AccountId(UUID value)\"";
+  }
+
+  public static String noAccessor(String aggregate, String field, String getters) {
+    return "[esgen:no-accessor] generated code cannot read private field " + field + " of " + aggregate
+        + ": make it non-private or add an accessor " + getters;
+  }
+
+  public static String indexedId(String annotation, String component) {
+    return "[esgen:indexed-id] @" + annotation + " on @AggregateId " + component
+        + " is not needed: an aggregate is always found by its id; remove @" + annotation;
+  }
+
+  // ---- processing
+
+  public static String unresolvedType(String aggregate, List<String> types) {
+    return "[esgen:unresolved-type] esgen did not generate code for " + aggregate + " because "
+        + String.join(", ", types) + " could not be resolved: fix the errors above first";
+  }
+
+  public static String writeFailed(String file, String problem) {
+    return "[esgen:write-failed] could not write " + file + ": " + problem
+        + "; if you declared a class of that name yourself, rename it";
+  }
+
+  public static String internalError(String aggregate, String exception) {
+    return "[esgen:internal-error] esgen failed while processing " + aggregate + ": " + exception
+        + "; please report this with the aggregate's source";
+  }
+}

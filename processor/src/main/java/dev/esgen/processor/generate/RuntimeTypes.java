@@ -1,0 +1,34 @@
+package dev.esgen.processor.generate;
+
+import com.palantir.javapoet.ClassName;
+
+/**
+ * The runtime and Jackson types generated code refers to, by name: the processor itself depends on
+ * neither, so that it stays small on the annotation processor path.
+ */
+final class RuntimeTypes {
+
+  private static final String RUNTIME = "dev.esgen.runtime";
+  private static final String JACKSON = "com.fasterxml.jackson.databind";
+
+  static final ClassName EVENT_STORE = ClassName.get(RUNTIME, "EventStore");
+  static final ClassName AGGREGATE_DEFINITION = ClassName.get(RUNTIME + ".aggregate", "AggregateDefinition");
+  static final ClassName AGGREGATE_KEYS = ClassName.get(RUNTIME + ".aggregate", "AggregateKeys");
+  static final ClassName REPLAY = ClassName.get(RUNTIME + ".aggregate", "Replay");
+  static final ClassName SNAPSHOT_POLICY = ClassName.get(RUNTIME + ".aggregate", "SnapshotPolicy");
+  static final ClassName EVENT_CODEC = ClassName.get(RUNTIME + ".codec", "EventCodec");
+  static final ClassName SNAPSHOT_CODEC = ClassName.get(RUNTIME + ".codec", "SnapshotCodec");
+  static final ClassName INDEX_COLUMNS = ClassName.get(RUNTIME + ".index", "IndexColumns");
+  static final ClassName INDEX_COLUMN = ClassName.get(RUNTIME + ".index", "IndexColumn");
+  static final ClassName EVENT_SOURCED_REPOSITORY =
+      ClassName.get(RUNTIME + ".repository", "EventSourcedRepository");
+  static final ClassName UNEXPECTED_EVENT = ClassName.get(RUNTIME + ".error", "UnexpectedEventException");
+
+  static final ClassName OBJECT_MAPPER = ClassName.get(JACKSON, "ObjectMapper");
+  static final ClassName OBJECT_READER = ClassName.get(JACKSON, "ObjectReader");
+  static final ClassName OBJECT_WRITER = ClassName.get(JACKSON, "ObjectWriter");
+
+  static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
+
+  private RuntimeTypes() {}
+}

@@ -1,0 +1,58 @@
+package dev.esgen.processor.generate;
+
+import com.palantir.javapoet.ArrayTypeName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import dev.esgen.processor.model.AggregateModel;
+import java.io.IOException;
+import java.util.Objects;
+import javax.lang.model.element.Modifier;
+
+/** Generates {@code FooSnapshotCodec}: the aggregate's state as a JSON snapshot body and back. */
+final class SnapshotCodecGenerator {
+
+  private SnapshotCodecGenerator() {}
+
+  static TypeSpec generate(AggregateModel model) {
+    return GeneratedTypes.start(
+            model,
+            "SnapshotCodec",
+            CodeBlock.of("Reads and writes snapshots of {@link $T} as JSON.", model.type()))
+        .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.SNAPSHOT_CODEC, model.type()))
+        .addField(RuntimeTypes.OBJECT_READER, "reader", Modifier.PRIVATE, Modifier.FINAL)
+        .addField(RuntimeTypes.OBJECT_WRITER, "writer", Modifier.PRIVATE, Modifier.FINAL)
+        .addMethod(
+            MethodSpec.constructorBuilder()
+                .addModifiers(Modifier.PUBLIC)
+                .addJavadoc("Creates the codec with the mapper the store uses for bodies.\n")
+                .addParameter(RuntimeTypes.OBJECT_MAPPER, "mapper")
+                .addStatement("$T.requireNonNull(mapper, $S)", Objects.class, "mapper")
+                .addStatement("this.reader = mapper.readerFor($T.class)", model.type())
+                .addStatement("this.writer = mapper.writerFor($T.class)", model.type())
+                .build())
+        .addMethod(
+            MethodSpec.methodBuilder("encode")
+                .addAnnotation(Override.class)
+                .addModifiers(Modifier.PUBLIC)
+                .returns(ArrayTypeName.of(TypeName.BYTE))
+                .addParameter(model.type(), "state")
+                .addException(IOException.class)
+                .addStatement("$T.requireNonNull(state, $S)", Objects.class, "state")
+                .addStatement("return writer.writeValueAsBytes(state)")
+                .build())
+        .addMethod(
+            MethodSpec.methodBuilder("decode")
+                .addAnnotation(Override.class)
+                .addModifiers(Modifier.PUBLIC)
+                .returns(model.type())
+                .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
+                .addException(IOException.class)
+                .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body")
+                .addStatement("return reader.readValue(body)")
+                .build())
+        .build();
+  }
+}

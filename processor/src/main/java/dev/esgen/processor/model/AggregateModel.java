@@ -1,0 +1,51 @@
+package dev.esgen.processor.model;
+
+import com.palantir.javapoet.ClassName;
+import java.util.List;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * Everything the generators need to know about one valid aggregate, resolved and checked.
+ *
+ * @param element the {@code @Aggregate} type, the originating element of every generated file
+ * @param type the aggregate type
+ * @param name the stored aggregate name, such as {@code "bank-account"}
+ * @param eventsType the sealed root of the aggregate's events
+ * @param events the concrete events (leaves of the sealed hierarchy) in declaration order
+ * @param creator the static method that builds the aggregate from its first event
+ * @param handlers the {@code apply} handlers in declaration order
+ * @param id how the id is read and converted
+ * @param columns the {@code @Indexed} and {@code @Unique} columns in declaration order
+ * @param options the storage options of {@code @Aggregate}
+ */
+public record AggregateModel(
+    TypeElement element,
+    ClassName type,
+    String name,
+    ClassName eventsType,
+    List<EventModel> events,
+    CreatorModel creator,
+    List<HandlerModel> handlers,
+    IdModel id,
+    List<ColumnModel> columns,
+    AggregateOptions options) {
+
+  public AggregateModel {
+    events = List.copyOf(events);
+    handlers = List.copyOf(handlers);
+    columns = List.copyOf(columns);
+  }
+
+  /**
+   * The name of a generated companion type, such as {@code BankAccountKeys}: the aggregate's simple
+   * names joined by {@code '_'} when it is nested, so that two nested aggregates never collide.
+   */
+  public ClassName generated(String suffix) {
+    return ClassName.get(type.packageName(), String.join("_", type.simpleNames()) + suffix);
+  }
+
+  /** The events a stream may not continue with because only the creating method takes them. */
+  public List<EventModel> creatingOnlyEvents() {
+    return events.stream().filter(e -> !e.applied()).toList();
+  }
+}

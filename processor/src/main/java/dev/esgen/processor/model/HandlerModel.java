@@ -1,0 +1,11 @@
+package dev.esgen.processor.model;
+
+import com.palantir.javapoet.ClassName;
+
+/**
+ * An instance {@code apply} handler of the aggregate.
+ *
+ * @param parameterType the event type it takes: a concrete event, a sealed intermediate or the root
+ * @param takesRoot whether that is the sealed root, so every event goes to it
+ */
+public record HandlerModel(ClassName parameterType, boolean takesRoot) {}

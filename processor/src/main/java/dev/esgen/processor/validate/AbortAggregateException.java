@@ -1,0 +1,12 @@
+package dev.esgen.processor.validate;
+
+/**
+ * Abandons the aggregate being processed after its errors were reported; other aggregates go on.
+ */
+public final class AbortAggregateException extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  public AbortAggregateException() {
+    super(null, null, false, false);
+  }
+}

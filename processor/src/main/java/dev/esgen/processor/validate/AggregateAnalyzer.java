@@ -1,0 +1,698 @@
+package dev.esgen.processor.validate;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.TypeName;
+import dev.esgen.processor.Messages;
+import dev.esgen.processor.model.AggregateModel;
+import dev.esgen.processor.model.AggregateOptions;
+import dev.esgen.processor.model.ColumnModel;
+import dev.esgen.processor.model.ColumnModel.ValueForm;
+import dev.esgen.processor.model.CreatorModel;
+import dev.esgen.processor.model.EventModel;
+import dev.esgen.processor.model.HandlerModel;
+import dev.esgen.processor.model.IdModel;
+import dev.esgen.processor.model.PropertyAccess;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Checks one {@code @Aggregate} type and everything it refers to, and turns it into an
+ * {@link AggregateModel}.
+ *
+ * <p>Every problem is reported on the element at fault, and checking goes on so that one compile shows
+ * all of an aggregate's mistakes; the aggregate is then abandoned with {@link AbortAggregateException}.
+ */
+public final class AggregateAnalyzer {
+
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+
+  private final Elements elements;
+  private final Types types;
+  private final ErrorReporter errors;
+  private final Map<String, String> aggregateNames;
+
+  /**
+   * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
+   *     shared by all aggregates of one compilation
+   */
+  public AggregateAnalyzer(Elements elements, Types types, ErrorReporter errors, Map<String, String> aggregateNames) {
+    this.elements = elements;
+    this.types = types;
+    this.errors = errors;
+    this.aggregateNames = aggregateNames;
+  }
+
+  /**
+   * Checks {@code type} and returns its model.
+   *
+   * @throws AbortAggregateException when errors were reported
+   * @throws DeferAggregateException when types it refers to are not resolvable yet
+   */
+  public AggregateModel analyze(TypeElement type) throws AbortAggregateException, DeferAggregateException {
+    AnnotationMirror aggregate = Annotations.find(type, Annotations.AGGREGATE).orElseThrow();
+    int errorsBefore = errors.errorCount();
+    String simpleName = display(type);
+
+    if (type.getKind() != ElementKind.RECORD && type.getKind() != ElementKind.CLASS) {
+      errors.error(type, aggregate, Messages.aggregateKind(simpleName, kindName(type.getKind())));
+      throw new AbortAggregateException();
+    }
+    AnnotationValue eventsValue = Annotations.explicitValue(aggregate, "events");
+    List<String> unresolved = unresolvedTypes(type, eventsValue);
+    if (!unresolved.isEmpty()) {
+      throw new DeferAggregateException(unresolved);
+    }
+
+    checkDeclaration(type, aggregate, simpleName);
+    Optional<String> name = checkName(type, aggregate);
+    AggregateOptions options = checkOptions(type, aggregate);
+
+    TypeElement root = (TypeElement) ((DeclaredType) eventsValue.getValue()).asElement();
+    boolean rootOk = true;
+    if (!Annotations.has(root, Annotations.DOMAIN_EVENTS)) {
+      errors.error(type, aggregate, eventsValue, Messages.eventsNotDomainEvents(simpleName, display(root)));
+      rootOk = false;
+    }
+    if (!root.getModifiers().contains(Modifier.SEALED)) {
+      errors.error(type, aggregate, eventsValue, Messages.eventsNotSealed(simpleName, display(root)));
+      rootOk = false;
+    }
+
+    List<Property> properties = properties(type);
+    Optional<IdModel> id = checkId(type, aggregate, simpleName, properties);
+    List<ColumnModel> columns = checkColumns(type, simpleName, properties);
+
+    if (!rootOk) {
+      throw new AbortAggregateException();
+    }
+    Hierarchy events = walk(root, packageOf(type));
+    Map<TypeElement, String> storedNames = checkStoredNames(events.leaves);
+    Handlers handlers = checkHandlers(type, aggregate, simpleName, events);
+
+    if (errors.errorCount() > errorsBefore) {
+      throw new AbortAggregateException();
+    }
+    List<EventModel> eventModels = new ArrayList<>();
+    for (TypeElement leaf : events.leaves) {
+      eventModels.add(
+          new EventModel(
+              ClassName.get(leaf),
+              storedNames.get(leaf),
+              handlers.appliedBy.containsKey(leaf),
+              handlers.creatorLeaves.contains(leaf)));
+    }
+    List<HandlerModel> handlerModels = new ArrayList<>();
+    for (Handler handler : handlers.handlers) {
+      handlerModels.add(new HandlerModel(ClassName.get(handler.event), handler.event.equals(root)));
+    }
+    Handler creator = handlers.creator;
+    return new AggregateModel(
+        type,
+        ClassName.get(type),
+        name.orElseThrow(),
+        ClassName.get(root),
+        eventModels,
+        new CreatorModel(creator.method.getSimpleName().toString(), ClassName.get(creator.event), creator.event.equals(root)),
+        handlerModels,
+        id.orElseThrow(),
+        columns,
+        options);
+  }
+
+  // ---- deferral
+
+  private List<String> unresolvedTypes(TypeElement type, AnnotationValue eventsValue) {
+    Set<String> missing = new LinkedHashSet<>();
+    Object events = eventsValue == null ? null : eventsValue.getValue();
+    if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
+      unresolvedPermitted((TypeElement) declared.asElement(), missing, new HashSet<>());
+    } else {
+      missing.add(String.valueOf(events));
+    }
+    for (Element member : type.getEnclosedElements()) {
+      if (member.getKind() == ElementKind.FIELD || member.getKind() == ElementKind.RECORD_COMPONENT) {
+        unresolved(member.asType(), missing);
+      } else if (member instanceof ExecutableElement executable) {
+        unresolved(executable.getReturnType(), missing);
+        for (VariableElement parameter : executable.getParameters()) {
+          unresolved(parameter.asType(), missing);
+        }
+      }
+    }
+    return List.copyOf(missing);
+  }
+
+  private void unresolvedPermitted(TypeElement sealed, Set<String> missing, Set<TypeElement> seen) {
+    if (!seen.add(sealed)) {
+      return;
+    }
+    for (TypeMirror permitted : sealed.getPermittedSubclasses()) {
+      if (permitted.getKind() == TypeKind.ERROR) {
+        missing.add(permitted.toString());
+      } else if (permitted.getKind() == TypeKind.DECLARED) {
+        unresolvedPermitted((TypeElement) types.asElement(permitted), missing, seen);
+      }
+    }
+  }
+
+  private static void unresolved(TypeMirror type, Set<String> missing) {
+    if (type.getKind() == TypeKind.ERROR) {
+      missing.add(type.toString());
+    } else if (type instanceof DeclaredType declared) {
+      for (TypeMirror argument : declared.getTypeArguments()) {
+        unresolved(argument, missing);
+      }
+    } else if (type.getKind() == TypeKind.ARRAY) {
+      unresolved(((ArrayType) type).getComponentType(), missing);
+    }
+  }
+
+  // ---- the aggregate declaration and its options
+
+  private void checkDeclaration(TypeElement type, AnnotationMirror aggregate, String simpleName) {
+    Set<Modifier> modifiers = type.getModifiers();
+    if (type.getKind() == ElementKind.CLASS) {
+      if (modifiers.contains(Modifier.ABSTRACT)) {
+        errors.error(type, aggregate, Messages.aggregateAbstract(simpleName));
+      } else if (!modifiers.contains(Modifier.FINAL)) {
+        errors.error(type, aggregate, Messages.aggregateNotFinal(simpleName));
+      }
+      if (type.getNestingKind() == NestingKind.MEMBER && !modifiers.contains(Modifier.STATIC)) {
+        errors.error(type, aggregate, Messages.aggregateInner(simpleName));
+      }
+      if (!modifiers.contains(Modifier.ABSTRACT) && !jacksonCanConstruct(type)) {
+        errors.error(type, aggregate, Messages.aggregateNotDeserializable(simpleName));
+      }
+    }
+    if (isPrivate(type)) {
+      errors.error(type, aggregate, Messages.aggregatePrivate(simpleName));
+    }
+    if (!type.getTypeParameters().isEmpty()) {
+      errors.error(type, aggregate, Messages.aggregateGeneric(simpleName));
+    }
+  }
+
+  private Optional<String> checkName(TypeElement type, AnnotationMirror aggregate) {
+    AnnotationValue value = Annotations.value(elements, aggregate, "name");
+    String name = (String) value.getValue();
+    if (!NAME.matcher(name).matches()) {
+      errors.error(type, aggregate, value, Messages.invalidName(name));
+      return Optional.empty();
+    }
+    String qualifiedName = type.getQualifiedName().toString();
+    String owner = aggregateNames.putIfAbsent(name, qualifiedName);
+    if (owner != null && !owner.equals(qualifiedName)) {
+      errors.error(type, aggregate, value, Messages.duplicateAggregateName(name, owner));
+    }
+    return Optional.of(name);
+  }
+
+  private AggregateOptions checkOptions(TypeElement type, AnnotationMirror aggregate) {
+    AnnotationValue shards = Annotations.value(elements, aggregate, "shards");
+    if ((Integer) shards.getValue() < 1) {
+      errors.error(type, aggregate, shards, Messages.invalidShards((Integer) shards.getValue()));
+    }
+    AnnotationValue every = Annotations.value(elements, aggregate, "snapshotEvery");
+    if ((Integer) every.getValue() < 1) {
+      errors.error(type, aggregate, every, Messages.invalidSnapshotEvery((Integer) every.getValue()));
+    }
+    AnnotationValue keep = Annotations.value(elements, aggregate, "snapshotsToKeep");
+    if ((Integer) keep.getValue() < 0) {
+      errors.error(type, aggregate, keep, Messages.invalidSnapshotsToKeep((Integer) keep.getValue()));
+    }
+    AnnotationValue ttlValue = Annotations.value(elements, aggregate, "snapshotTtl");
+    String ttl = (String) ttlValue.getValue();
+    if (!ttl.isEmpty()) {
+      try {
+        Duration duration = Duration.parse(ttl);
+        if (duration.isNegative() || duration.isZero()) {
+          errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not positive"));
+        }
+      } catch (DateTimeParseException e) {
+        errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not an ISO-8601 duration"));
+      }
+    }
+    return new AggregateOptions(
+        (Integer) shards.getValue(),
+        (Integer) every.getValue(),
+        (Integer) keep.getValue(),
+        ttl.isEmpty() ? Optional.empty() : Optional.of(ttl));
+  }
+
+  // ---- id and index columns
+
+  /** An aggregate's record components, or a class's instance fields, with how to read each. */
+  private record Property(Element element, String name, TypeMirror type, Optional<PropertyAccess> access) {}
+
+  private List<Property> properties(TypeElement type) {
+    List<Property> all = new ArrayList<>();
+    if (type.getKind() == ElementKind.RECORD) {
+      // A record's component annotations are read from, and errors reported on, the component's private
+      // field: all esgen's component annotations also target fields, and javac (17) cannot place a
+      // diagnostic on a record component element, only on the field declared by the same header.
+      Map<String, VariableElement> fields = new HashMap<>();
+      for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
+        fields.put(field.getSimpleName().toString(), field);
+      }
+      for (RecordComponentElement component : type.getRecordComponents()) {
+        String name = component.getSimpleName().toString();
+        Element element = fields.containsKey(name) ? fields.get(name) : component;
+        all.add(new Property(element, name, component.asType(), Optional.of(new PropertyAccess(name, false))));
+      }
+    } else {
+      for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
+        if (!field.getModifiers().contains(Modifier.STATIC)) {
+          all.add(new Property(field, field.getSimpleName().toString(), field.asType(), fieldAccess(type, field)));
+        }
+      }
+    }
+    return all;
+  }
+
+  private Optional<PropertyAccess> fieldAccess(TypeElement type, VariableElement field) {
+    String name = field.getSimpleName().toString();
+    if (!field.getModifiers().contains(Modifier.PRIVATE)) {
+      return Optional.of(new PropertyAccess(name, true));
+    }
+    for (String getter : getterNames(name, field.asType())) {
+      for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+        if (method.getSimpleName().contentEquals(getter)
+            && method.getParameters().isEmpty()
+            && !method.getModifiers().contains(Modifier.STATIC)
+            && !method.getModifiers().contains(Modifier.PRIVATE)
+            && types.isSameType(method.getReturnType(), field.asType())) {
+          return Optional.of(new PropertyAccess(getter, false));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static List<String> getterNames(String name, TypeMirror type) {
+    String capitalized = Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    List<String> names = new ArrayList<>(List.of(name, "get" + capitalized));
+    if (type.getKind() == TypeKind.BOOLEAN) {
+      names.add("is" + capitalized);
+    }
+    return names;
+  }
+
+  private Optional<IdModel> checkId(
+      TypeElement type, AnnotationMirror aggregate, String simpleName, List<Property> properties) {
+    List<Property> ids = new ArrayList<>();
+    for (Property property : properties) {
+      if (Annotations.has(property.element(), Annotations.AGGREGATE_ID)) {
+        ids.add(property);
+      }
+    }
+    if (ids.isEmpty()) {
+      errors.error(type, aggregate, Messages.noId(simpleName));
+      return Optional.empty();
+    }
+    for (Property extra : ids.subList(1, ids.size())) {
+      errors.error(
+          extra.element(),
+          Annotations.find(extra.element(), Annotations.AGGREGATE_ID).orElseThrow(),
+          Messages.duplicateId(extra.name(), ids.get(0).name()));
+    }
+    Property id = ids.get(0);
+    AnnotationMirror idAnnotation = Annotations.find(id.element(), Annotations.AGGREGATE_ID).orElseThrow();
+    Optional<PropertyAccess> access = requireAccess(simpleName, id);
+    IdModel.ValueKind direct = idValueKind(id.type());
+    if (direct != null) {
+      return access.map(a -> new IdModel(id.name(), a, (ClassName) TypeName.get(id.type()), direct, Optional.empty()));
+    }
+    if (id.type() instanceof DeclaredType declared
+        && declared.asElement().getKind() == ElementKind.RECORD
+        && declared.getTypeArguments().isEmpty()) {
+      List<? extends RecordComponentElement> components =
+          ((TypeElement) declared.asElement()).getRecordComponents();
+      if (components.size() == 1 && idValueKind(components.get(0).asType()) != null) {
+        IdModel.ValueKind wrapped = idValueKind(components.get(0).asType());
+        String accessor = components.get(0).getAccessor().getSimpleName().toString();
+        return access.map(
+            a -> new IdModel(id.name(), a, ClassName.get((TypeElement) declared.asElement()), wrapped, Optional.of(accessor)));
+      }
+    }
+    errors.error(id.element(), idAnnotation, Messages.idType(id.name(), id.type().toString()));
+    return Optional.empty();
+  }
+
+  private IdModel.ValueKind idValueKind(TypeMirror type) {
+    if (isType(type, "java.lang.String")) {
+      return IdModel.ValueKind.STRING;
+    }
+    if (isType(type, "java.util.UUID")) {
+      return IdModel.ValueKind.UUID;
+    }
+    return null;
+  }
+
+  private Optional<PropertyAccess> requireAccess(String aggregate, Property property) {
+    if (property.access().isEmpty()) {
+      String capitalized = Character.toUpperCase(property.name().charAt(0)) + property.name().substring(1);
+      errors.error(
+          property.element(),
+          Messages.noAccessor(
+              aggregate,
+              property.name(),
+              "\"" + property.type() + " " + property.name() + "()\" or \"" + property.type() + " get" + capitalized + "()\""));
+    }
+    return property.access();
+  }
+
+  private List<ColumnModel> checkColumns(TypeElement type, String simpleName, List<Property> properties) {
+    List<ColumnModel> columns = new ArrayList<>();
+    for (Property property : properties) {
+      Optional<AnnotationMirror> indexed = Annotations.find(property.element(), Annotations.INDEXED);
+      Optional<AnnotationMirror> unique = Annotations.find(property.element(), Annotations.UNIQUE);
+      if (indexed.isEmpty() && unique.isEmpty()) {
+        continue;
+      }
+      if (Annotations.has(property.element(), Annotations.AGGREGATE_ID)) {
+        AnnotationMirror offending = unique.orElseGet(indexed::orElseThrow);
+        String annotation = unique.isPresent() ? "Unique" : "Indexed";
+        errors.error(property.element(), offending, Messages.indexedId(annotation, property.name()));
+        continue;
+      }
+      Optional<PropertyAccess> access = requireAccess(simpleName, property);
+      if (access.isEmpty()) {
+        continue;
+      }
+      ValueForm form = valueForm(property.type());
+      Optional<ColumnModel.Wrapped> wrapped = Optional.empty();
+      if (form == ValueForm.WRAPPER) {
+        RecordComponentElement component =
+            ((TypeElement) types.asElement(property.type())).getRecordComponents().get(0);
+        ValueForm inner = valueForm(component.asType());
+        wrapped =
+            Optional.of(
+                new ColumnModel.Wrapped(
+                    component.getAccessor().getSimpleName().toString(),
+                    inner == ValueForm.WRAPPER ? ValueForm.OTHER : inner));
+      }
+      columns.add(
+          new ColumnModel(
+              property.name(), unique.isPresent(), access.get(), TypeName.get(property.type()), form, wrapped));
+    }
+    return columns;
+  }
+
+  private ValueForm valueForm(TypeMirror type) {
+    if (type.getKind().isPrimitive()) {
+      return ValueForm.PRIMITIVE;
+    }
+    if (isType(type, "java.lang.String")) {
+      return ValueForm.STRING;
+    }
+    if (type instanceof DeclaredType declared) {
+      ElementKind kind = declared.asElement().getKind();
+      if (kind == ElementKind.ENUM) {
+        return ValueForm.ENUM;
+      }
+      if (kind == ElementKind.RECORD
+          && declared.getTypeArguments().isEmpty()
+          && ((TypeElement) declared.asElement()).getRecordComponents().size() == 1) {
+        return ValueForm.WRAPPER;
+      }
+    }
+    return ValueForm.OTHER;
+  }
+
+  // ---- the events
+
+  /** The sealed event hierarchy: every sealed level (root included) and the concrete events. */
+  private static final class Hierarchy {
+    final TypeElement root;
+    final Set<TypeElement> sealedLevels = new LinkedHashSet<>();
+    final Set<TypeElement> leaves = new LinkedHashSet<>();
+    final Map<TypeElement, Set<TypeElement>> leavesUnder = new HashMap<>();
+
+    Hierarchy(TypeElement root) {
+      this.root = root;
+    }
+
+    boolean contains(TypeElement type) {
+      return sealedLevels.contains(type) || leaves.contains(type);
+    }
+  }
+
+  private Hierarchy walk(TypeElement root, PackageElement generatedPackage) {
+    Hierarchy hierarchy = new Hierarchy(root);
+    hierarchy.sealedLevels.add(root);
+    collect(root, hierarchy, generatedPackage);
+    checkAccessible(root, generatedPackage);
+    return hierarchy;
+  }
+
+  private Set<TypeElement> collect(TypeElement sealed, Hierarchy hierarchy, PackageElement generatedPackage) {
+    Set<TypeElement> under = new LinkedHashSet<>();
+    for (TypeMirror permittedType : sealed.getPermittedSubclasses()) {
+      TypeElement permitted = (TypeElement) types.asElement(permittedType);
+      Set<TypeElement> known = hierarchy.leavesUnder.get(permitted);
+      if (known != null) {
+        under.addAll(known);
+        continue;
+      }
+      Set<TypeElement> leaves;
+      if (isConcreteEvent(permitted)) {
+        hierarchy.leaves.add(permitted);
+        leaves = Set.of(permitted);
+        checkAccessible(permitted, generatedPackage);
+        if (permitted.getKind() == ElementKind.CLASS && !jacksonCanConstruct(permitted)) {
+          errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
+        }
+      } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
+        hierarchy.sealedLevels.add(permitted);
+        checkAccessible(permitted, generatedPackage);
+        leaves = collect(permitted, hierarchy, generatedPackage);
+      } else {
+        errors.error(permitted, Messages.eventNotEnumerable(display(permitted), display(sealed)));
+        leaves = Set.of();
+      }
+      hierarchy.leavesUnder.put(permitted, leaves);
+      under.addAll(leaves);
+    }
+    hierarchy.leavesUnder.put(sealed, under);
+    return under;
+  }
+
+  private static boolean isConcreteEvent(TypeElement type) {
+    return type.getKind() == ElementKind.RECORD
+        || (type.getKind() == ElementKind.CLASS
+            && type.getModifiers().contains(Modifier.FINAL)
+            && !type.getModifiers().contains(Modifier.ABSTRACT));
+  }
+
+  private void checkAccessible(TypeElement event, PackageElement generatedPackage) {
+    boolean samePackage = packageOf(event).equals(generatedPackage);
+    for (Element e = event; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      Set<Modifier> modifiers = e.getModifiers();
+      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
+        errors.error(event, Messages.eventNotAccessible(display(event), generatedPackage.getQualifiedName().toString()));
+        return;
+      }
+    }
+  }
+
+  private boolean jacksonCanConstruct(TypeElement type) {
+    for (ExecutableElement constructor : ElementFilter.constructorsIn(type.getEnclosedElements())) {
+      if (Annotations.has(constructor, Annotations.JSON_CREATOR)) {
+        return true;
+      }
+      if (constructor.getParameters().isEmpty() && !constructor.getModifiers().contains(Modifier.PRIVATE)) {
+        return true;
+      }
+    }
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (method.getModifiers().contains(Modifier.STATIC) && Annotations.has(method, Annotations.JSON_CREATOR)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Map<TypeElement, String> checkStoredNames(Set<TypeElement> leaves) {
+    Map<TypeElement, String> storedNames = new LinkedHashMap<>();
+    Map<String, TypeElement> byName = new HashMap<>();
+    for (TypeElement leaf : leaves) {
+      Optional<AnnotationMirror> eventType = Annotations.find(leaf, Annotations.EVENT_TYPE);
+      String storedName = leaf.getSimpleName().toString();
+      if (eventType.isPresent()) {
+        AnnotationValue value = Annotations.value(elements, eventType.get(), "value");
+        storedName = (String) value.getValue();
+        if (storedName.isBlank()) {
+          errors.error(leaf, eventType.get(), value, Messages.blankEventType(display(leaf)));
+          continue;
+        }
+      }
+      TypeElement other = byName.putIfAbsent(storedName, leaf);
+      if (other != null) {
+        errors.error(leaf, eventType.orElse(null), Messages.duplicateEventType(storedName, display(leaf), display(other)));
+      }
+      storedNames.put(leaf, storedName);
+    }
+    return storedNames;
+  }
+
+  // ---- handlers
+
+  /** A handler or creating method and the event type it takes. */
+  private record Handler(ExecutableElement method, TypeElement event) {}
+
+  private static final class Handlers {
+    final List<Handler> handlers = new ArrayList<>();
+    final Map<TypeElement, Handler> appliedBy = new LinkedHashMap<>();
+    Handler creator;
+    Set<TypeElement> creatorLeaves = Set.of();
+  }
+
+  private Handlers checkHandlers(TypeElement type, AnnotationMirror aggregate, String simpleName, Hierarchy events) {
+    Handlers result = new Handlers();
+    List<Handler> creators = new ArrayList<>();
+    String rootName = display(events.root);
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
+      TypeElement event = eventParameter(method, events);
+      if (method.getSimpleName().contentEquals("apply")) {
+        String problem = null;
+        if (isStatic) {
+          problem = "is static";
+        } else if (method.getParameters().size() != 1) {
+          problem = "takes " + method.getParameters().size() + " parameters";
+        } else if (event == null) {
+          problem = "takes " + method.getParameters().get(0).asType() + ", which is not an event of " + rootName;
+        } else if (!returnsAggregate(method, type)) {
+          problem = "returns " + method.getReturnType();
+        }
+        if (problem != null) {
+          errors.error(method, Messages.handlerShape(simpleName, rootName, problem));
+        } else if (method.getModifiers().contains(Modifier.PRIVATE)) {
+          errors.error(method, Messages.handlerPrivate(simpleName));
+        } else {
+          result.handlers.add(new Handler(method, event));
+        }
+      } else if (isStatic && event != null && returnsAggregate(method, type)) {
+        creators.add(new Handler(method, event));
+      }
+    }
+
+    for (Handler handler : result.handlers) {
+      List<String> overlap = new ArrayList<>();
+      Handler other = null;
+      for (TypeElement leaf : events.leavesUnder.get(handler.event())) {
+        Handler owner = result.appliedBy.putIfAbsent(leaf, handler);
+        if (owner != null) {
+          overlap.add(display(leaf));
+          other = owner;
+        }
+      }
+      if (other != null) {
+        errors.error(handler.method(), Messages.duplicateHandler(signature(handler), overlap, signature(other)));
+      }
+    }
+
+    if (creators.isEmpty()) {
+      String example = events.leaves.isEmpty() ? rootName : display(events.leaves.iterator().next());
+      errors.error(type, aggregate, Messages.noCreator(simpleName, example));
+      return result;
+    }
+    result.creator = creators.get(0);
+    result.creatorLeaves = events.leavesUnder.get(result.creator.event());
+    if (result.creator.method().getModifiers().contains(Modifier.PRIVATE)) {
+      errors.error(result.creator.method(), Messages.creatorPrivate(simpleName));
+    }
+    for (Handler extra : creators.subList(1, creators.size())) {
+      errors.error(extra.method(), Messages.duplicateCreator(signature(extra), signature(result.creator)));
+    }
+    for (TypeElement leaf : events.leaves) {
+      if (!result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf)) {
+        errors.error(type, aggregate, Messages.noHandler(display(leaf), simpleName));
+      }
+    }
+    return result;
+  }
+
+  private TypeElement eventParameter(ExecutableElement method, Hierarchy events) {
+    if (method.getParameters().size() != 1) {
+      return null;
+    }
+    TypeMirror parameter = method.getParameters().get(0).asType();
+    if (parameter.getKind() != TypeKind.DECLARED) {
+      return null;
+    }
+    TypeElement element = (TypeElement) types.asElement(parameter);
+    return events.contains(element) ? element : null;
+  }
+
+  private boolean returnsAggregate(ExecutableElement method, TypeElement type) {
+    return types.isSameType(types.erasure(method.getReturnType()), types.erasure(type.asType()));
+  }
+
+  private static String signature(Handler handler) {
+    return handler.method().getSimpleName() + "(" + display(handler.event()) + ")";
+  }
+
+  // ---- small helpers
+
+  private boolean isType(TypeMirror type, String qualifiedName) {
+    return type instanceof DeclaredType declared
+        && ((TypeElement) declared.asElement()).getQualifiedName().contentEquals(qualifiedName);
+  }
+
+  private PackageElement packageOf(Element element) {
+    return elements.getPackageOf(element);
+  }
+
+  private static boolean isPrivate(TypeElement type) {
+    for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      if (e.getModifiers().contains(Modifier.PRIVATE)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A type's name as the user writes it in its package: {@code AccountEvent.Opened} for a nested type. */
+  static String display(TypeElement type) {
+    return String.join(".", ClassName.get(type).simpleNames());
+  }
+
+  private static String kindName(ElementKind kind) {
+    return switch (kind) {
+      case INTERFACE -> "an interface";
+      case ENUM -> "an enum";
+      case ANNOTATION_TYPE -> "an annotation type";
+      default -> "a " + kind.name().toLowerCase(Locale.ROOT);
+    };
+  }
+}

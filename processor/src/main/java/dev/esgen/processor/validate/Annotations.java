@@ -1,0 +1,63 @@
+package dev.esgen.processor.validate;
+
+import java.util.Map;
+import java.util.Optional;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
+
+/**
+ * Finds annotations by their qualified name, so that annotations the processor does not depend on
+ * (Jackson's {@code @JsonCreator}) are recognised the same way as esgen's own.
+ */
+public final class Annotations {
+
+  public static final String AGGREGATE = "dev.esgen.annotations.Aggregate";
+  public static final String DOMAIN_EVENTS = "dev.esgen.annotations.DomainEvents";
+  public static final String EVENT_TYPE = "dev.esgen.annotations.EventType";
+  public static final String AGGREGATE_ID = "dev.esgen.annotations.AggregateId";
+  public static final String INDEXED = "dev.esgen.annotations.Indexed";
+  public static final String UNIQUE = "dev.esgen.annotations.Unique";
+  public static final String JSON_CREATOR = "com.fasterxml.jackson.annotation.JsonCreator";
+
+  private Annotations() {}
+
+  public static Optional<AnnotationMirror> find(Element element, String qualifiedName) {
+    for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+      TypeElement annotationType = (TypeElement) mirror.getAnnotationType().asElement();
+      if (annotationType.getQualifiedName().contentEquals(qualifiedName)) {
+        return Optional.of(mirror);
+      }
+    }
+    return Optional.empty();
+  }
+
+  public static boolean has(Element element, String qualifiedName) {
+    return find(element, qualifiedName).isPresent();
+  }
+
+  /** The value written in source for {@code name}, or null when the default applies. */
+  public static AnnotationValue explicitValue(AnnotationMirror mirror, String name) {
+    for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+        mirror.getElementValues().entrySet()) {
+      if (entry.getKey().getSimpleName().contentEquals(name)) {
+        return entry.getValue();
+      }
+    }
+    return null;
+  }
+
+  /** The value for {@code name}, written or defaulted. */
+  public static AnnotationValue value(Elements elements, AnnotationMirror mirror, String name) {
+    for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+        elements.getElementValuesWithDefaults(mirror).entrySet()) {
+      if (entry.getKey().getSimpleName().contentEquals(name)) {
+        return entry.getValue();
+      }
+    }
+    throw new IllegalArgumentException("@" + mirror.getAnnotationType() + " has no member " + name);
+  }
+}

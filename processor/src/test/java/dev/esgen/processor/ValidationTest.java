@@ -1,0 +1,370 @@
+package dev.esgen.processor;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One test per validation rule: the message, the file and the line it lands on. Each fixture under
+ * {@code src/test/resources/rules} is a whole small domain with one mistake.
+ */
+class ValidationTest {
+
+  private static JavaFileObject rule(String name) {
+    return JavaFileObjects.forResource("rules/" + name + ".java");
+  }
+
+  private static Compilation compile(JavaFileObject source) {
+    return javac().withProcessors(new EsgenProcessor()).withOptions("-Xlint:all").compile(source);
+  }
+
+  @Test
+  void aggregateMustBeARecordOrClass() {
+    JavaFileObject source = rule("AggregateOnInterface");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:aggregate-kind] @Aggregate BankAccount is an interface")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+  }
+
+  @Test
+  void aggregateMustNotBeAbstract() {
+    JavaFileObject source = rule("AbstractAggregate");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:aggregate-abstract] @Aggregate BankAccount is abstract: esgen builds it")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+  }
+
+  @Test
+  void aggregateClassMustBeFinal() {
+    JavaFileObject source = rule("NonFinalAggregate");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:aggregate-not-final] @Aggregate BankAccount is not final: declare it \"final\"")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+  }
+
+  @Test
+  void nestedAggregateMustBeStatic() {
+    JavaFileObject source = rule("InnerAggregate");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:aggregate-inner] @Aggregate Bank.BankAccount is an inner class: declare it \"static\"")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+  }
+
+  @Test
+  void eventsMustBeAnnotatedDomainEvents() {
+    JavaFileObject source = rule("EventsWithoutDomainEvents");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:events-not-domain-events] BankAccount's events type AccountEvent is not annotated @DomainEvents")
+        .inFile(source)
+        .onLineContaining("events = AccountEvent.class");
+  }
+
+  @Test
+  void eventsMustBeSealed() {
+    JavaFileObject source = rule("EventsNotSealed");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-sealed] BankAccount's events type AccountEvent is not sealed")
+        .inFile(source)
+        .onLineContaining("events = AccountEvent.class");
+  }
+
+  @Test
+  void everyEventNeedsAHandler() {
+    JavaFileObject source = rule("NoHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:no-handler] event AccountClosed has no handler: add \"BankAccount apply(AccountClosed e)\" to BankAccount")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aNonSealedPermittedEventCannotBeEnumerated() {
+    JavaFileObject source = rule("NonSealedEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-not-enumerable] AuditEvent (permitted by AccountEvent) is neither sealed nor final")
+        .inFile(source)
+        .onLineContaining("non-sealed interface AuditEvent");
+  }
+
+  @Test
+  void twoHandlersMustNotCoverTheSameEvent() {
+    JavaFileObject source = rule("DuplicateHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:duplicate-handler] apply(MoneyDeposited) handles MoneyDeposited, which apply(AccountEvent) already handles")
+        .inFile(source)
+        .onLineContaining("BankAccount apply(MoneyDeposited e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aHandlerOfAnIntermediateAndOneOfItsLeavesOverlap() {
+    JavaFileObject source = rule("DuplicateHandlerAcrossLevels");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:duplicate-handler] apply(MoneyWithdrawn) handles MoneyWithdrawn, which apply(MoneyEvent) already handles")
+        .inFile(source)
+        .onLineContaining("BankAccount apply(MoneyWithdrawn e)");
+  }
+
+  @Test
+  void anAggregateNeedsACreatingMethod() {
+    JavaFileObject source = rule("NoCreator");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:no-creator] BankAccount has no creating method: add \"static BankAccount create(AccountOpened e)\"")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+  }
+
+  @Test
+  void anAggregateHasOnlyOneCreatingMethod() {
+    JavaFileObject source = rule("DuplicateCreator");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:duplicate-creator] reopen(AccountOpened) is a second creating method besides open(AccountOpened)")
+        .inFile(source)
+        .onLineContaining("static BankAccount reopen(");
+  }
+
+  @Test
+  void storedEventNamesMustBeDistinct() {
+    JavaFileObject source = rule("DuplicateEventType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:duplicate-event-type] event AccountClosed is stored as \"money-moved\", like MoneyDeposited")
+        .inFile(source)
+        .onLineContaining("record AccountClosed(");
+  }
+
+  @Test
+  void defaultStoredNamesOfNestedEventsMustBeDistinct() {
+    JavaFileObject source = rule("DuplicateDefaultEventType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:duplicate-event-type] event Modern.Opened is stored as \"Opened\", like Legacy.Opened")
+        .inFile(source)
+        .onLineContaining("// modern");
+  }
+
+  @Test
+  void storedEventNameMustNotBeBlank() {
+    JavaFileObject source = rule("BlankEventType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:blank-event-type] @EventType on AccountClosed is blank")
+        .inFile(source)
+        .onLineContaining("record AccountClosed(");
+  }
+
+  @Test
+  void anAggregateNeedsAnId() {
+    JavaFileObject source = rule("NoId");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:no-id] BankAccount has no @AggregateId: annotate the component that identifies it")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+  }
+
+  @Test
+  void anAggregateHasOnlyOneId() {
+    JavaFileObject source = rule("DuplicateId");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:duplicate-id] other is a second @AggregateId besides id")
+        .inFile(source)
+        .onLineContaining("@AggregateId AccountId other");
+  }
+
+  @Test
+  void idTypeMustBeStringUuidOrAWrapperOfThem() {
+    JavaFileObject source = rule("UnsupportedIdType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:id-type] @AggregateId number has type long, which esgen cannot turn into a key: use String,"
+                + " java.util.UUID, or a record wrapping exactly one of them")
+        .inFile(source)
+        .onLineContaining("@AggregateId long number");
+  }
+
+  @Test
+  void aPrivateIdFieldNeedsAnAccessor() {
+    JavaFileObject source = rule("PrivateIdField");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:no-accessor] generated code cannot read private field id of BankAccount: make it non-private or"
+                + " add an accessor \"fixture.AccountId id()\"")
+        .inFile(source)
+        .onLineContaining("@AggregateId private AccountId id");
+  }
+
+  @Test
+  void handlersMustHaveTheHandlerShape() {
+    JavaFileObject source = rule("HandlerShapes");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler is static: handlers look like \"BankAccount apply(SomeEvent e)\"")
+        .inFile(source)
+        .onLineContaining("static BankAccount apply(AccountOpened e, long x)");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler takes 2 parameters")
+        .inFile(source)
+        .onLineContaining("BankAccount apply(MoneyDeposited e, String note)");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:handler-shape] this apply handler takes java.lang.String, which is not an event of AccountEvent")
+        .inFile(source)
+        .onLineContaining("BankAccount apply(String command)");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler returns void")
+        .inFile(source)
+        .onLineContaining("void apply(AccountOpened e)");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-private] apply handlers are called by the generated BankAccountReplay")
+        .inFile(source)
+        .onLineContaining("private BankAccount apply(AccountEvent e)");
+    assertThat(compilation).hadErrorCount(5);
+  }
+
+  @Test
+  void aClassEventNeedsAConstructorJacksonCanUse() {
+    JavaFileObject source = rule("EventWithoutJacksonConstructor");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:event-not-deserializable] event AccountClosed cannot be read back from storage: add a non-private"
+                + " no-argument constructor, or annotate a constructor with @JsonCreator")
+        .inFile(source)
+        .onLineContaining("final class AccountClosed");
+  }
+
+  @Test
+  void aggregateOptionsAreChecked() {
+    JavaFileObject source = rule("InvalidOptions");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-name] aggregate name \"Bank_Account\" must match [a-z0-9]+(-[a-z0-9]+)*")
+        .inFile(source)
+        .onLineContaining("name = \"Bank_Account\"");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-shards] shards = 0 must be at least 1")
+        .inFile(source)
+        .onLineContaining("shards = 0");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-snapshot-every] snapshotEvery = 0 must be at least 1 event")
+        .inFile(source)
+        .onLineContaining("snapshotEvery = 0");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-snapshots-to-keep] snapshotsToKeep = -1 must be 0 or more")
+        .inFile(source)
+        .onLineContaining("snapshotsToKeep = -1");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-snapshot-ttl] snapshotTtl = \"thirty days\" is not an ISO-8601 duration")
+        .inFile(source)
+        .onLineContaining("snapshotTtl = \"thirty days\"");
+    assertThat(compilation).hadErrorCount(5);
+  }
+
+  @Test
+  void snapshotTtlMustBePositive() {
+    JavaFileObject source = rule("NonPositiveTtl");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-snapshot-ttl] snapshotTtl = \"PT0S\" is not positive")
+        .inFile(source)
+        .onLineContaining("snapshotTtl = \"PT0S\"");
+  }
+
+  @Test
+  void aggregateNamesAreUniqueInACompilation() {
+    JavaFileObject source = rule("DuplicateAggregateName");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:duplicate-aggregate-name] aggregate name \"bank-account\" is already used by fixture.BankAccount")
+        .inFile(source)
+        .onLineContaining("// the second one");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void theIdIsNeitherIndexedNorUnique() {
+    JavaFileObject source = rule("IndexedId");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:indexed-id] @Unique on @AggregateId id is not needed")
+        .inFile(source)
+        .onLineContaining("@AggregateId @Unique AccountId id");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void oneBrokenAggregateDoesNotStopAnother(@TempDir Path generated) throws IOException {
+    JavaFileObject source = rule("OneBrokenOneValid");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:no-handler] event AccountClosed has no handler")
+        .inFile(source)
+        .onLineContaining("@Aggregate(name = \"bank-account\"");
+    assertThat(compilation).hadErrorCount(1);
+
+    // compile-testing hides generated files of a failed compilation, so look at what javac wrote.
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null)) {
+      JavaCompiler.CompilationTask task =
+          javac.getTask(
+              null, files, diagnostic -> {}, List.of("-proc:only", "-s", generated.toString()), null, List.of(source));
+      task.setProcessors(List.of(new EsgenProcessor()));
+      task.call();
+    }
+    try (Stream<Path> written = Files.list(generated.resolve("fixture"))) {
+      assertEquals(
+          List.of(
+              "SavingsAccountEventCodec.java",
+              "SavingsAccountIndexColumns.java",
+              "SavingsAccountKeys.java",
+              "SavingsAccountReplay.java",
+              "SavingsAccountRepository.java",
+              "SavingsAccountSnapshotCodec.java"),
+          written.map(p -> p.getFileName().toString()).sorted().toList());
+    }
+  }
+}

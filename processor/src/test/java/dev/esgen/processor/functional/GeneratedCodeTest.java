@@ -1,0 +1,302 @@
+package dev.esgen.processor.functional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.processor.functional.bank.AccountClosed;
+import dev.esgen.processor.functional.bank.AccountEvent;
+import dev.esgen.processor.functional.bank.AccountId;
+import dev.esgen.processor.functional.bank.AccountOpened;
+import dev.esgen.processor.functional.bank.BankAccount;
+import dev.esgen.processor.functional.bank.BankAccountEventCodec;
+import dev.esgen.processor.functional.bank.BankAccountIndexColumns;
+import dev.esgen.processor.functional.bank.BankAccountKeys;
+import dev.esgen.processor.functional.bank.BankAccountReplay;
+import dev.esgen.processor.functional.bank.BankAccountRepository;
+import dev.esgen.processor.functional.bank.BankAccountSnapshotCodec;
+import dev.esgen.processor.functional.bank.MoneyDeposited;
+import dev.esgen.processor.functional.library.Book;
+import dev.esgen.processor.functional.library.BookAdded;
+import dev.esgen.processor.functional.library.BookEvent;
+import dev.esgen.processor.functional.library.BookEventCodec;
+import dev.esgen.processor.functional.library.BookIndexColumns;
+import dev.esgen.processor.functional.library.BookKeys;
+import dev.esgen.processor.functional.library.BookReplay;
+import dev.esgen.processor.functional.library.BookRepository;
+import dev.esgen.processor.functional.library.BookSnapshotCodec;
+import dev.esgen.processor.functional.library.Genre;
+import dev.esgen.processor.functional.library.LoanEvent;
+import dev.esgen.processor.functional.ticket.Ticket;
+import dev.esgen.processor.functional.ticket.TicketEvent;
+import dev.esgen.processor.functional.ticket.TicketIndexColumns;
+import dev.esgen.processor.functional.ticket.TicketKeys;
+import dev.esgen.processor.functional.ticket.TicketReplay;
+import dev.esgen.processor.functional.ticket.TicketRepository;
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.error.UnexpectedEventException;
+import dev.esgen.runtime.index.IndexColumn;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the code the processor generated, during this module's own test compilation, for the domains in
+ * this package: a record aggregate ({@code bank}), a final-class aggregate with two sealed levels
+ * ({@code library}) and an aggregate with nested events and a root handler ({@code ticket}).
+ */
+class GeneratedCodeTest {
+
+  private static final ObjectMapper MAPPER = EsgenJson.newObjectMapper();
+  private static final AccountId ACCOUNT = new AccountId(UUID.fromString("5f0c6b0e-8d3a-4c55-9b1e-2f4a8f1d2c33"));
+
+  @Nested
+  class EventCodecs {
+
+    @Test
+    void everyBankEventSurvivesARoundTripUnderItsStoredName() throws IOException {
+      BankAccountEventCodec codec = new BankAccountEventCodec(MAPPER);
+      List<AccountEvent> events =
+          List.of(new AccountOpened(ACCOUNT, "Ann", "ann@example.com"), new MoneyDeposited(500), new AccountClosed());
+      List<String> names = List.of("account-opened", "MoneyDeposited", "AccountClosed");
+      for (int i = 0; i < events.size(); i++) {
+        AccountEvent event = events.get(i);
+        assertEquals(names.get(i), codec.typeName(event));
+        assertEquals(event, codec.decode(codec.typeName(event), codec.encode(event)));
+      }
+      assertEquals(names, BankAccountEventCodec.EVENT_TYPES);
+    }
+
+    @Test
+    void storedBodiesCarryNoClassNames() throws IOException {
+      String body = new String(new BankAccountEventCodec(MAPPER).encode(new MoneyDeposited(500)), StandardCharsets.UTF_8);
+      assertEquals("{\"cents\":500}", body);
+    }
+
+    @Test
+    void classAndNestedEventsSurviveARoundTrip() throws IOException {
+      BookEventCodec codec = new BookEventCodec(MAPPER);
+      BookEvent added = codec.decode("book-added", codec.encode(new BookAdded("978-0", "Dune", Genre.FICTION)));
+      assertEquals("Dune", ((BookAdded) added).getTitle());
+      assertEquals(Genre.FICTION, ((BookAdded) added).getGenre());
+      BookEvent lent = new LoanEvent.Lent("Bob");
+      assertEquals("Lent", codec.typeName(lent));
+      assertEquals(lent, codec.decode("Lent", codec.encode(lent)));
+      assertEquals(new LoanEvent.Returned(), codec.decode("Returned", codec.encode(new LoanEvent.Returned())));
+    }
+
+    @Test
+    void anUnknownStoredNameIsRejectedWithTheKnownNames() {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new BankAccountEventCodec(MAPPER).decode("account-frozen", new byte[] {'{', '}'}));
+      assertTrue(e.getMessage().contains("bank-account"), e.getMessage());
+      assertTrue(e.getMessage().contains("account-frozen"), e.getMessage());
+      assertTrue(e.getMessage().contains("[account-opened, MoneyDeposited, AccountClosed]"), e.getMessage());
+    }
+
+    @Test
+    void snapshotsOfRecordAndClassAggregatesSurviveARoundTrip() throws IOException {
+      BankAccount account = new BankAccount(ACCOUNT, "Ann", "ann@example.com", 700, true);
+      BankAccountSnapshotCodec bank = new BankAccountSnapshotCodec(MAPPER);
+      assertEquals(account, bank.decode(bank.encode(account)));
+
+      BookReplay replay = new BookReplay();
+      Book book = replay.apply(replay.create(new BookAdded("978-0", "Dune", Genre.FICTION)), new LoanEvent.Lent("Bob"));
+      BookSnapshotCodec books = new BookSnapshotCodec(MAPPER);
+      Book back = books.decode(books.encode(book));
+      assertEquals("978-0", back.isbn());
+      assertEquals("Bob", back.getBorrower());
+      assertEquals(1, back.getLoans());
+    }
+  }
+
+  @Nested
+  class Replays {
+
+    @Test
+    void createThenApplyFoldsTheStream() {
+      BankAccountReplay replay = new BankAccountReplay();
+      BankAccount account = replay.create(new AccountOpened(ACCOUNT, "Ann", "ann@example.com"));
+      account = replay.apply(account, new MoneyDeposited(500));
+      account = replay.apply(account, new MoneyDeposited(200));
+      account = replay.apply(account, new AccountClosed());
+      assertEquals(new BankAccount(ACCOUNT, "Ann", "ann@example.com", 700, true), account);
+    }
+
+    @Test
+    void aStreamThatDoesNotStartWithTheCreatingEventIsRejected() {
+      UnexpectedEventException e =
+          assertThrows(UnexpectedEventException.class, () -> new BankAccountReplay().create(new MoneyDeposited(5)));
+      assertEquals("bank-account", e.getAggregateName());
+      assertEquals("MoneyDeposited", e.getEventTypeName());
+      assertEquals("only AccountOpened can start a bank-account stream", e.getReason());
+    }
+
+    @Test
+    void aCreatingEventWithoutApplyHandlerCannotContinueAStream() {
+      BankAccountReplay replay = new BankAccountReplay();
+      BankAccount account = replay.create(new AccountOpened(ACCOUNT, "Ann", "ann@example.com"));
+      UnexpectedEventException e =
+          assertThrows(
+              UnexpectedEventException.class,
+              () -> replay.apply(account, new AccountOpened(ACCOUNT, "Ann", "ann@example.com")));
+      assertEquals("account-opened", e.getEventTypeName());
+      assertTrue(e.getMessage().contains("AccountOpened can only start a bank-account stream"), e.getMessage());
+    }
+
+    @Test
+    void aHandlerOfASealedIntermediateReceivesAllItsEvents() {
+      BookReplay replay = new BookReplay();
+      Book book = replay.create(new BookAdded("978-0", "Dune", Genre.SCIENCE));
+      book = replay.apply(book, new LoanEvent.Lent("Bob"));
+      assertEquals("Bob", book.getBorrower());
+      book = replay.apply(book, new LoanEvent.Returned());
+      assertEquals(null, book.getBorrower());
+      assertEquals(1, book.getLoans());
+    }
+
+    @Test
+    void aRootHandlerReceivesEveryEventIncludingTheCreatingOne() {
+      TicketReplay replay = new TicketReplay();
+      UUID id = UUID.randomUUID();
+      Ticket ticket = replay.create(new TicketEvent.Opened(id, "Printer on fire"));
+      ticket = replay.apply(ticket, new TicketEvent.Commented("again"));
+      ticket = replay.apply(ticket, new TicketEvent.Opened(id, "ignored"));
+      ticket = replay.apply(ticket, new TicketEvent.Resolved());
+      assertEquals(new Ticket(id, "Printer on fire", 1, true), ticket);
+      UnexpectedEventException e =
+          assertThrows(UnexpectedEventException.class, () -> replay.create(new TicketEvent.Resolved()));
+      assertEquals("only TicketEvent.Opened can start a ticket stream", e.getReason());
+    }
+  }
+
+  @Nested
+  class Keys {
+
+    @Test
+    void aRecordWrappedUuidIdRoundTrips() {
+      BankAccountKeys keys = new BankAccountKeys();
+      assertEquals(ACCOUNT, keys.idOf(new BankAccount(ACCOUNT, "Ann", null, 0, false)));
+      assertEquals("5f0c6b0e-8d3a-4c55-9b1e-2f4a8f1d2c33", keys.idString(ACCOUNT));
+      assertEquals(ACCOUNT, keys.parseId(keys.idString(ACCOUNT)));
+    }
+
+    @Test
+    void aStringIdReadThroughAGetterRoundTrips() {
+      BookKeys keys = new BookKeys();
+      Book book = new BookReplay().create(new BookAdded("978-0-441", "Dune", Genre.FICTION));
+      assertEquals("978-0-441", keys.idOf(book));
+      assertEquals("978-0-441", keys.idString("978-0-441"));
+      assertEquals("978-0-441", keys.parseId("978-0-441"));
+    }
+
+    @Test
+    void aUuidIdRoundTrips() {
+      TicketKeys keys = new TicketKeys();
+      UUID id = UUID.randomUUID();
+      assertEquals(id, keys.idOf(new Ticket(id, "t", 0, false)));
+      assertEquals(id.toString(), keys.idString(id));
+      assertEquals(id, keys.parseId(id.toString()));
+    }
+
+    @Test
+    void aNullIdIsReportedWithTheAggregateName() {
+      NullPointerException state =
+          assertThrows(NullPointerException.class, () -> new BankAccountKeys().idOf(new BankAccount(null, "Ann", null, 0, false)));
+      assertTrue(state.getMessage().startsWith("bank-account"), state.getMessage());
+      NullPointerException wrapped =
+          assertThrows(NullPointerException.class, () -> new BankAccountKeys().idString(new AccountId(null)));
+      assertTrue(wrapped.getMessage().startsWith("bank-account"), wrapped.getMessage());
+      NullPointerException plain = assertThrows(NullPointerException.class, () -> new TicketKeys().idString(null));
+      assertTrue(plain.getMessage().startsWith("ticket"), plain.getMessage());
+    }
+  }
+
+  @Nested
+  class IndexColumns {
+
+    @Test
+    void columnsAreListedInDeclarationOrderWithTheirUniqueness() {
+      assertEquals(
+          List.of(new IndexColumn("owner", false), new IndexColumn("email", true)),
+          new BankAccountIndexColumns().columns());
+    }
+
+    @Test
+    void valuesAreStringFormsAndNullValuesAreOmitted() {
+      assertEquals(
+          Map.of("owner", "Ann", "email", "ann@example.com"),
+          new BankAccountIndexColumns().values(new BankAccount(ACCOUNT, "Ann", "ann@example.com", 0, false)));
+      assertEquals(
+          Map.of("owner", "Ann"), new BankAccountIndexColumns().values(new BankAccount(ACCOUNT, "Ann", null, 0, false)));
+    }
+
+    @Test
+    void enumsWrappedRecordsAndPrimitivesOfAClassAggregate() {
+      BookReplay replay = new BookReplay();
+      Book book = replay.create(new BookAdded("978-0", "Dune", Genre.SCIENCE));
+      Map<String, String> expected = new LinkedHashMap<>();
+      expected.put("title", "Dune");
+      expected.put("genre", "SCIENCE");
+      expected.put("loans", "0");
+      assertEquals(expected, new BookIndexColumns().values(book));
+      assertEquals(List.copyOf(expected.keySet()), List.copyOf(new BookIndexColumns().values(book).keySet()));
+
+      book = replay.apply(replay.apply(book, new LoanEvent.Lent("Bob")), new LoanEvent.Returned());
+      Map<String, String> values = new BookIndexColumns().values(book);
+      assertEquals("A-1", values.get("shelf"));
+      assertFalse(values.containsKey("borrower"));
+    }
+
+    @Test
+    void anAggregateWithoutColumnsHasNone() {
+      assertTrue(new TicketIndexColumns().columns().isEmpty());
+      assertTrue(new TicketIndexColumns().values(new Ticket(UUID.randomUUID(), "t", 0, false)).isEmpty());
+    }
+  }
+
+  @Nested
+  class Definitions {
+
+    private final EventStore store = () -> MAPPER;
+
+    @Test
+    void theOptionsOfAggregateAreCarriedOver() {
+      AggregateDefinition<BankAccount, AccountId, AccountEvent> definition = new BankAccountRepository(store).definition();
+      assertEquals("bank-account", definition.name());
+      assertEquals(BankAccount.class, definition.aggregateType());
+      assertEquals(8, definition.shards());
+      assertEquals(new SnapshotPolicy(50, 2, Optional.of(Duration.ofDays(30))), definition.snapshotPolicy());
+      assertInstanceOf(BankAccountKeys.class, definition.keys());
+      assertInstanceOf(BankAccountEventCodec.class, definition.eventCodec());
+      assertInstanceOf(BankAccountSnapshotCodec.class, definition.snapshotCodec());
+      assertInstanceOf(BankAccountReplay.class, definition.replay());
+      assertInstanceOf(BankAccountIndexColumns.class, definition.indexColumns());
+    }
+
+    @Test
+    void defaultsApplyWhenOptionsAreLeftOut() {
+      AggregateDefinition<Book, String, BookEvent> book = BookRepository.definition(MAPPER);
+      assertEquals(4, book.shards());
+      assertEquals(SnapshotPolicy.every(100), book.snapshotPolicy());
+      AggregateDefinition<Ticket, UUID, TicketEvent> ticket = new TicketRepository(store).definition();
+      assertEquals(1, ticket.shards());
+      assertEquals(SnapshotPolicy.every(10).keeping(1), ticket.snapshotPolicy());
+    }
+  }
+}

@@ -1,0 +1,3 @@
+package dev.esgen.processor.functional.bank;
+
+public record AccountClosed() implements AccountEvent {}

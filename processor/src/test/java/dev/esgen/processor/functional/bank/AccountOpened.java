@@ -1,0 +1,6 @@
+package dev.esgen.processor.functional.bank;
+
+import dev.esgen.annotations.EventType;
+
+@EventType("account-opened")
+public record AccountOpened(AccountId id, String owner, String email) implements AccountEvent {}

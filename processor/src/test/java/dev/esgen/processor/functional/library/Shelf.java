@@ -1,0 +1,3 @@
+package dev.esgen.processor.functional.library;
+
+public record Shelf(String code) {}

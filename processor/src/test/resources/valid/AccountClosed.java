@@ -1,0 +1,3 @@
+package fixture;
+
+public record AccountClosed() implements AccountEvent {}

@@ -1,0 +1,5 @@
+package fixture;
+
+import java.util.UUID;
+
+public record AccountId(UUID value) {}

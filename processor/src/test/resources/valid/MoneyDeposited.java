@@ -1,0 +1,3 @@
+package fixture;
+
+public record MoneyDeposited(long cents) implements AccountEvent {}
