@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.RetryPolicy;
+import dev.esgen.runtime.storage.StorageLayout;
 import dev.esgen.processor.functional.bank.AccountClosed;
 import dev.esgen.processor.functional.bank.AccountEvent;
 import dev.esgen.processor.functional.bank.AccountId;
@@ -142,9 +144,9 @@ class GeneratedCodeTest {
     void aStreamThatDoesNotStartWithTheCreatingEventIsRejected() {
       UnexpectedEventException e =
           assertThrows(UnexpectedEventException.class, () -> new BankAccountReplay().create(new MoneyDeposited(5)));
-      assertEquals("bank-account", e.getAggregateName());
-      assertEquals("MoneyDeposited", e.getEventTypeName());
-      assertEquals("only AccountOpened can start a bank-account stream", e.getReason());
+      assertEquals("bank-account", e.aggregateName());
+      assertEquals("MoneyDeposited", e.eventTypeName());
+      assertEquals("only AccountOpened can start a bank-account stream", e.reason());
     }
 
     @Test
@@ -155,7 +157,7 @@ class GeneratedCodeTest {
           assertThrows(
               UnexpectedEventException.class,
               () -> replay.apply(account, new AccountOpened(ACCOUNT, "Ann", "ann@example.com")));
-      assertEquals("account-opened", e.getEventTypeName());
+      assertEquals("account-opened", e.eventTypeName());
       assertTrue(e.getMessage().contains("AccountOpened can only start a bank-account stream"), e.getMessage());
     }
 
@@ -181,7 +183,7 @@ class GeneratedCodeTest {
       assertEquals(new Ticket(id, "Printer on fire", 1, true), ticket);
       UnexpectedEventException e =
           assertThrows(UnexpectedEventException.class, () -> replay.create(new TicketEvent.Resolved()));
-      assertEquals("only TicketEvent.Opened can start a ticket stream", e.getReason());
+      assertEquals("only TicketEvent.Opened can start a ticket stream", e.reason());
     }
   }
 
@@ -273,7 +275,24 @@ class GeneratedCodeTest {
   @Nested
   class Definitions {
 
-    private final EventStore store = () -> MAPPER;
+    /** Enough of a store to construct repositories; these tests never read or write. */
+    private final EventStore store =
+        new EventStore() {
+          @Override
+          public ObjectMapper objectMapper() {
+            return MAPPER;
+          }
+
+          @Override
+          public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+            throw new AssertionError("no storage in this test");
+          }
+
+          @Override
+          public RetryPolicy retryPolicy() {
+            return RetryPolicy.defaults();
+          }
+        };
 
     @Test
     void theOptionsOfAggregateAreCarriedOver() {
