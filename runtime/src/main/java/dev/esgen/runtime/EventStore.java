@@ -2,6 +2,8 @@ package dev.esgen.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.metrics.OperationRecorder;
+import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.storage.StorageLayout;
 
 /**
@@ -22,4 +24,12 @@ public interface EventStore {
 
   /** How {@code transact} retries after a concurrent modification. */
   RetryPolicy retryPolicy();
+
+  /**
+   * Measures each repository operation for the store's {@link StoreListener}; a store without a
+   * listener reports to none.
+   */
+  default OperationRecorder recorder() {
+    return new OperationRecorder(StoreListener.NONE);
+  }
 }

@@ -5,6 +5,7 @@ import dev.esgen.runtime.RetryPolicy;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
@@ -21,7 +22,8 @@ import java.util.function.Function;
  *
  * <p>Every write is one atomic append conditioned on the stream's version: either all of its events
  * are stored or none. Reads are strongly consistent. The repository holds no state besides its store
- * and definition and is safe to share between threads.
+ * and definition and is safe to share between threads. Each public operation is reported, with the
+ * DynamoDB requests and capacity it used, to the store's {@link dev.esgen.runtime.metrics.StoreListener}.
  *
  * <pre>{@code
  * BankAccountRepository accounts = new BankAccountRepository(store);
@@ -71,10 +73,14 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (events.isEmpty()) {
       throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
     }
-    A state = definition.replay().create(events.get(0));
-    I id = definition.keys().idOf(state);
-    state = fold(state, events.subList(1, events.size()));
-    return versioned(layout().append(new AppendRequest<>(definition, id, Optional.empty(), List.copyOf(events), state)));
+    return record("create", attempts -> {
+      A state = definition.replay().create(events.get(0));
+      I id = definition.keys().idOf(state);
+      state = fold(state, events.subList(1, events.size()));
+      attempts.attempt();
+      return versioned(
+          layout().append(new AppendRequest<>(definition, id, Optional.empty(), List.copyOf(events), state)));
+    });
   }
 
   /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
@@ -91,12 +97,14 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     at the write; nothing is written
    */
   public final Versioned<A> append(I id, long expectedVersion, List<? extends E> events) {
-    LoadedStream<A> current = loadExisting(id);
-    if (current.version() != expectedVersion) {
-      throw new ConcurrentModificationException(
-          definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
-    }
-    return appendTo(id, current, events);
+    return record("append", attempts -> {
+      LoadedStream<A> current = loadExisting(id);
+      if (current.version() != expectedVersion) {
+        throw new ConcurrentModificationException(
+            definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
+      }
+      return appendTo(id, current, events, attempts);
+    });
   }
 
   /**
@@ -111,22 +119,25 @@ public abstract class EventSourcedRepository<A, I, E> {
    */
   public final Versioned<A> transact(I id, Function<? super A, ? extends List<? extends E>> decide) {
     RetryPolicy policy = store.retryPolicy();
-    for (int attempt = 1; ; attempt++) {
-      LoadedStream<A> current = loadExisting(id);
-      try {
-        return appendTo(id, current, decide.apply(current.state()));
-      } catch (ConcurrentModificationException conflict) {
-        if (attempt >= policy.maxAttempts() || !sleep(policy.delayAfter(attempt, ThreadLocalRandom.current()))) {
-          throw new ConcurrentModificationException(definition.name(), idString(id), conflict.expectedVersion(),
-              conflict.actualVersion(), attempt, conflict);
+    return record("transact", attempts -> {
+      for (int attempt = 1; ; attempt++) {
+        LoadedStream<A> current = loadExisting(id);
+        try {
+          return appendTo(id, current, decide.apply(current.state()), attempts);
+        } catch (ConcurrentModificationException conflict) {
+          attempts.conflict(conflict);
+          if (attempt >= policy.maxAttempts() || !sleep(policy.delayAfter(attempt, ThreadLocalRandom.current()))) {
+            throw new ConcurrentModificationException(definition.name(), idString(id), conflict.expectedVersion(),
+                conflict.actualVersion(), attempt, conflict);
+          }
         }
       }
-    }
+    });
   }
 
   /** The aggregate stored under {@code id}, if any. */
   public final Optional<A> findById(I id) {
-    return findVersioned(id).map(Versioned::state);
+    return record("findById", attempts -> layout().load(definition, id).map(LoadedStream::state));
   }
 
   /**
@@ -135,7 +146,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * @throws AggregateNotFoundException when there is none
    */
   public final A load(I id) {
-    return loadExisting(id).state();
+    return record("load", attempts -> loadExisting(id).state());
   }
 
   /**
@@ -144,20 +155,26 @@ public abstract class EventSourcedRepository<A, I, E> {
    * @throws AggregateNotFoundException when there is none
    */
   public final Versioned<A> loadVersioned(I id) {
-    return versioned(loadExisting(id));
+    return record("loadVersioned", attempts -> versioned(loadExisting(id)));
   }
 
   /** The aggregate stored under {@code id} with its version and last seq_nr, if any. */
   public final Optional<Versioned<A>> findVersioned(I id) {
-    return layout().load(definition, id).map(EventSourcedRepository::versioned);
+    return record("findVersioned", attempts -> layout().load(definition, id).map(EventSourcedRepository::versioned));
   }
 
-  private Versioned<A> appendTo(I id, LoadedStream<A> current, List<? extends E> events) {
+  private Versioned<A> appendTo(
+      I id, LoadedStream<A> current, List<? extends E> events, OperationRecorder.Attempts attempts) {
     if (events.isEmpty()) {
       return versioned(current);
     }
     A state = fold(current.state(), events);
+    attempts.attempt();
     return versioned(layout().append(new AppendRequest<>(definition, id, Optional.of(current), List.copyOf(events), state)));
+  }
+
+  private <T> T record(String operation, Function<OperationRecorder.Attempts, T> body) {
+    return store.recorder().record(definition.name(), operation, body);
   }
 
   private LoadedStream<A> loadExisting(I id) {

@@ -1,0 +1,51 @@
+package dev.esgen.runtime.metrics;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one repository operation cost: the DynamoDB requests it sent, the capacity units DynamoDB
+ * reported for them ({@code ReturnConsumedCapacity = TOTAL}), how many write attempts it made and how
+ * many of them lost to another writer, and how long it took.
+ *
+ * <pre>{@code
+ * StoreListener log = m -> LOG.info("{} {}: {} requests, {} RCU, {} WCU, {} conflicts, {} ms",
+ *     m.aggregateType(), m.operation(), m.requests(), m.readCapacityUnits(), m.writeCapacityUnits(),
+ *     m.conflicts(), m.latency().toMillis());
+ * }</pre>
+ *
+ * @param aggregateType the aggregate's stored name, e.g. {@code "bank-account"}
+ * @param operation the repository method: {@code create}, {@code append}, {@code transact},
+ *     {@code load}, {@code loadVersioned}, {@code findById} or {@code findVersioned}
+ * @param requests DynamoDB requests sent (an SDK-internal retry of one request counts once)
+ * @param readCapacityUnits read capacity units DynamoDB reported, summed over the requests
+ * @param writeCapacityUnits write capacity units DynamoDB reported, summed over the requests
+ * @param attempts write attempts: 1 for a plain append or create, 1 or more for {@code transact}, 0 for reads
+ * @param conflicts attempts that failed with a concurrent modification
+ * @param latency wall-clock time of the whole operation, retries and back-off included
+ * @param failure the exception the operation ended with, if it failed
+ */
+public record OperationMetrics(
+    String aggregateType,
+    String operation,
+    int requests,
+    double readCapacityUnits,
+    double writeCapacityUnits,
+    int attempts,
+    int conflicts,
+    Duration latency,
+    Optional<RuntimeException> failure) {
+
+  public OperationMetrics {
+    Objects.requireNonNull(aggregateType, "aggregateType");
+    Objects.requireNonNull(operation, "operation");
+    Objects.requireNonNull(latency, "latency");
+    Objects.requireNonNull(failure, "failure");
+  }
+
+  /** Read plus write capacity units. */
+  public double capacityUnits() {
+    return readCapacityUnits + writeCapacityUnits;
+  }
+}

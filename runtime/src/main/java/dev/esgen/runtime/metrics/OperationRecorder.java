@@ -1,0 +1,126 @@
+package dev.esgen.runtime.metrics;
+
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+
+/**
+ * Measures repository operations for a {@link StoreListener}: the one mechanism both storage layouts
+ * share. A repository wraps each operation in {@link #record}; the layouts send their requests through
+ * the client {@link #meter(DynamoDbClient)} returns, which asks DynamoDB for the consumed capacity and
+ * adds each response's to the operation running on the calling thread. Layouts therefore need no
+ * metrics code of their own.
+ *
+ * <pre>{@code
+ * OperationRecorder recorder = new OperationRecorder(listener);
+ * DynamoDbClient metered = recorder.meter(client);                 // hand this to the layouts
+ * Counter c = recorder.record("counter", "load", op -> layout.load(definition, id));
+ * }</pre>
+ */
+public final class OperationRecorder {
+
+  private final StoreListener listener;
+  // The operation the current thread is running; repositories call layouts on the caller's thread.
+  private final ThreadLocal<Recording> current = new ThreadLocal<>();
+
+  public OperationRecorder(StoreListener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /** {@code client}, asking for and recording consumed capacity on every request it sends. */
+  public DynamoDbClient meter(DynamoDbClient client) {
+    return new MeteredDynamoDbClient(client, this);
+  }
+
+  /**
+   * Runs {@code body} as one operation and reports it to the listener when it ends. An operation
+   * started inside another on the same thread (a {@code transact} loading the stream) is part of the
+   * outer one and is not reported on its own.
+   */
+  public <T> T record(String aggregateType, String operation, Function<Attempts, T> body) {
+    Recording outer = current.get();
+    if (outer != null) {
+      return body.apply(outer);
+    }
+    Recording recording = new Recording();
+    current.set(recording);
+    long started = System.nanoTime();
+    RuntimeException failure = null;
+    try {
+      return body.apply(recording);
+    } catch (RuntimeException e) {
+      failure = e;
+      throw e;
+    } finally {
+      current.remove();
+      report(new OperationMetrics(aggregateType, operation, recording.requests, recording.readUnits,
+          recording.writeUnits, recording.attempts, recording.conflicts,
+          Duration.ofNanos(System.nanoTime() - started), Optional.ofNullable(failure)));
+    }
+  }
+
+  private void report(OperationMetrics metrics) {
+    try {
+      listener.onOperation(metrics);
+    } catch (RuntimeException ignored) {
+      // A broken listener must not turn a stored append into a failure the caller would retry.
+    }
+  }
+
+  /**
+   * Adds one request and the capacity DynamoDB reported for it (one entry per table, possibly none) to
+   * the operation running on this thread. {@code write} says which kind of unit the request consumed:
+   * with {@code ReturnConsumedCapacity = TOTAL} DynamoDB reports a single {@code CapacityUnits} figure.
+   */
+  void requestSent(List<ConsumedCapacity> consumed, boolean write) {
+    Recording recording = current.get();
+    if (recording == null) {
+      return;
+    }
+    recording.requests++;
+    double units = 0;
+    for (ConsumedCapacity capacity : consumed) {
+      if (capacity != null && capacity.capacityUnits() != null) {
+        units += capacity.capacityUnits();
+      }
+    }
+    if (write) {
+      recording.writeUnits += units;
+    } else {
+      recording.readUnits += units;
+    }
+  }
+
+  /** Lets a repository count its write attempts and conflicts within the running operation. */
+  public interface Attempts {
+
+    /** A write is about to be tried. */
+    void attempt();
+
+    /** The write just tried lost to another writer. */
+    void conflict(ConcurrentModificationException e);
+  }
+
+  private static final class Recording implements Attempts {
+    private int requests;
+    private double readUnits;
+    private double writeUnits;
+    private int attempts;
+    private int conflicts;
+
+    @Override
+    public void attempt() {
+      attempts++;
+    }
+
+    @Override
+    public void conflict(ConcurrentModificationException e) {
+      conflicts++;
+    }
+  }
+}

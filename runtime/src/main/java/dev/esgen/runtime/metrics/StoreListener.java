@@ -1,0 +1,26 @@
+package dev.esgen.runtime.metrics;
+
+/**
+ * Hears about every repository operation a store carries out, with what it cost in DynamoDB: plug it
+ * into Micrometer, a log, or a test.
+ *
+ * <p>The store calls the listener on the thread that ran the operation, after the operation finished
+ * (successfully or not). A listener should be quick and must not throw; an exception it throws is
+ * swallowed so that reporting never breaks a write that already happened.
+ *
+ * <pre>{@code
+ * StoreListener micrometer = m -> Timer.builder("esgen.operation")
+ *     .tag("aggregate", m.aggregateType()).tag("operation", m.operation())
+ *     .register(registry).record(m.latency());
+ * EventStore store = DynamoDbEventStore.create(client, StoreConfig.defaults().withListener(micrometer));
+ * }</pre>
+ */
+@FunctionalInterface
+public interface StoreListener {
+
+  /** A listener that ignores everything: the default. */
+  StoreListener NONE = metrics -> {};
+
+  /** Called once per repository operation ({@code create}, {@code append}, {@code transact}, {@code load}, ...). */
+  void onOperation(OperationMetrics metrics);
+}
