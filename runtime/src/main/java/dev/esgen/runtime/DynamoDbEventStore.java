@@ -2,17 +2,23 @@ package dev.esgen.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.journal.JournalLayout;
+import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.storage.StorageLayout;
+import dev.esgen.runtime.tip.TipLayout;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The {@link EventStore} on Amazon DynamoDB.
  *
- * <p>Every aggregate type is stored in the journal + snapshot layout ({@link JournalLayout}) in the two
- * tables the {@link StoreConfig} names. The store holds no per-aggregate state and is safe to share
- * between threads and repositories; it does not own the client and does not close it.
+ * <p>Each aggregate type is stored in the layout its definition chooses: the journal + snapshot layout
+ * ({@link JournalLayout}, the default) in the journal and snapshot tables, or the tip layout
+ * ({@link TipLayout}) in the tip table, all named by the {@link StoreConfig}. Every request either
+ * layout sends reports its consumed capacity to the config's
+ * {@link dev.esgen.runtime.metrics.StoreListener}. The store holds no per-aggregate state and is safe to
+ * share between threads and repositories; it does not own the client and does not close it.
  *
  * <pre>{@code
  * DynamoDbClient client = DynamoDbClient.create();
@@ -23,11 +29,16 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public final class DynamoDbEventStore implements EventStore {
 
   private final StoreConfig config;
+  private final OperationRecorder recorder;
   private final JournalLayout journal;
+  private final TipLayout tip;
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
     this.config = config;
-    this.journal = new JournalLayout(client, config);
+    this.recorder = new OperationRecorder(config.listener());
+    DynamoDbClient metered = recorder.meter(client);
+    this.journal = new JournalLayout(metered, config);
+    this.tip = new TipLayout(metered, config);
   }
 
   /** A store on {@code client} with {@code config}. */
@@ -47,11 +58,16 @@ public final class DynamoDbEventStore implements EventStore {
 
   @Override
   public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
-    return journal;
+    return definition.layout() == LayoutKind.TIP ? tip : journal;
   }
 
   @Override
   public RetryPolicy retryPolicy() {
     return config.retryPolicy();
+  }
+
+  @Override
+  public OperationRecorder recorder() {
+    return recorder;
   }
 }

@@ -2,18 +2,22 @@ package dev.esgen.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.metrics.StoreListener;
 import java.time.Clock;
 import java.util.Objects;
 
 /**
- * Settings of a {@link DynamoDbEventStore}: table names, clock, JSON mapper, retry policy and whether
- * the journal carries the optional {@code aid}/{@code seq_nr} index.
+ * Settings of a {@link DynamoDbEventStore}: table names, clock, JSON mapper, retry policy, whether
+ * the journal carries the optional {@code aid}/{@code seq_nr} index, and the listener that hears what
+ * each operation cost.
  *
  * <pre>{@code
  * StoreConfig config = StoreConfig.defaults()
  *     .withJournalTable("prod-journal")
  *     .withSnapshotTable("prod-snapshot")
- *     .withClock(Clock.systemUTC());
+ *     .withTipTable("prod-streams")
+ *     .withClock(Clock.systemUTC())
+ *     .withListener(metrics -> log.debug("{}", metrics));
  * EventStore store = DynamoDbEventStore.create(client, config);
  * }</pre>
  *
@@ -26,6 +30,8 @@ import java.util.Objects;
  *     {@code aid}/{@code seq_nr} global secondary index; esgen never reads through it (loads are
  *     strongly consistent base-table reads), it exists for operators' ad-hoc queries and is billed on
  *     every write, so it is off by default
+ * @param tipTable the table of the tip layout, holding each stream's tip item and calved batches
+ * @param listener told about every repository operation with its requests, capacity and latency
  */
 public record StoreConfig(
     String journalTable,
@@ -33,7 +39,9 @@ public record StoreConfig(
     Clock clock,
     ObjectMapper objectMapper,
     RetryPolicy retryPolicy,
-    boolean aidIndex) {
+    boolean aidIndex,
+    String tipTable,
+    StoreListener listener) {
 
   public StoreConfig {
     Objects.requireNonNull(journalTable, "journalTable");
@@ -44,35 +52,53 @@ public record StoreConfig(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(objectMapper, "objectMapper");
     Objects.requireNonNull(retryPolicy, "retryPolicy");
+    Objects.requireNonNull(tipTable, "tipTable");
+    if (tipTable.equals(journalTable) || tipTable.equals(snapshotTable)) {
+      throw new IllegalArgumentException("the tip table must differ from the journal and snapshot tables, is '"
+          + tipTable + "'");
+    }
+    Objects.requireNonNull(listener, "listener");
   }
 
-  /** Tables {@code journal} and {@code snapshot}, the UTC system clock, esgen's JSON defaults. */
+  /**
+   * Tables {@code journal}, {@code snapshot} and {@code streams}, the UTC system clock, esgen's JSON
+   * defaults, no listener.
+   */
   public static StoreConfig defaults() {
-    return new StoreConfig(
-        "journal", "snapshot", Clock.systemUTC(), EsgenJson.newObjectMapper(), RetryPolicy.defaults(), false);
+    return new StoreConfig("journal", "snapshot", Clock.systemUTC(), EsgenJson.newObjectMapper(),
+        RetryPolicy.defaults(), false, "streams", StoreListener.NONE);
   }
 
   public StoreConfig withJournalTable(String name) {
-    return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex);
+    return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
   }
 
   public StoreConfig withSnapshotTable(String name) {
-    return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex);
+    return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
   }
 
   public StoreConfig withClock(Clock newClock) {
-    return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex);
+    return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
   }
 
   public StoreConfig withObjectMapper(ObjectMapper mapper) {
-    return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex);
+    return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex, tipTable, listener);
   }
 
   public StoreConfig withRetryPolicy(RetryPolicy policy) {
-    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex);
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex, tipTable, listener);
   }
 
   public StoreConfig withAidIndex(boolean enabled) {
-    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled);
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled, tipTable, listener);
+  }
+
+  public StoreConfig withTipTable(String name) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, name, listener);
+  }
+
+  public StoreConfig withListener(StoreListener newListener) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable,
+        newListener);
   }
 }

@@ -21,9 +21,13 @@ import java.util.Objects;
  *         .indexColumns(new BankAccountIndexColumns())
  *         .shards(4)
  *         .snapshotPolicy(SnapshotPolicy.every(100))
+ *         .layout(LayoutKind.TIP)                       // optional, JOURNAL by default
+ *         .tipPolicy(TipPolicy.defaults())               // used by the tip layout only
  *         .build();
  * }</pre>
  *
+ * @param layout which storage layout holds the type's streams
+ * @param tipPolicy calving and snapshot settings of the tip layout; ignored by the journal layout
  * @param <A> the aggregate type
  * @param <I> its id type
  * @param <E> the sealed root of its events
@@ -37,7 +41,9 @@ public record AggregateDefinition<A, I, E>(
     Replay<A, E> replay,
     IndexColumns<A> indexColumns,
     int shards,
-    SnapshotPolicy snapshotPolicy) {
+    SnapshotPolicy snapshotPolicy,
+    LayoutKind layout,
+    TipPolicy tipPolicy) {
 
   public AggregateDefinition {
     Objects.requireNonNull(name, "name");
@@ -55,6 +61,8 @@ public record AggregateDefinition<A, I, E>(
       throw new IllegalArgumentException("aggregate " + name + ": shards must be at least 1, was " + shards);
     }
     Objects.requireNonNull(snapshotPolicy, "snapshotPolicy");
+    Objects.requireNonNull(layout, "layout");
+    Objects.requireNonNull(tipPolicy, "tipPolicy");
   }
 
   /** Starts a definition of the aggregate type stored under {@code name}. */
@@ -62,7 +70,10 @@ public record AggregateDefinition<A, I, E>(
     return new Builder<>(name, aggregateType);
   }
 
-  /** Collects the parts of an {@link AggregateDefinition}; every part but shards and policy is required. */
+  /**
+   * Collects the parts of an {@link AggregateDefinition}; every part but shards, the policies and the
+   * layout (default {@link LayoutKind#JOURNAL}) is required.
+   */
   public static final class Builder<A, I, E> {
     private final String name;
     private final Class<A> aggregateType;
@@ -73,6 +84,8 @@ public record AggregateDefinition<A, I, E>(
     private IndexColumns<A> indexColumns;
     private int shards = 4;
     private SnapshotPolicy snapshotPolicy = SnapshotPolicy.every(100);
+    private LayoutKind layout = LayoutKind.JOURNAL;
+    private TipPolicy tipPolicy = TipPolicy.defaults();
 
     private Builder(String name, Class<A> aggregateType) {
       this.name = name;
@@ -114,9 +127,19 @@ public record AggregateDefinition<A, I, E>(
       return this;
     }
 
+    public Builder<A, I, E> layout(LayoutKind layout) {
+      this.layout = layout;
+      return this;
+    }
+
+    public Builder<A, I, E> tipPolicy(TipPolicy tipPolicy) {
+      this.tipPolicy = tipPolicy;
+      return this;
+    }
+
     public AggregateDefinition<A, I, E> build() {
-      return new AggregateDefinition<>(
-          name, aggregateType, keys, eventCodec, snapshotCodec, replay, indexColumns, shards, snapshotPolicy);
+      return new AggregateDefinition<>(name, aggregateType, keys, eventCodec, snapshotCodec, replay, indexColumns,
+          shards, snapshotPolicy, layout, tipPolicy);
     }
   }
 }

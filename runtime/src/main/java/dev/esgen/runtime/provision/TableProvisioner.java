@@ -2,6 +2,7 @@ package dev.esgen.runtime.provision;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.journal.JournalAttributes;
+import dev.esgen.runtime.tip.TipAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -19,14 +20,15 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
 /**
- * Creates the journal and snapshot tables a {@link StoreConfig} names, for development, tests and
+ * Creates the journal, snapshot and tip tables a {@link StoreConfig} names, for development, tests and
  * first deployments. Production setups are better described as infrastructure as code
  * ({@code docs/operations.md} shows the same definitions); this class is the executable reference.
  *
- * <p>Both tables are on-demand ({@code PAY_PER_REQUEST}) with string keys {@code pkey} (hash) and
- * {@code skey} (range). The journal gets the {@code aid}/{@code seq_nr} index only when
+ * <p>The journal and snapshot tables are on-demand ({@code PAY_PER_REQUEST}) with string keys
+ * {@code pkey} (hash) and {@code skey} (range); the tip table is on-demand with {@code p} (S, hash) and
+ * {@code i} (N, range), see {@link TipAttributes}. The journal gets the {@code aid}/{@code seq_nr} index only when
  * {@link StoreConfig#aidIndex()} is set. TTL is enabled on the snapshot table's {@code ttl} attribute so
- * displaced snapshots in TTL mode expire. The call waits until both tables are active and is idempotent:
+ * displaced snapshots in TTL mode expire. The call waits until all tables are active and is idempotent:
  * existing tables are left as they are (an existing table is not altered to add a missing index).
  *
  * <pre>{@code
@@ -44,10 +46,11 @@ public final class TableProvisioner {
   }
 
   /**
-   * Creates whichever of the two tables do not exist yet, enables TTL on the snapshot table and waits
-   * until both are active.
+   * Creates whichever of the three tables do not exist yet, enables TTL on the snapshot table and waits
+   * until all are active. Every store gets the tip table, whether or not an aggregate uses the tip
+   * layout yet: an empty table costs nothing on demand.
    *
-   * @return the names of the tables this call created (empty when both existed)
+   * @return the names of the tables this call created (empty when all existed)
    */
   public List<String> createTablesIfMissing() {
     List<String> created = new ArrayList<>();
@@ -57,7 +60,11 @@ public final class TableProvisioner {
     if (createIfMissing(snapshotTable())) {
       created.add(config.snapshotTable());
     }
+    if (createIfMissing(tipTable())) {
+      created.add(config.tipTable());
+    }
     client.waiter().waitUntilTableExists(b -> b.tableName(config.journalTable()));
+    client.waiter().waitUntilTableExists(b -> b.tableName(config.tipTable()));
     client.waiter().waitUntilTableExists(b -> b.tableName(config.snapshotTable()));
     enableSnapshotTtl();
     return created;
@@ -85,6 +92,17 @@ public final class TableProvisioner {
 
   private CreateTableRequest snapshotTable() {
     return keyedTable(config.snapshotTable()).build();
+  }
+
+  private CreateTableRequest tipTable() {
+    return CreateTableRequest.builder()
+        .tableName(config.tipTable())
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(
+            stringKey(TipAttributes.STREAM),
+            AttributeDefinition.builder().attributeName(TipAttributes.INDEX).attributeType(ScalarAttributeType.N).build())
+        .keySchema(key(TipAttributes.STREAM, KeyType.HASH), key(TipAttributes.INDEX, KeyType.RANGE))
+        .build();
   }
 
   private static CreateTableRequest.Builder keyedTable(String name) {

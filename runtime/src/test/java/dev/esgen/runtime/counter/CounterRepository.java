@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.AggregateKeys;
+import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.Replay;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.repository.EventSourcedRepository;
@@ -25,7 +27,22 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
     super(store, definition(store.objectMapper(), policy));
   }
 
+  /** A counter repository in the tip layout with {@code tip}. */
+  public CounterRepository(EventStore store, TipPolicy tip) {
+    super(store, builder(store.objectMapper(), SnapshotPolicy.every(100)).layout(LayoutKind.TIP).tipPolicy(tip).build());
+  }
+
+  /** A counter repository on {@code definition}, e.g. one with a replay that watches. */
+  public CounterRepository(EventStore store, AggregateDefinition<Counter, CounterId, CounterEvent> definition) {
+    super(store, definition);
+  }
+
   public static AggregateDefinition<Counter, CounterId, CounterEvent> definition(
+      ObjectMapper mapper, SnapshotPolicy policy) {
+    return builder(mapper, policy).build();
+  }
+
+  public static AggregateDefinition.Builder<Counter, CounterId, CounterEvent> builder(
       ObjectMapper mapper, SnapshotPolicy policy) {
     return AggregateDefinition.<Counter, CounterId, CounterEvent>builder(NAME, Counter.class)
         .keys(new Keys())
@@ -34,8 +51,7 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
         .replay(new CounterReplay())
         .indexColumns(new NoColumns())
         .shards(4)
-        .snapshotPolicy(policy)
-        .build();
+        .snapshotPolicy(policy);
   }
 
   static final class Keys implements AggregateKeys<Counter, CounterId> {
@@ -53,6 +69,11 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
     public CounterId parseId(String idString) {
       return new CounterId(idString);
     }
+  }
+
+  /** The counter's replay, for tests that wrap it. */
+  public static Replay<Counter, CounterEvent> replay() {
+    return new CounterReplay();
   }
 
   static final class CounterReplay implements Replay<Counter, CounterEvent> {

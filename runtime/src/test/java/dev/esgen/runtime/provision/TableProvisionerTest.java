@@ -21,10 +21,12 @@ class TableProvisionerTest {
   void createsBothTablesWithTheOptionalIndexAndTtlThenDoesNothing() {
     String suffix = UUID.randomUUID().toString().substring(0, 8);
     StoreConfig config = StoreConfig.defaults()
-        .withJournalTable("journal-" + suffix).withSnapshotTable("snapshot-" + suffix).withAidIndex(true);
+        .withJournalTable("journal-" + suffix).withSnapshotTable("snapshot-" + suffix)
+        .withTipTable("streams-" + suffix).withAidIndex(true);
     TableProvisioner provisioner = new TableProvisioner(client, config);
 
-    assertEquals(List.of(config.journalTable(), config.snapshotTable()), provisioner.createTablesIfMissing());
+    assertEquals(List.of(config.journalTable(), config.snapshotTable(), config.tipTable()),
+        provisioner.createTablesIfMissing());
 
     TableDescription journal = client.describeTable(b -> b.tableName(config.journalTable())).table();
     assertEquals(BillingMode.PAY_PER_REQUEST, journal.billingModeSummary().billingMode());
@@ -45,7 +47,8 @@ class TableProvisionerTest {
   @Test
   void theJournalHasNoIndexByDefault() {
     String suffix = UUID.randomUUID().toString().substring(0, 8);
-    StoreConfig config = StoreConfig.defaults().withJournalTable("j-" + suffix).withSnapshotTable("s-" + suffix);
+    StoreConfig config = StoreConfig.defaults().withJournalTable("j-" + suffix).withSnapshotTable("s-" + suffix)
+        .withTipTable("t-" + suffix);
     new TableProvisioner(client, config).createTablesIfMissing();
     TableDescription journal = client.describeTable(b -> b.tableName(config.journalTable())).table();
     assertEquals(false, journal.hasGlobalSecondaryIndexes() && !journal.globalSecondaryIndexes().isEmpty());

@@ -1,0 +1,57 @@
+package dev.esgen.runtime.tip;
+
+/**
+ * The attribute names of the tip layout's table. They are one or two letters because DynamoDB counts
+ * every attribute name, in every item and in every map inside a list, against item size and capacity.
+ *
+ * <p>Tip item: {@link #STREAM}, {@link #INDEX} (= {@link TipKeys#TIP_INDEX}), {@link #VERSION},
+ * {@link #NEXT}, {@link #APPENDED}, {@link #ETAG}, {@link #EVENTS}, {@link #CASES} and, unless the
+ * aggregate is events-only, {@link #UNFOLD}. Batch item: {@link #STREAM}, {@link #INDEX} (its first
+ * event's index), {@link #NEXT}, {@link #EVENTS}, {@link #CASES}. An event is a map of
+ * {@link #TIMESTAMP} and {@link #DATA}; the unfold a map of {@link #INDEX}, {@link #TIMESTAMP} and
+ * {@link #DATA}.
+ *
+ * <pre>{@code
+ * long version = Long.parseLong(tip.get(TipAttributes.VERSION).n());
+ * }</pre>
+ */
+public final class TipAttributes {
+
+  private TipAttributes() {}
+
+  /** Partition key (S): the stream name, {@code {aggregate-name}-{aid}}. */
+  public static final String STREAM = "p";
+
+  /**
+   * Sort key (N): {@link TipKeys#TIP_INDEX} for the tip, the index of its first event for a batch.
+   * Inside the unfold: the number of events the snapshot folds.
+   */
+  public static final String INDEX = "i";
+
+  /** Tip: the optimistic-lock version (N), 1 after creation, +1 per append (not per event). */
+  public static final String VERSION = "v";
+
+  /** The index the next event will get (N): on the tip, the stream's event count; on a batch, its end. */
+  public static final String NEXT = "n";
+
+  /** Tip: how many events the latest append added (N); they are the last ones of {@link #EVENTS}. */
+  public static final String APPENDED = "a";
+
+  /** Tip: a fresh random value per write (S), telling a writer whether a stored update is its own. */
+  public static final String ETAG = "et";
+
+  /** The events (L of M), oldest first; the first has the index {@code n - size}. */
+  public static final String EVENTS = "e";
+
+  /** The events' stored type names (L of S), parallel to {@link #EVENTS}. */
+  public static final String CASES = "c";
+
+  /** Tip: the snapshot (M) of the state after {@link #INDEX} events. */
+  public static final String UNFOLD = "u";
+
+  /** In an event or the unfold: when it was written, ISO-8601 from the store's clock (S). */
+  public static final String TIMESTAMP = "t";
+
+  /** In an event or the unfold: the JSON body from the generated codec (B). */
+  public static final String DATA = "d";
+}

@@ -1,0 +1,47 @@
+package dev.esgen.runtime.tip;
+
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.storage.AppendRequest;
+import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.storage.StorageLayout;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The tip layout (after Equinox's DynamoStore): a stream is one tip item holding its newest events and
+ * a snapshot, plus zero or more calved batch items with older events, all in the tip table.
+ *
+ * <p>A load is one strongly consistent {@code GetItem} of the tip when its snapshot is current (always,
+ * unless the aggregate is events-only), else the tip plus a backwards {@code Query} of the batches it
+ * needs. An append is one conditional {@code UpdateItem} of the tip ({@code PutItem} for a new stream);
+ * when the tip's events would pass the {@link dev.esgen.runtime.aggregate.TipPolicy} threshold they are
+ * moved to a new batch item in the same {@code TransactWriteItems} that writes the new events into the
+ * tip. Every event is written into the tip first, so a DynamoDB Streams consumer of the tip sees each
+ * stream's events in order. Keys in {@link TipKeys}, attributes in {@link TipAttributes}.
+ *
+ * <pre>{@code
+ * StorageLayout tip = new TipLayout(client, StoreConfig.defaults());
+ * Optional<LoadedStream<Cart>> cart = tip.load(definition, id);
+ * }</pre>
+ */
+public final class TipLayout implements StorageLayout {
+
+  private final TipLoader loader;
+  private final TipAppender appender;
+
+  public TipLayout(DynamoDbClient client, StoreConfig config) {
+    this.loader = new TipLoader(client, config);
+    this.appender = new TipAppender(client, config);
+  }
+
+  @Override
+  public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+    return loader.load(definition, id);
+  }
+
+  @Override
+  public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
+    return appender.append(request);
+  }
+}

@@ -1,0 +1,208 @@
+package dev.esgen.runtime.tip;
+
+import static dev.esgen.runtime.tip.TipAttributes.CASES;
+import static dev.esgen.runtime.tip.TipAttributes.DATA;
+import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
+import static dev.esgen.runtime.tip.TipAttributes.INDEX;
+import static dev.esgen.runtime.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.tip.TipAttributes.STREAM;
+import static dev.esgen.runtime.tip.TipAttributes.UNFOLD;
+import static dev.esgen.runtime.tip.TipAttributes.VERSION;
+
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.error.CorruptStreamException;
+import dev.esgen.runtime.error.EventDecodingException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.storage.LoadedStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+
+/** Reads a stream of the tip layout: the tip, and the calved batches only when its snapshot does not cover them. */
+final class TipLoader {
+
+  private final DynamoDbClient client;
+  private final StoreConfig config;
+
+  TipLoader(DynamoDbClient client, StoreConfig config) {
+    this.client = client;
+    this.config = config;
+  }
+
+  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+    String aid = definition.keys().idString(id);
+    String stream = new TipKeys(definition.name()).streamName(aid);
+    Map<String, AttributeValue> tip = readTip(stream);
+    if (tip.isEmpty()) {
+      return Optional.empty();
+    }
+    long version = number(definition, aid, tip, VERSION, "tip");
+    long next = number(definition, aid, tip, NEXT, "tip");
+    List<AttributeValue> events = list(definition, aid, tip, EVENTS, "tip");
+    List<AttributeValue> cases = list(definition, aid, tip, CASES, "tip");
+    long base = next - events.size();
+    if (events.size() != cases.size() || base < 0 || next < 1) {
+      throw new CorruptStreamException(definition.name(), aid, "the tip holds " + events.size() + " events and "
+          + cases.size() + " types but says the stream has " + next + " events");
+    }
+
+    A state = null;
+    long from = 0;
+    AttributeValue unfold = tip.get(UNFOLD);
+    if (unfold != null && unfold.hasM()) {
+      from = number(definition, aid, unfold.m(), INDEX, "tip's snapshot");
+      if (from < 1 || from > next) {
+        throw new CorruptStreamException(definition.name(), aid,
+            "the tip's snapshot was taken at event " + from + " of " + next);
+      }
+      state = decodeSnapshot(definition, aid, from, unfold.m().get(DATA));
+    }
+    if (from < base) {
+      for (Batch batch : batchesBack(definition, aid, stream, from, base)) {
+        state = fold(definition, aid, state, from, batch.first(), batch.events(), batch.cases());
+      }
+    }
+    state = fold(definition, aid, state, from, base, events, cases);
+    return Optional.of(new LoadedStream<>(state, version, next, new TipPosition(events, cases)));
+  }
+
+  private Map<String, AttributeValue> readTip(String stream) {
+    try {
+      GetItemResponse response = client.getItem(b -> b
+          .tableName(config.tipTable())
+          .key(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)))
+          .consistentRead(true));
+      return response.hasItem() ? response.item() : Map.of();
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.tipTable()), e);
+    }
+  }
+
+  /**
+   * The batches holding events {@code from .. base - 1}, oldest first, read newest first and only as far
+   * back as needed. Batches are keyed by their first event's index, all below the tip's first event
+   * {@code base}; a batch a concurrent writer calves after the tip was read starts at {@code base} or
+   * later and is left out, so the result matches the tip that was read.
+   */
+  private List<Batch> batchesBack(
+      AggregateDefinition<?, ?, ?> definition, String aid, String stream, long from, long base) {
+    QueryRequest.Builder query = QueryRequest.builder()
+        .tableName(config.tipTable())
+        .keyConditionExpression("#p = :p AND #i < :base")
+        .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+        .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":base", index(base)))
+        .scanIndexForward(false)
+        .consistentRead(true);
+    List<Batch> batches = new ArrayList<>();
+    long end = base;
+    Map<String, AttributeValue> startKey = null;
+    do {
+      QueryResponse page = query(query.exclusiveStartKey(startKey).build());
+      for (Map<String, AttributeValue> item : page.items()) {
+        long first = number(definition, aid, item, INDEX, "batch");
+        long next = number(definition, aid, item, NEXT, "batch");
+        List<AttributeValue> events = list(definition, aid, item, EVENTS, "batch");
+        List<AttributeValue> cases = list(definition, aid, item, CASES, "batch");
+        if (next != end || first != next - events.size() || events.size() != cases.size()) {
+          throw new CorruptStreamException(definition.name(), aid, "expected a batch ending at event " + end
+              + ", found one of " + events.size() + " events keyed " + first + " ending at " + next);
+        }
+        batches.add(new Batch(first, events, cases));
+        end = first;
+        if (end <= from) {
+          Collections.reverse(batches);
+          return batches;
+        }
+      }
+      startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+    } while (startKey != null);
+    throw new CorruptStreamException(definition.name(), aid,
+        "events " + from + " to " + (end - 1) + " are in neither the tip nor a batch");
+  }
+
+  private QueryResponse query(QueryRequest request) {
+    try {
+      return client.query(request);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.tipTable()), e);
+    }
+  }
+
+  /** Folds the events of {@code events} (the first at index {@code first}) whose index is {@code from} or later. */
+  private static <A, E> A fold(
+      AggregateDefinition<A, ?, E> definition,
+      String aid,
+      A state,
+      long from,
+      long first,
+      List<AttributeValue> events,
+      List<AttributeValue> cases) {
+    A folded = state;
+    for (int k = (int) Math.max(0, from - first); k < events.size(); k++) {
+      long seqNr = first + k + 1;
+      E event = decodeEvent(definition, aid, seqNr, cases.get(k), events.get(k));
+      folded = folded == null ? definition.replay().create(event) : definition.replay().apply(folded, event);
+    }
+    return folded;
+  }
+
+  private static <E> E decodeEvent(
+      AggregateDefinition<?, ?, E> definition, String aid, long seqNr, AttributeValue type, AttributeValue event) {
+    String typeName = type.s() == null ? "<missing>" : type.s();
+    try {
+      AttributeValue data = event.hasM() ? event.m().get(DATA) : null;
+      if (type.s() == null || data == null || data.b() == null) {
+        throw new IOException("the stored event has no type or no binary " + DATA + " attribute");
+      }
+      return definition.eventCodec().decode(typeName, data.b().asByteArrayUnsafe());
+    } catch (IOException | RuntimeException e) {
+      throw new EventDecodingException(definition.name(), aid, seqNr, typeName, e);
+    }
+  }
+
+  private static <A> A decodeSnapshot(AggregateDefinition<A, ?, ?> definition, String aid, long seqNr, AttributeValue data) {
+    try {
+      if (data == null || data.b() == null) {
+        throw new IOException("the tip's snapshot has no binary " + DATA + " attribute");
+      }
+      return definition.snapshotCodec().decode(data.b().asByteArrayUnsafe());
+    } catch (IOException | RuntimeException e) {
+      throw new SnapshotDecodingException(definition.name(), aid, seqNr, e);
+    }
+  }
+
+  private static long number(
+      AggregateDefinition<?, ?, ?> definition, String aid, Map<String, AttributeValue> item, String name, String what) {
+    AttributeValue value = item.get(name);
+    if (value == null || value.n() == null) {
+      throw new CorruptStreamException(definition.name(), aid, "the " + what + " has no numeric " + name + " attribute");
+    }
+    return Long.parseLong(value.n());
+  }
+
+  private static List<AttributeValue> list(
+      AggregateDefinition<?, ?, ?> definition, String aid, Map<String, AttributeValue> item, String name, String what) {
+    AttributeValue value = item.get(name);
+    if (value == null || !value.hasL()) {
+      throw new CorruptStreamException(definition.name(), aid, "the " + what + " has no list " + name + " attribute");
+    }
+    return value.l();
+  }
+
+  static AttributeValue index(long index) {
+    return AttributeValue.fromN(Long.toString(index));
+  }
+
+  private record Batch(long first, List<AttributeValue> events, List<AttributeValue> cases) {}
+}
