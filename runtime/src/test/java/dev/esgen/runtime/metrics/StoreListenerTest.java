@@ -1,0 +1,130 @@
+package dev.esgen.runtime.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.testing.TestDynamo;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+class StoreListenerTest {
+
+  private final List<OperationMetrics> heard = new CopyOnWriteArrayList<>();
+  private final DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(heard::add));
+
+  private CounterRepository counters(LayoutKind layout) {
+    return layout == LayoutKind.TIP
+        ? new CounterRepository(store, TipPolicy.defaults())
+        : new CounterRepository(store, SnapshotPolicy.every(1));
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void eachOperationReportsItsRequestsCapacityAndAttempts(LayoutKind layout) {
+    CounterRepository counters = counters(layout);
+    CounterId id = CounterId.random();
+
+    counters.create(new CounterCreated(id, "c"));
+    OperationMetrics create = only();
+    assertEquals("counter", create.aggregateType());
+    assertEquals("create", create.operation());
+    assertEquals(1, create.requests());
+    assertEquals(0, create.readCapacityUnits());
+    assertTrue(create.writeCapacityUnits() > 0, create.toString());
+    assertEquals(1, create.attempts());
+    assertEquals(0, create.conflicts());
+    assertTrue(create.failure().isEmpty());
+
+    counters.append(id, 1, new Incremented(1, "a"));
+    OperationMetrics append = only();
+    assertEquals("append", append.operation());
+    assertEquals(2, append.requests(), "a load and a write: " + append);
+    assertTrue(append.readCapacityUnits() >= 1, append.toString());
+    assertTrue(append.writeCapacityUnits() > 0, append.toString());
+    assertEquals(1, append.attempts());
+
+    counters.load(id);
+    OperationMetrics load = only();
+    assertEquals("load", load.operation());
+    assertEquals(1, load.requests());
+    assertEquals(1.0, load.readCapacityUnits(), "a strongly consistent read of an item under 4 KB");
+    assertEquals(0, load.writeCapacityUnits());
+    assertEquals(0, load.attempts());
+    assertTrue(load.latency().toNanos() > 0);
+
+    ConcurrentModificationException stale =
+        assertThrows(ConcurrentModificationException.class, () -> counters.append(id, 1, new Incremented(1, "b")));
+    OperationMetrics failed = only();
+    assertEquals(stale, failed.failure().orElseThrow());
+    assertEquals(1, failed.requests());
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void transactReportsItsConflictsAndAttempts(LayoutKind layout) throws Exception {
+    CounterRepository counters = counters(layout);
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    ExecutorService rival = Executors.newSingleThreadExecutor();
+    try {
+      int[] decisions = {0};
+      counters.transact(id, counter -> {
+        if (decisions[0]++ < 2) {
+          // another writer overtakes this decision, from another thread as it would in production
+          try {
+            rival.submit(() -> counters.transact(id, c -> c.increment("rival"))).get(10, TimeUnit.SECONDS);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        }
+        return counter.increment("mine");
+      });
+    } finally {
+      rival.shutdownNow();
+    }
+    OperationMetrics transact = heard.stream()
+        .filter(m -> m.operation().equals("transact") && m.conflicts() > 0).findFirst().orElseThrow();
+    assertEquals(2, transact.conflicts());
+    assertEquals(3, transact.attempts());
+    assertEquals(6, transact.requests(), "three loads and three writes: " + transact);
+    assertTrue(transact.writeCapacityUnits() > 0);
+    assertEquals(3, counters.load(id).value());
+  }
+
+  @Test
+  void aListenerThatThrowsDoesNotFailTheOperation() {
+    DynamoDbEventStore noisy = TestDynamo.store(StoreConfig.defaults().withListener(m -> {
+      throw new IllegalStateException("broken listener");
+    }));
+    CounterRepository counters = new CounterRepository(noisy, TipPolicy.defaults());
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    assertEquals(0, counters.load(id).value());
+  }
+
+  private OperationMetrics only() {
+    assertEquals(1, heard.size(), heard.toString());
+    OperationMetrics metrics = heard.get(0);
+    heard.clear();
+    assertInstanceOf(OperationMetrics.class, metrics);
+    return metrics;
+  }
+}

@@ -1,0 +1,75 @@
+package dev.esgen.runtime.tip;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.testing.TestDynamo;
+import dev.esgen.runtime.testing.TipItems;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class TipContentionTest {
+
+  @Test
+  void transactFromFourThreadsWhileCalvingStoresEveryCommandExactlyOnce() throws Exception {
+    CounterRepository counters =
+        new CounterRepository(TestDynamo.store(), new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 7, true));
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "hot"));
+    int threads = 4;
+    int perThread = 20;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < perThread; i++) {
+            String tag = thread + "-" + i;
+            counters.transact(id, counter -> counter.increment(tag));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get(90, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    int total = threads * perThread;
+    List<CounterEvent> stored = TipItems.events(counters, id.value());
+    assertEquals(total + 1, stored.size());
+    List<String> tags = stored.stream().skip(1).map(e -> ((Incremented) e).tag()).toList();
+    Set<String> expected = new HashSet<>();
+    for (int t = 0; t < threads; t++) {
+      for (int i = 0; i < perThread; i++) {
+        expected.add(t + "-" + i);
+      }
+    }
+    assertEquals(expected, new HashSet<>(tags));
+    // each thread's commands are stored in the order the thread issued them
+    for (int t = 0; t < threads; t++) {
+      String prefix = t + "-";
+      List<String> mine = tags.stream().filter(tag -> tag.startsWith(prefix)).toList();
+      assertEquals(expected.stream().filter(tag -> tag.startsWith(prefix))
+          .sorted((a, b) -> Integer.compare(Integer.parseInt(a.substring(2)), Integer.parseInt(b.substring(2))))
+          .toList(), mine);
+    }
+    assertTrue(TipItems.batches(id.value()) >= 10);
+    assertEquals(total, counters.load(id).value());
+  }
+}
