@@ -17,7 +17,7 @@ import java.lang.annotation.Target;
  * </ul>
  * From this the processor generates, in the aggregate's package, {@code <Name>Repository} (the typed
  * API services use), the event and snapshot codecs, the key builder, the index-column mapper and the
- * replay dispatch.
+ * replay dispatch. {@link #layout()} chooses how the streams are stored.
  *
  * <pre>{@code
  * @Aggregate(name = "bank-account", events = AccountEvent.class, shards = 8, snapshotEvery = 50)
@@ -67,4 +67,27 @@ public @interface Aggregate {
    * DynamoDB's time-to-live to remove. Empty (the default) deletes them.
    */
   String snapshotTtl() default "";
+
+  /**
+   * Where the aggregate type's streams are stored: {@link Layout#JOURNAL} (the default) or
+   * {@link Layout#TIP}. The options below starting with {@code tip} apply to the tip layout only, the
+   * {@code snapshot} options to the journal layout only.
+   */
+  Layout layout() default Layout.JOURNAL;
+
+  /**
+   * Tip layout: when the events in a stream's tip item would exceed this many bytes (DynamoDB's
+   * item-size rules), they are moved ("calved") into a batch item in the same write. Between 1 and
+   * 409,600; keep room below the 400 KB item limit for the snapshot the tip also holds.
+   */
+  int tipMaxBytes() default 32 * 1024;
+
+  /** Tip layout: also calve when the tip would hold more than this many events; 0 (the default) for no limit. */
+  int tipMaxEvents() default 0;
+
+  /**
+   * Tip layout: whether every append rewrites the snapshot in the tip, so a load is one read (the
+   * default). {@code false} stores events only: appends write less, loads replay every event.
+   */
+  boolean tipSnapshot() default true;
 }

@@ -76,6 +76,25 @@ public final class Messages {
     return "[esgen:invalid-snapshots-to-keep] snapshotsToKeep = " + keep + " must be 0 or more";
   }
 
+  public static String invalidTipMaxBytes(int bytes) {
+    return "[esgen:invalid-tip-max-bytes] tipMaxBytes = " + bytes
+        + " must be between 1 and 409600 (DynamoDB's 400 KB item limit), for example 32768";
+  }
+
+  public static String invalidTipMaxEvents(int events) {
+    return "[esgen:invalid-tip-max-events] tipMaxEvents = " + events + " must be 0 (no limit) or more";
+  }
+
+  public static String tipOptionOnJournal(String option) {
+    return "[esgen:tip-option-on-journal] " + option + " applies to the tip layout only: add"
+        + " \"layout = Layout.TIP\" or remove " + option;
+  }
+
+  public static String journalOptionOnTip(String option) {
+    return "[esgen:journal-option-on-tip] " + option + " applies to the journal layout only (the tip layout"
+        + " rewrites its snapshot on every append, see tipSnapshot): remove " + option;
+  }
+
   public static String invalidSnapshotTtl(String ttl, String problem) {
     return "[esgen:invalid-snapshot-ttl] snapshotTtl = \"" + ttl + "\" " + problem
         + ": use a positive ISO-8601 duration such as \"P30D\" or \"PT12H\", or leave it empty to delete old snapshots";

@@ -314,6 +314,30 @@ class ValidationTest {
   }
 
   @Test
+  void tipOptionsAreCheckedAndBelongToTheirLayout() {
+    JavaFileObject source = rule("TipOptions");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-tip-max-bytes] tipMaxBytes = 500000 must be between 1 and 409600")
+        .inFile(source)
+        .onLineContaining("tipMaxBytes = 500000");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-tip-max-events] tipMaxEvents = -1 must be 0 (no limit) or more")
+        .inFile(source)
+        .onLineContaining("tipMaxEvents = -1");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:journal-option-on-tip] snapshotsToKeep applies to the journal layout only")
+        .inFile(source)
+        .onLineContaining("snapshotsToKeep = 2");
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:tip-option-on-journal] tipSnapshot applies to the tip layout only: add \"layout = Layout.TIP\"")
+        .inFile(source)
+        .onLineContaining("tipSnapshot = false");
+    assertEquals(4, compilation.errors().size(), compilation.errors().toString());
+  }
+
+  @Test
   void aggregateNamesAreUniqueInACompilation() {
     JavaFileObject source = rule("DuplicateAggregateName");
     Compilation compilation = compile(source);

@@ -27,7 +27,7 @@ final class RepositoryGenerator {
     }
     options.snapshotTtl().ifPresent(ttl -> policy.add(".expiringAfter($T.parse($S))", Duration.class, ttl));
 
-    CodeBlock definition =
+    CodeBlock.Builder definition =
         CodeBlock.builder()
             .add("return $T.<$T, $T, $T>builder($S, $T.class)\n", RuntimeTypes.AGGREGATE_DEFINITION,
                 model.type(), model.id().type(), model.eventsType(), model.name(), model.type())
@@ -38,10 +38,12 @@ final class RepositoryGenerator {
             .add(".replay(new $T())\n", model.generated("Replay"))
             .add(".indexColumns(new $T())\n", model.generated("IndexColumns"))
             .add(".shards($L)\n", options.shards())
-            .add(".snapshotPolicy($L)\n", policy.build())
-            .add(".build()")
-            .unindent()
-            .build();
+            .add(".snapshotPolicy($L)\n", policy.build());
+    options.tip().ifPresent(tip -> definition
+        .add(".layout($T.TIP)\n", RuntimeTypes.LAYOUT_KIND)
+        .add(".tipPolicy(new $T($L, $L, $L))\n", RuntimeTypes.TIP_POLICY, tip.maxBytes(), tip.maxEvents(),
+            tip.snapshot()));
+    definition.add(".build()").unindent();
 
     return GeneratedTypes.start(
             model,
@@ -70,7 +72,7 @@ final class RepositoryGenerator {
                 .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .returns(definitionType)
                 .addParameter(RuntimeTypes.OBJECT_MAPPER, "mapper")
-                .addStatement("$L", definition)
+                .addStatement("$L", definition.build())
                 .build())
         .build();
   }

@@ -16,6 +16,8 @@ final class RuntimeTypes {
   static final ClassName AGGREGATE_KEYS = ClassName.get(RUNTIME + ".aggregate", "AggregateKeys");
   static final ClassName REPLAY = ClassName.get(RUNTIME + ".aggregate", "Replay");
   static final ClassName SNAPSHOT_POLICY = ClassName.get(RUNTIME + ".aggregate", "SnapshotPolicy");
+  static final ClassName LAYOUT_KIND = ClassName.get(RUNTIME + ".aggregate", "LayoutKind");
+  static final ClassName TIP_POLICY = ClassName.get(RUNTIME + ".aggregate", "TipPolicy");
   static final ClassName EVENT_CODEC = ClassName.get(RUNTIME + ".codec", "EventCodec");
   static final ClassName SNAPSHOT_CODEC = ClassName.get(RUNTIME + ".codec", "SnapshotCodec");
   static final ClassName INDEX_COLUMNS = ClassName.get(RUNTIME + ".index", "IndexColumns");

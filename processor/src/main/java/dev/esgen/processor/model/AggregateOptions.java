@@ -9,5 +9,17 @@ import java.util.Optional;
  * @param snapshotEvery snapshot after this many events
  * @param snapshotsToKeep older snapshots kept beside the current one
  * @param snapshotTtl an ISO-8601 duration when old snapshots expire through TTL instead of being deleted
+ * @param tip the tip layout's options when the aggregate uses it; empty for the journal layout
  */
-public record AggregateOptions(int shards, int snapshotEvery, int snapshotsToKeep, Optional<String> snapshotTtl) {}
+public record AggregateOptions(
+    int shards, int snapshotEvery, int snapshotsToKeep, Optional<String> snapshotTtl, Optional<TipOptions> tip) {
+
+  /**
+   * The options of {@code layout = TIP}.
+   *
+   * @param maxBytes calve past this many bytes of events
+   * @param maxEvents calve past this many events, 0 for no limit
+   * @param snapshot whether the tip carries a snapshot
+   */
+  public record TipOptions(int maxBytes, int maxEvents, boolean snapshot) {}
+}

@@ -265,7 +265,37 @@ public final class AggregateAnalyzer {
         (Integer) shards.getValue(),
         (Integer) every.getValue(),
         (Integer) keep.getValue(),
-        ttl.isEmpty() ? Optional.empty() : Optional.of(ttl));
+        ttl.isEmpty() ? Optional.empty() : Optional.of(ttl),
+        checkTipOptions(type, aggregate));
+  }
+
+  /** The tip options when {@code layout = TIP}; options of the other layout are errors where they are written. */
+  private Optional<AggregateOptions.TipOptions> checkTipOptions(TypeElement type, AnnotationMirror aggregate) {
+    boolean tip = Annotations.value(elements, aggregate, "layout").getValue().toString().equals("TIP");
+    List<String> otherLayoutsOptions = tip
+        ? List.of("snapshotEvery", "snapshotsToKeep", "snapshotTtl")
+        : List.of("tipMaxBytes", "tipMaxEvents", "tipSnapshot");
+    for (String option : otherLayoutsOptions) {
+      AnnotationValue written = Annotations.explicitValue(aggregate, option);
+      if (written != null) {
+        errors.error(type, aggregate, written,
+            tip ? Messages.journalOptionOnTip(option) : Messages.tipOptionOnJournal(option));
+      }
+    }
+    AnnotationValue maxBytes = Annotations.value(elements, aggregate, "tipMaxBytes");
+    int bytes = (Integer) maxBytes.getValue();
+    if (bytes < 1 || bytes > 409_600) {
+      errors.error(type, aggregate, maxBytes, Messages.invalidTipMaxBytes(bytes));
+    }
+    AnnotationValue maxEvents = Annotations.value(elements, aggregate, "tipMaxEvents");
+    if ((Integer) maxEvents.getValue() < 0) {
+      errors.error(type, aggregate, maxEvents, Messages.invalidTipMaxEvents((Integer) maxEvents.getValue()));
+    }
+    if (!tip) {
+      return Optional.empty();
+    }
+    return Optional.of(new AggregateOptions.TipOptions(
+        bytes, (Integer) maxEvents.getValue(), (Boolean) Annotations.value(elements, aggregate, "tipSnapshot").getValue()));
   }
 
   // ---- id and index columns

@@ -32,6 +32,9 @@ import dev.esgen.processor.functional.library.BookRepository;
 import dev.esgen.processor.functional.library.BookSnapshotCodec;
 import dev.esgen.processor.functional.library.Genre;
 import dev.esgen.processor.functional.library.LoanEvent;
+import dev.esgen.processor.functional.note.Note;
+import dev.esgen.processor.functional.note.NoteEvent;
+import dev.esgen.processor.functional.note.NoteRepository;
 import dev.esgen.processor.functional.ticket.Ticket;
 import dev.esgen.processor.functional.ticket.TicketEvent;
 import dev.esgen.processor.functional.ticket.TicketIndexColumns;
@@ -40,7 +43,9 @@ import dev.esgen.processor.functional.ticket.TicketReplay;
 import dev.esgen.processor.functional.ticket.TicketRepository;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.index.IndexColumn;
@@ -316,6 +321,14 @@ class GeneratedCodeTest {
       AggregateDefinition<Ticket, UUID, TicketEvent> ticket = new TicketRepository(store).definition();
       assertEquals(1, ticket.shards());
       assertEquals(SnapshotPolicy.every(10).keeping(1), ticket.snapshotPolicy());
+      assertEquals(LayoutKind.JOURNAL, ticket.layout());
+    }
+
+    @Test
+    void theTipLayoutAndItsOptionsAreCarriedOver() {
+      AggregateDefinition<Note, UUID, NoteEvent> note = new NoteRepository(store).definition();
+      assertEquals(LayoutKind.TIP, note.layout());
+      assertEquals(new TipPolicy(8192, 50, false), note.tipPolicy());
     }
   }
 }
