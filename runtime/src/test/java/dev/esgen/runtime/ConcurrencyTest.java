@@ -102,7 +102,9 @@ class ConcurrencyTest {
   void transactFromFourThreadsAppliesEveryIncrementExactlyOnce() throws Exception {
     int threads = 4;
     int commandsPerThread = 25;
-    CounterRepository contended = new CounterRepository(TestDynamo.store());
+    // Patient retries: four threads on one stream on a busy CI machine can starve one for ten attempts.
+    CounterRepository contended = new CounterRepository(TestDynamo.store(StoreConfig.defaults()
+        .withRetryPolicy(new RetryPolicy(40, Duration.ofMillis(5), Duration.ofMillis(500)))));
     CounterId id = CounterId.random();
     contended.create(new CounterCreated(id, "hot"));
     TestDynamo.requests().reset();

@@ -3,6 +3,8 @@ package dev.esgen.runtime.tip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.esgen.runtime.RetryPolicy;
+import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
@@ -11,6 +13,7 @@ import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.runtime.testing.TipItems;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,7 +29,9 @@ class TipContentionTest {
   @Test
   void transactFromFourThreadsWhileCalvingStoresEveryCommandExactlyOnce() throws Exception {
     CounterRepository counters =
-        new CounterRepository(TestDynamo.store(), new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 7, true));
+        new CounterRepository(TestDynamo.store(StoreConfig.defaults()
+            .withRetryPolicy(new RetryPolicy(40, Duration.ofMillis(5), Duration.ofMillis(500)))),
+            new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 7, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "hot"));
     int threads = 4;
