@@ -13,6 +13,7 @@ import dev.esgen.processor.functional.catalog.ProductEvent;
 import dev.esgen.processor.functional.catalog.ProductRepository;
 import dev.esgen.processor.functional.ticket.TicketEvent;
 import dev.esgen.processor.functional.ticket.TicketRepository;
+import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.query.Page;
@@ -207,6 +208,22 @@ class IndexLookupTest {
     assertEquals(other, products.findByCode(b.code()));
     assertEquals(other, products.findByCategory(b.category()));
     assertEquals(Optional.empty(), products.maybeFindByCategory(stolen.category()));
+  }
+
+  @Test
+  void aConflictingAppendChangesNoIndexValue() {
+    Details a = fresh();
+    Product product = create(a);
+    products.append(product.id(), 1, new ProductEvent.Noted("first writer"));
+    Details changed = fresh();
+    assertThrows(ConcurrentModificationException.class,
+        () -> products.append(product.id(), 1, new ProductEvent.Changed(changed)));
+    assertEquals(product.id(), products.findBySku(a.sku()).id());
+    assertEquals(product.id(), products.findByCategory(a.category()).id());
+    assertEquals(Optional.empty(), products.maybeFindBySku(changed.sku()));
+    assertEquals(Optional.empty(), products.maybeFindByCategory(changed.category()));
+    // the loser's reservation was not kept: another aggregate can take the value
+    create(withSku(fresh(), changed.sku()));
   }
 
   @Test
