@@ -140,7 +140,7 @@ final class RepositoryGenerator {
         .addJavadoc("A page of the $Ls whose {@code $L} is {@code $N}, ordered by id string; pass the page's"
             + " {@code nextCursor()} to {@link $T#after} for the next one.\n\n<p>$L A page may hold fewer than"
             + " {@code page.size()} items while more follow; only an empty cursor ends the listing.\n$L",
-            aggregate, column.name(), parameter, RuntimeTypes.PAGE_REQUEST, consistency, nullNote)
+            aggregate, column.name(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), nullNote)
         .addModifiers(Modifier.PUBLIC)
         .returns(ParameterizedTypeName.get(RuntimeTypes.PAGE, model.type()))
         .addParameter(column.type(), parameter)
