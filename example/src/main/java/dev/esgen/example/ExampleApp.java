@@ -11,7 +11,10 @@ import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.provision.TableProvisioner;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
 import java.net.URI;
 import java.time.Clock;
@@ -27,8 +30,9 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Runs the bank end to end: opens accounts, moves money, shows a refused transfer, concurrent
- * deposits and a version conflict, and prints what happened.
+ * Runs the bank end to end: opens accounts, finds one by e-mail and lists them by owner, shows a
+ * refused duplicate e-mail, moves money, shows a refused transfer, concurrent deposits and a version
+ * conflict, and prints what happened.
  *
  * <p>Uses DynamoDB Local, started here, unless {@code ESGEN_DYNAMODB_ENDPOINT} names an endpoint; then
  * the AWS SDK's default credentials and region apply (for example {@code AWS_REGION}).
@@ -70,7 +74,9 @@ public final class ExampleApp {
 
   static void run(DynamoDbClient client) throws Exception {
     StoreConfig config = StoreConfig.defaults();
-    new TableProvisioner(client, config).createTablesIfMissing();
+    // Given the definitions, the provisioner also creates the index the @Indexed owner column needs.
+    new TableProvisioner(client, config).createTablesIfMissing(
+        BankAccountRepository.definition(config.objectMapper()), TransferRepository.definition(config.objectMapper()));
     EventStore store = DynamoDbEventStore.create(client, config);
     Clock clock = Clock.systemUTC();
 
@@ -81,10 +87,18 @@ public final class ExampleApp {
 
     AccountId ann = AccountId.random();
     AccountId bob = AccountId.random();
-    accounts.create(BankAccount.opening(ann, "Ann", "ann@example.com", clock.instant()));
-    accounts.create(BankAccount.opening(bob, "Bob", "bob@example.com", clock.instant()));
+    AccountId annSavings = AccountId.random();
+    // E-mail addresses are unique; a run against a persistent endpoint needs fresh ones each time.
+    String run = ann.value().toString().substring(0, 8);
+    String annEmail = "ann-" + run + "@example.com";
+    accounts.create(BankAccount.opening(ann, "Ann", annEmail, clock.instant()));
+    accounts.create(BankAccount.opening(bob, "Bob", "bob-" + run + "@example.com", clock.instant()));
+    accounts.create(BankAccount.opening(annSavings, "Ann", "ann-savings-" + run + "@example.com", clock.instant()));
     print("opened", accounts.loadVersioned(ann));
     print("opened", accounts.loadVersioned(bob));
+    print("opened", accounts.loadVersioned(annSavings));
+
+    lookups(accounts, annEmail, bob);
 
     print("deposited", accounts.transact(ann, a -> a.deposit(100_00, "salary")));
 
@@ -108,6 +122,33 @@ public final class ExampleApp {
 
     print("closed", accounts.transact(ann, a -> a.close("moving abroad")));
     System.out.println("Done.");
+  }
+
+  /** Finds an account by e-mail (any case), lists Ann's accounts, and shows a refused duplicate address. */
+  private static void lookups(BankAccountRepository accounts, String annEmail, AccountId bob) {
+    BankAccount byEmail = accounts.findByEmail(annEmail.toUpperCase());
+    System.out.printf("found by email %s: %s owned by %s%n", annEmail.toUpperCase(), byEmail.id().value(),
+        byEmail.owner());
+
+    List<String> annAccounts = new ArrayList<>();
+    PageRequest request = PageRequest.first(10);
+    while (true) {
+      Page<BankAccount> page = accounts.listByOwner("Ann", request);
+      page.items().forEach(a -> annAccounts.add(a.id().value() + " <" + a.email() + ">"));
+      if (page.nextCursor().isEmpty()) {
+        break;
+      }
+      request = PageRequest.after(page.nextCursor().get(), 10);
+    }
+    // The owner index is eventually consistent: just after opening, an account may still be missing.
+    System.out.println("accounts owned by Ann: " + annAccounts);
+
+    try {
+      accounts.transact(bob, b -> b.changeEmail(annEmail));
+      throw new IllegalStateException("Bob must not get Ann's e-mail address");
+    } catch (DuplicateValueException expected) {
+      System.out.println("duplicate refused: " + expected.getMessage());
+    }
   }
 
   private static void concurrentDeposits(BankAccountRepository accounts, AccountId id) throws Exception {

@@ -17,11 +17,17 @@ import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.provision.TableProvisioner;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,7 +47,8 @@ class BankDynamoDbTest {
   static void connect() {
     client = ExampleApp.localClient(DynamoDbLocal.shared().endpoint());
     StoreConfig config = StoreConfig.defaults().withClock(CLOCK);
-    new TableProvisioner(client, config).createTablesIfMissing();
+    new TableProvisioner(client, config).createTablesIfMissing(
+        BankAccountRepository.definition(config.objectMapper()), TransferRepository.definition(config.objectMapper()));
     EventStore store = DynamoDbEventStore.create(client, config);
     accounts = new BankAccountRepository(store);
     transfers = new TransferRepository(store);
@@ -55,7 +62,9 @@ class BankDynamoDbTest {
 
   private AccountId open(String owner, long cents) {
     AccountId id = AccountId.random();
-    accounts.create(BankAccount.opening(id, owner, owner.toLowerCase() + "@example.com", CLOCK.instant()));
+    // Addresses are unique: each test's accounts get their own.
+    accounts.create(BankAccount.opening(id, owner, owner.toLowerCase() + "-" + id.value() + "@example.com",
+        CLOCK.instant()));
     if (cents > 0) {
       accounts.transact(id, a -> a.deposit(cents, "initial"));
     }
@@ -124,5 +133,54 @@ class BankDynamoDbTest {
     Versioned<BankAccount> loaded = accounts.loadVersioned(ann);
     assertEquals(expected, loaded.state().balanceCents());
     assertEquals(46, loaded.seqNr());
+  }
+
+  @Test
+  void theExampleProgramRunsToTheEnd() throws Exception {
+    ExampleApp.run(client);
+  }
+
+  @Test
+  void accountsAreFoundByEmailIgnoringCaseAndListedByOwner() {
+    String owner = "Owner " + AccountId.random().value();
+    AccountId first = open(owner, 0);
+    AccountId second = open(owner, 0);
+    String email = accounts.load(first).email();
+
+    assertEquals(first, accounts.findByEmail(email.toUpperCase()).id());
+    assertEquals(Set.of(first, second), listAllByOwner(owner));
+    assertThrows(ValueNotFoundException.class, () -> accounts.findByEmail("nobody@example.com"));
+  }
+
+  @Test
+  void anEmailAnotherAccountHoldsIsRefusedAndAFreedOneCanBeTaken() {
+    AccountId ann = open("Ann", 0);
+    AccountId bob = open("Bob", 0);
+    String annEmail = accounts.load(ann).email();
+
+    DuplicateValueException taken = assertThrows(DuplicateValueException.class,
+        () -> accounts.transact(bob, b -> b.changeEmail(annEmail.toUpperCase())));
+    assertEquals("email", taken.column());
+    assertEquals(annEmail.toUpperCase(), taken.value());
+    assertEquals(1, accounts.loadVersioned(bob).version());
+
+    String annNew = "ann-new-" + ann.value() + "@example.com";
+    accounts.transact(ann, a -> a.changeEmail(annNew));
+    accounts.transact(bob, b -> b.changeEmail(annEmail));
+    assertEquals(bob, accounts.findByEmail(annEmail).id());
+    assertEquals(ann, accounts.findByEmail(annNew).id());
+  }
+
+  private Set<AccountId> listAllByOwner(String owner) {
+    Set<AccountId> ids = new HashSet<>();
+    PageRequest request = PageRequest.first(1);
+    while (true) {
+      Page<BankAccount> page = accounts.listByOwner(owner, request);
+      page.items().forEach(a -> ids.add(a.id()));
+      if (page.nextCursor().isEmpty()) {
+        return ids;
+      }
+      request = PageRequest.after(page.nextCursor().get(), 1);
+    }
   }
 }

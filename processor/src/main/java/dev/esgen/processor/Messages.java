@@ -207,6 +207,28 @@ public final class Messages {
         + " is not needed: an aggregate is always found by its id; remove @" + annotation;
   }
 
+  public static String indexedAndUnique(String component) {
+    return "[esgen:indexed-and-unique] " + component + " is both @Indexed and @Unique: @Unique alone already"
+        + " gives findBy and maybeFindBy (with strongly consistent reads); remove @Indexed";
+  }
+
+  public static String columnType(String annotation, String component, String type) {
+    return "[esgen:column-type] @" + annotation + " " + component + " has type " + type
+        + ", which esgen cannot index: use String, a primitive other than char or its box, BigInteger,"
+        + " BigDecimal, an enum, UUID, Instant, LocalDate, or a record with exactly one component of one of"
+        + " those types";
+  }
+
+  public static String invalidColumnName(String column) {
+    return "[esgen:invalid-column-name] column = \"" + column + "\" must be letters, digits, '_', '.' or '-'"
+        + " (it is part of the stored index keys), for example \"email\"";
+  }
+
+  public static String duplicateColumn(String component, String column, String other) {
+    return "[esgen:duplicate-column] " + component + " is stored as column \"" + column + "\", like " + other
+        + ": give one of them a distinct column = \"...\" in its @Indexed or @Unique";
+  }
+
   // ---- processing
 
   public static String unresolvedType(String aggregate, List<String> types) {

@@ -361,6 +361,68 @@ class ValidationTest {
   }
 
   @Test
+  void theIdIsNotIndexedEither() {
+    JavaFileObject source = rule("IndexedOnId");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:indexed-id] @Indexed on @AggregateId id is not needed")
+        .inFile(source)
+        .onLineContaining("@AggregateId @Indexed AccountId id");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void indexColumnTypesAreLimitedToThoseWithAStoredForm() {
+    JavaFileObject source = rule("UnsupportedColumnType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:column-type] @Indexed tags has type java.util.List<java.lang.String>, which esgen"
+            + " cannot index: use String, a primitive other than char or its box, BigInteger, BigDecimal, an enum,"
+            + " UUID, Instant, LocalDate, or a record with exactly one component")
+        .inFile(source)
+        .onLineContaining("@Indexed List<String> tags");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:column-type] @Unique email has type java.lang.Object")
+        .inFile(source)
+        .onLineContaining("@Unique Object email");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void aColumnIsIndexedOrUniqueNotBoth() {
+    JavaFileObject source = rule("IndexedAndUnique");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:indexed-and-unique] email is both @Indexed and @Unique: @Unique alone already")
+        .inFile(source)
+        .onLineContaining("@Indexed @Unique String email");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void twoColumnsMustNotShareAStoredName() {
+    JavaFileObject source = rule("DuplicateColumn");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:duplicate-column] email is stored as column \"mail\", like owner: give one of"
+            + " them a distinct column = \"...\"")
+        .inFile(source)
+        .onLineContaining("@Unique(column = \"mail\") String email");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aStoredColumnNameIsKeySafe() {
+    JavaFileObject source = rule("InvalidColumnName");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-column-name] column = \"e#mail\" must be letters, digits, '_', '.' or '-'")
+        .inFile(source)
+        .onLineContaining("@Unique(column = \"e#mail\") String email");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
   void oneBrokenAggregateDoesNotStopAnother(@TempDir Path generated) throws IOException {
     JavaFileObject source = rule("OneBrokenOneValid");
     Compilation compilation = compile(source);

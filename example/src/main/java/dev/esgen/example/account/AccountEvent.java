@@ -4,4 +4,4 @@ import dev.esgen.annotations.DomainEvents;
 
 /** Everything that can happen to a bank account. */
 @DomainEvents
-public sealed interface AccountEvent permits AccountOpened, BalanceChanged, AccountClosed {}
+public sealed interface AccountEvent permits AccountOpened, BalanceChanged, EmailChanged, AccountClosed {}

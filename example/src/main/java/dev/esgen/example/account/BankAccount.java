@@ -2,17 +2,26 @@ package dev.esgen.example.account;
 
 import dev.esgen.annotations.Aggregate;
 import dev.esgen.annotations.AggregateId;
+import dev.esgen.annotations.Indexed;
+import dev.esgen.annotations.Normalization;
+import dev.esgen.annotations.Unique;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * A bank account: its state is the fold of its events; its commands decide which events happen.
  *
- * <p>Snapshots every 20 events, keeping the two before the current one.
+ * <p>Snapshots every 20 events, keeping the two before the current one. Accounts are listed by owner
+ * ({@code listByOwner}) and found by e-mail address ({@code findByEmail}); no two accounts share an
+ * address, compared ignoring case.
  */
 @Aggregate(name = "bank-account", events = AccountEvent.class, shards = 4, snapshotEvery = 20, snapshotsToKeep = 2)
 public record BankAccount(
-    @AggregateId AccountId id, String owner, String email, long balanceCents, boolean closed) {
+    @AggregateId AccountId id,
+    @Indexed String owner,
+    @Unique(normalize = Normalization.CASE_INSENSITIVE) String email,
+    long balanceCents,
+    boolean closed) {
 
   static BankAccount open(AccountOpened e) {
     return new BankAccount(e.id(), e.owner(), e.email(), 0, false);
@@ -20,6 +29,10 @@ public record BankAccount(
 
   BankAccount apply(BalanceChanged e) {
     return new BankAccount(id, owner, email, balanceCents + e.deltaCents(), closed);
+  }
+
+  BankAccount apply(EmailChanged e) {
+    return new BankAccount(id, owner, e.email(), balanceCents, closed);
   }
 
   BankAccount apply(AccountClosed e) {
@@ -48,6 +61,15 @@ public record BankAccount(
           "account " + id.value() + " holds " + balanceCents + " cents, cannot withdraw " + cents);
     }
     return List.of(new MoneyWithdrawn(cents, reference));
+  }
+
+  /** A new e-mail address; the repository refuses it when another account holds it. */
+  public List<AccountEvent> changeEmail(String newEmail) {
+    requireOpen();
+    if (newEmail == null || newEmail.isBlank()) {
+      throw new AccountRuleException("an account needs an e-mail address");
+    }
+    return List.of(new EmailChanged(newEmail));
   }
 
   /** Closing pays out what is left, then closes: two events, appended atomically. */

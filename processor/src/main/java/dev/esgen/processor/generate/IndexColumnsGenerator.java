@@ -13,30 +13,71 @@ import dev.esgen.processor.model.ColumnModel;
 import dev.esgen.processor.model.ColumnModel.ValueForm;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import javax.lang.model.element.Modifier;
 
-/** Generates {@code FooIndexColumns}: the names of the indexed and unique columns and their values. */
+/**
+ * Generates {@code FooIndexColumns}: a constant per indexed or unique column, a static method per column
+ * that turns a value into its stored string form, and the {@code IndexColumns} the runtime reads
+ * values through. It is the only generated class that knows the column names and how to read them.
+ */
 final class IndexColumnsGenerator {
 
   private IndexColumnsGenerator() {}
 
+  /** The constant naming {@code column} in {@code FooIndexColumns}: {@code EMAIL} for {@code email}. */
+  static String constant(ColumnModel column) {
+    return column.property().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+  }
+
+  /** The static method encoding a value of {@code column}: {@code encodeEmail}. */
+  static String encoder(ColumnModel column) {
+    return "encode" + Character.toUpperCase(column.property().charAt(0)) + column.property().substring(1);
+  }
+
   static TypeSpec generate(AggregateModel model) {
     TypeName columnList = ParameterizedTypeName.get(ClassName.get(List.class), RuntimeTypes.INDEX_COLUMN);
     TypeName valueMap = ParameterizedTypeName.get(Map.class, String.class, String.class);
+    TypeSpec.Builder type = GeneratedTypes.start(
+            model,
+            "IndexColumns",
+            CodeBlock.of(
+                "The indexed and unique columns of {@link $T}, how their values are read from its state and"
+                    + " turned into their stored string form.",
+                model.type()))
+        .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.INDEX_COLUMNS, model.type()));
 
-    CodeBlock.Builder columns = CodeBlock.builder();
+    CodeBlock.Builder all = CodeBlock.builder();
+    int slot = 0;
     for (int i = 0; i < model.columns().size(); i++) {
       ColumnModel column = model.columns().get(i);
-      columns.add(i == 0 ? "" : ", ").add("new $T($S, $L)", RuntimeTypes.INDEX_COLUMN, column.name(), column.unique());
+      FieldSpec.Builder field = FieldSpec.builder(
+          RuntimeTypes.INDEX_COLUMN, constant(column), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL);
+      if (column.unique()) {
+        field.addJavadoc("The {@code @Unique} column {@code $L}, compared $L.\n", column.name(), compared(column))
+            .initializer("$T.unique($S, $T.$L)", RuntimeTypes.INDEX_COLUMN, column.name(),
+                RuntimeTypes.NORMALIZATION, column.normalization());
+      } else {
+        field.addJavadoc("The {@code @Indexed} column {@code $L}, in index slot $L.\n", column.name(), slot++)
+            .initializer("$T.indexed($S)", RuntimeTypes.INDEX_COLUMN, column.name());
+      }
+      type.addField(field.build());
+      all.add(i == 0 ? "$L" : ", $L", constant(column));
+    }
+    type.addField(FieldSpec.builder(columnList, "ALL", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+        .initializer("$T.of($L)", List.class, all.build())
+        .build());
+
+    for (ColumnModel column : model.columns()) {
+      type.addMethod(encoderMethod(column));
     }
 
-    MethodSpec.Builder values =
-        MethodSpec.methodBuilder("values")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(valueMap)
-            .addParameter(model.type(), "state");
+    MethodSpec.Builder values = MethodSpec.methodBuilder("values")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .returns(valueMap)
+        .addParameter(model.type(), "state");
     if (model.columns().isEmpty()) {
       values.addStatement("return $T.of()", Map.class);
     } else {
@@ -45,64 +86,65 @@ final class IndexColumnsGenerator {
       names.newName("values");
       values.addStatement("$T values = new $T<>()", valueMap, LinkedHashMap.class);
       for (ColumnModel column : model.columns()) {
-        addValue(values, column, names);
+        String read = column.access().readFrom("state");
+        if (column.form() == ValueForm.PRIMITIVE) {
+          values.addStatement("values.put($L.name(), $L($L))", constant(column), encoder(column), read);
+        } else {
+          String variable = names.newName(column.property());
+          values.addStatement("$T $N = $L($L)", String.class, variable, encoder(column), read)
+              .beginControlFlow("if ($N != null)", variable)
+              .addStatement("values.put($L.name(), $N)", constant(column), variable)
+              .endControlFlow();
+        }
       }
       values.addStatement("return values");
     }
 
-    return GeneratedTypes.start(
-            model,
-            "IndexColumns",
-            CodeBlock.of(
-                "The indexed and unique columns of {@link $T} and how their values are read from its state.",
-                model.type()))
-        .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.INDEX_COLUMNS, model.type()))
-        .addField(
-            FieldSpec.builder(columnList, "COLUMNS", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-                .initializer("$T.of($L)", List.class, columns.build())
-                .build())
-        .addMethod(
-            MethodSpec.methodBuilder("columns")
-                .addAnnotation(Override.class)
-                .addModifiers(Modifier.PUBLIC)
-                .returns(columnList)
-                .addStatement("return COLUMNS")
-                .build())
+    return type
+        .addMethod(MethodSpec.methodBuilder("columns")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(columnList)
+            .addStatement("return ALL")
+            .build())
         .addMethod(values.build())
         .build();
   }
 
-  private static void addValue(MethodSpec.Builder values, ColumnModel column, NameAllocator names) {
-    String read = column.access().readFrom("state");
-    if (column.form() == ValueForm.PRIMITIVE) {
-      values.addStatement("values.put($S, $T.valueOf($L))", column.name(), String.class, read);
-      return;
-    }
-    String variable = names.newName(column.name());
-    values.addStatement("$T $N = $L", column.type(), variable, read);
-    if (column.form() == ValueForm.WRAPPER) {
-      ColumnModel.Wrapped wrapped = column.wrapped().orElseThrow();
-      String inner = variable + "." + wrapped.accessor() + "()";
-      if (wrapped.form() == ValueForm.PRIMITIVE) {
-        values.beginControlFlow("if ($N != null)", variable);
-      } else {
-        values.beginControlFlow("if ($N != null && $L != null)", variable, inner);
+  private static MethodSpec encoderMethod(ColumnModel column) {
+    String parameter = column.property();
+    MethodSpec.Builder method = MethodSpec.methodBuilder(encoder(column))
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .returns(String.class)
+        .addParameter(column.type(), parameter);
+    switch (column.form()) {
+      case PRIMITIVE -> method
+          .addJavadoc("The stored form of a {@code $L} value.\n", column.name())
+          .addStatement("return $T.of($N)", RuntimeTypes.INDEX_VALUES, parameter);
+      case OBJECT -> method
+          .addJavadoc("The stored form of a {@code $L} value; null for null, which is not indexed.\n", column.name())
+          .addStatement("return $N == null ? null : $T.of($N)", parameter, RuntimeTypes.INDEX_VALUES, parameter);
+      case WRAPPER -> {
+        ColumnModel.Wrapped wrapped = column.wrapped().orElseThrow();
+        method.addJavadoc("The stored form of a {@code $L} value, that of its {@code $L}; null when either is null,"
+            + " which is not indexed.\n", column.name(), wrapped.accessor());
+        if (wrapped.primitive()) {
+          method.addStatement("return $N == null ? null : $T.of($N.$L())", parameter, RuntimeTypes.INDEX_VALUES,
+              parameter, wrapped.accessor());
+        } else {
+          method.addStatement("return $N == null || $N.$L() == null ? null : $T.of($N.$L())", parameter, parameter,
+              wrapped.accessor(), RuntimeTypes.INDEX_VALUES, parameter, wrapped.accessor());
+        }
       }
-      values.addStatement("values.put($S, $L)", column.name(), stringForm(inner, wrapped.form()));
-    } else {
-      values
-          .beginControlFlow("if ($N != null)", variable)
-          .addStatement("values.put($S, $L)", column.name(), stringForm(variable, column.form()));
     }
-    values.endControlFlow();
+    return method.build();
   }
 
-  private static CodeBlock stringForm(String expression, ValueForm form) {
-    return switch (form) {
-      case PRIMITIVE -> CodeBlock.of("$T.valueOf($L)", String.class, expression);
-      case STRING -> CodeBlock.of("$L", expression);
-      case ENUM -> CodeBlock.of("$L.name()", expression);
-      case WRAPPER, OTHER -> CodeBlock.of("$L.toString()", expression);
+  static String compared(ColumnModel column) {
+    return switch (column.normalization()) {
+      case "EXACT" -> "exactly";
+      case "CASE_INSENSITIVE" -> "ignoring case";
+      default -> "after " + column.normalization() + " normalisation";
     };
   }
 }

@@ -1,5 +1,6 @@
 package dev.esgen.processor.generate;
 
+import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
@@ -7,7 +8,9 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import dev.esgen.processor.model.AggregateModel;
 import dev.esgen.processor.model.AggregateOptions;
+import dev.esgen.processor.model.ColumnModel;
 import java.time.Duration;
+import java.util.Optional;
 import javax.lang.model.element.Modifier;
 
 /** Generates {@code FooRepository}: the typed repository services receive, and the aggregate's definition. */
@@ -45,7 +48,7 @@ final class RepositoryGenerator {
             tip.snapshot()));
     definition.add(".build()").unindent();
 
-    return GeneratedTypes.start(
+    TypeSpec.Builder repository = GeneratedTypes.start(
             model,
             "Repository",
             CodeBlock.builder()
@@ -54,8 +57,8 @@ final class RepositoryGenerator {
                 .add("<p>Construct it with the application's store, directly or through dependency injection:\n")
                 .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", model.generated("Repository"),
                     model.generated("Repository"))
-                .add("Its create, append, transact and find operations come from {@link $T}.",
-                    RuntimeTypes.EVENT_SOURCED_REPOSITORY)
+                .add("Its create, append, transact, find, findAll and listAll operations come from {@link $T};"
+                    + " the lookups by index column are generated here.", RuntimeTypes.EVENT_SOURCED_REPOSITORY)
                 .build())
         .superclass(ParameterizedTypeName.get(RuntimeTypes.EVENT_SOURCED_REPOSITORY, typeArguments))
         .addMethod(
@@ -73,7 +76,78 @@ final class RepositoryGenerator {
                 .returns(definitionType)
                 .addParameter(RuntimeTypes.OBJECT_MAPPER, "mapper")
                 .addStatement("$L", definition.build())
-                .build())
-        .build();
+                .build());
+    for (ColumnModel column : model.columns()) {
+      addLookups(repository, model, column);
+    }
+    return repository.build();
+  }
+
+  private static void addLookups(TypeSpec.Builder repository, AggregateModel model, ColumnModel column) {
+    String suffix = Character.toUpperCase(column.property().charAt(0)) + column.property().substring(1);
+    String parameter = column.property();
+    ClassName columns = model.generated("IndexColumns");
+    CodeBlock columnRef = CodeBlock.of("$T.$L", columns, IndexColumnsGenerator.constant(column));
+    CodeBlock value = CodeBlock.of("$T.$L($N)", columns, IndexColumnsGenerator.encoder(column), parameter);
+    String aggregate = GeneratedTypes.display(model.type());
+    String nullNote = column.form() == ColumnModel.ValueForm.PRIMITIVE
+        ? ""
+        : "A null {@code " + parameter + "} is never indexed: aggregates whose " + parameter
+            + " is null are not found, and passing null throws {@link IllegalArgumentException}.\n";
+    TypeName optional = ParameterizedTypeName.get(ClassName.get(Optional.class), model.type());
+    if (column.unique()) {
+      String consistency = "The value (compared " + IndexColumnsGenerator.compared(column) + ") is looked up through"
+          + " its uniqueness reservation with a strongly consistent read, so an aggregate created or changed by"
+          + " a completed append is found at once.\n";
+      repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
+          .addJavadoc("The $L whose {@code $L} is {@code $N}.\n\n<p>$L$L\n", aggregate, column.name(), parameter,
+              consistency, nullNote)
+          .addJavadoc("@throws $T when no $L has it\n", RuntimeTypes.VALUE_NOT_FOUND, aggregate)
+          .addModifiers(Modifier.PUBLIC)
+          .returns(model.type())
+          .addParameter(column.type(), parameter)
+          .addStatement("return findByUnique($L, $L)", columnRef, value)
+          .build());
+      repository.addMethod(MethodSpec.methodBuilder("maybeFindBy" + suffix)
+          .addJavadoc("The $L whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L", aggregate, column.name(), parameter,
+              consistency, nullNote)
+          .addModifiers(Modifier.PUBLIC)
+          .returns(optional)
+          .addParameter(column.type(), parameter)
+          .addStatement("return maybeFindByUnique($L, $L)", columnRef, value)
+          .build());
+      return;
+    }
+    String consistency = "Found through a global secondary index, which is eventually consistent: an append"
+        + " that just set this value may not be visible for a moment. Every aggregate returned is loaded with a"
+        + " strongly consistent read and still holds the value.\n";
+    repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
+        .addJavadoc("The $L with the smallest id among those whose {@code $L} is {@code $N}.\n\n<p>$L$L\n",
+            aggregate, column.name(), parameter, consistency, nullNote)
+        .addJavadoc("@throws $T when no $L has it\n", RuntimeTypes.VALUE_NOT_FOUND, aggregate)
+        .addModifiers(Modifier.PUBLIC)
+        .returns(model.type())
+        .addParameter(column.type(), parameter)
+        .addStatement("return findByIndex($L, $L)", columnRef, value)
+        .build());
+    repository.addMethod(MethodSpec.methodBuilder("maybeFindBy" + suffix)
+        .addJavadoc("The $L with the smallest id among those whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L",
+            aggregate, column.name(), parameter, consistency, nullNote)
+        .addModifiers(Modifier.PUBLIC)
+        .returns(optional)
+        .addParameter(column.type(), parameter)
+        .addStatement("return maybeFindByIndex($L, $L)", columnRef, value)
+        .build());
+    repository.addMethod(MethodSpec.methodBuilder("listBy" + suffix)
+        .addJavadoc("A page of the $Ls whose {@code $L} is {@code $N}, ordered by id string; pass the page's"
+            + " {@code nextCursor()} to {@link $T#after} for the next one.\n\n<p>$L A page may hold fewer than"
+            + " {@code page.size()} items while more follow; only an empty cursor ends the listing.\n$L",
+            aggregate, column.name(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), nullNote)
+        .addModifiers(Modifier.PUBLIC)
+        .returns(ParameterizedTypeName.get(RuntimeTypes.PAGE, model.type()))
+        .addParameter(column.type(), parameter)
+        .addParameter(RuntimeTypes.PAGE_REQUEST, "page")
+        .addStatement("return listByIndex($L, $L, page)", columnRef, value)
+        .build());
   }
 }

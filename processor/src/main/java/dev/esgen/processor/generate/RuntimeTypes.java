@@ -22,6 +22,11 @@ final class RuntimeTypes {
   static final ClassName SNAPSHOT_CODEC = ClassName.get(RUNTIME + ".codec", "SnapshotCodec");
   static final ClassName INDEX_COLUMNS = ClassName.get(RUNTIME + ".index", "IndexColumns");
   static final ClassName INDEX_COLUMN = ClassName.get(RUNTIME + ".index", "IndexColumn");
+  static final ClassName INDEX_VALUES = ClassName.get(RUNTIME + ".index", "IndexValues");
+  static final ClassName NORMALIZATION = ClassName.get("dev.esgen.annotations", "Normalization");
+  static final ClassName PAGE = ClassName.get(RUNTIME + ".query", "Page");
+  static final ClassName PAGE_REQUEST = ClassName.get(RUNTIME + ".query", "PageRequest");
+  static final ClassName VALUE_NOT_FOUND = ClassName.get(RUNTIME + ".error", "ValueNotFoundException");
   static final ClassName EVENT_SOURCED_REPOSITORY =
       ClassName.get(RUNTIME + ".repository", "EventSourcedRepository");
   static final ClassName UNEXPECTED_EVENT = ClassName.get(RUNTIME + ".error", "UnexpectedEventException");

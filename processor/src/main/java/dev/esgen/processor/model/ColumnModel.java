@@ -6,35 +6,41 @@ import java.util.Optional;
 /**
  * One {@code @Indexed} or {@code @Unique} column of an aggregate.
  *
- * @param name the component's or field's name, which is the column's name
- * @param unique whether {@code @Unique} (rather than only {@code @Indexed})
+ * @param name the column's stored name: the annotation's {@code column}, else the property's name
+ * @param property the component's or field's name, from which method names are made
+ * @param unique whether {@code @Unique} (rather than {@code @Indexed})
+ * @param normalization for a unique column the name of its {@code Normalization} constant, else
+ *     {@code EXACT}
  * @param access how to read it from the state
  * @param type its declared type
- * @param form how the value becomes its stored string
- * @param wrapped for a single-component record value, how its one component is read and stringified
+ * @param form how the value is null-checked before it becomes its stored string
+ * @param wrapped for a single-component record value, how its one component is read
  */
 public record ColumnModel(
-    String name, boolean unique, PropertyAccess access, TypeName type, ValueForm form, Optional<Wrapped> wrapped) {
+    String name,
+    String property,
+    boolean unique,
+    String normalization,
+    PropertyAccess access,
+    TypeName type,
+    ValueForm form,
+    Optional<Wrapped> wrapped) {
 
-  /** How a value becomes its stored string. */
+  /** How a value reaches {@code IndexValues.of}. */
   public enum ValueForm {
-    /** A primitive: {@code String.valueOf}, never absent. */
+    /** A primitive: never absent. */
     PRIMITIVE,
-    /** A {@code String}: itself. */
-    STRING,
-    /** An enum constant: its {@code name()}, which unlike {@code toString()} cannot be overridden. */
-    ENUM,
-    /** A single-component record: the stored form of its one component. */
-    WRAPPER,
-    /** Anything else: its {@code toString()}. */
-    OTHER
+    /** A supported reference type (String, box, BigDecimal, enum, UUID, Instant, ...): absent when null. */
+    OBJECT,
+    /** A single-component record: the stored form of its one component; absent when either is null. */
+    WRAPPER
   }
 
   /**
    * The inside of a single-component record value.
    *
    * @param accessor the record's component accessor
-   * @param form how the component becomes a string (never {@link ValueForm#WRAPPER})
+   * @param primitive whether the component is primitive (so never null)
    */
-  public record Wrapped(String accessor, ValueForm form) {}
+  public record Wrapped(String accessor, boolean primitive) {}
 }

@@ -420,62 +420,101 @@ public final class AggregateAnalyzer {
     return property.access();
   }
 
+  private static final Pattern COLUMN_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  /** Reference types whose values {@code IndexValues} encodes, besides enums. */
+  private static final Set<String> COLUMN_TYPES = Set.of(
+      "java.lang.String", "java.lang.Byte", "java.lang.Short", "java.lang.Integer", "java.lang.Long",
+      "java.lang.Float", "java.lang.Double", "java.lang.Boolean", "java.math.BigInteger", "java.math.BigDecimal",
+      "java.util.UUID", "java.time.Instant", "java.time.LocalDate");
+
   private List<ColumnModel> checkColumns(TypeElement type, String simpleName, List<Property> properties) {
     List<ColumnModel> columns = new ArrayList<>();
+    Map<String, String> propertyByColumn = new HashMap<>();
     for (Property property : properties) {
       Optional<AnnotationMirror> indexed = Annotations.find(property.element(), Annotations.INDEXED);
       Optional<AnnotationMirror> unique = Annotations.find(property.element(), Annotations.UNIQUE);
       if (indexed.isEmpty() && unique.isEmpty()) {
         continue;
       }
+      AnnotationMirror annotation = unique.orElseGet(indexed::orElseThrow);
+      String annotationName = unique.isPresent() ? "Unique" : "Indexed";
       if (Annotations.has(property.element(), Annotations.AGGREGATE_ID)) {
-        AnnotationMirror offending = unique.orElseGet(indexed::orElseThrow);
-        String annotation = unique.isPresent() ? "Unique" : "Indexed";
-        errors.error(property.element(), offending, Messages.indexedId(annotation, property.name()));
+        errors.error(property.element(), annotation, Messages.indexedId(annotationName, property.name()));
+        continue;
+      }
+      if (indexed.isPresent() && unique.isPresent()) {
+        errors.error(property.element(), indexed.get(), Messages.indexedAndUnique(property.name()));
+        continue;
+      }
+      AnnotationValue columnValue = Annotations.explicitValue(annotation, "column");
+      String column = property.name();
+      if (columnValue != null) {
+        column = (String) columnValue.getValue();
+        if (!COLUMN_NAME.matcher(column).matches()) {
+          errors.error(property.element(), annotation, columnValue, Messages.invalidColumnName(column));
+          continue;
+        }
+      }
+      String other = propertyByColumn.putIfAbsent(column, property.name());
+      if (other != null) {
+        errors.error(property.element(), annotation, Messages.duplicateColumn(property.name(), column, other));
+        continue;
+      }
+      Optional<ValueForm> form = valueForm(property.type());
+      if (form.isEmpty()) {
+        errors.error(property.element(), annotation,
+            Messages.columnType(annotationName, property.name(), property.type().toString()));
         continue;
       }
       Optional<PropertyAccess> access = requireAccess(simpleName, property);
       if (access.isEmpty()) {
         continue;
       }
-      ValueForm form = valueForm(property.type());
       Optional<ColumnModel.Wrapped> wrapped = Optional.empty();
-      if (form == ValueForm.WRAPPER) {
+      if (form.get() == ValueForm.WRAPPER) {
         RecordComponentElement component =
             ((TypeElement) types.asElement(property.type())).getRecordComponents().get(0);
-        ValueForm inner = valueForm(component.asType());
-        wrapped =
-            Optional.of(
-                new ColumnModel.Wrapped(
-                    component.getAccessor().getSimpleName().toString(),
-                    inner == ValueForm.WRAPPER ? ValueForm.OTHER : inner));
+        wrapped = Optional.of(new ColumnModel.Wrapped(
+            component.getAccessor().getSimpleName().toString(), component.asType().getKind().isPrimitive()));
       }
-      columns.add(
-          new ColumnModel(
-              property.name(), unique.isPresent(), access.get(), TypeName.get(property.type()), form, wrapped));
+      String normalization = "EXACT";
+      if (unique.isPresent()) {
+        normalization = Annotations.value(elements, unique.get(), "normalize").getValue().toString();
+      }
+      columns.add(new ColumnModel(column, property.name(), unique.isPresent(), normalization, access.get(),
+          TypeName.get(property.type()), form.get(), wrapped));
     }
     return columns;
   }
 
-  private ValueForm valueForm(TypeMirror type) {
-    if (type.getKind().isPrimitive()) {
-      return ValueForm.PRIMITIVE;
+  /** How a supported column value is encoded; empty for an unsupported type. */
+  private Optional<ValueForm> valueForm(TypeMirror type) {
+    if (isSupportedValue(type)) {
+      return Optional.of(type.getKind().isPrimitive() ? ValueForm.PRIMITIVE : ValueForm.OBJECT);
     }
-    if (isType(type, "java.lang.String")) {
-      return ValueForm.STRING;
+    if (type instanceof DeclaredType declared
+        && declared.asElement().getKind() == ElementKind.RECORD
+        && declared.getTypeArguments().isEmpty()) {
+      List<? extends RecordComponentElement> components = ((TypeElement) declared.asElement()).getRecordComponents();
+      if (components.size() == 1 && isSupportedValue(components.get(0).asType())) {
+        return Optional.of(ValueForm.WRAPPER);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private boolean isSupportedValue(TypeMirror type) {
+    if (type.getKind().isPrimitive()) {
+      return type.getKind() != TypeKind.CHAR;
     }
     if (type instanceof DeclaredType declared) {
-      ElementKind kind = declared.asElement().getKind();
-      if (kind == ElementKind.ENUM) {
-        return ValueForm.ENUM;
-      }
-      if (kind == ElementKind.RECORD
-          && declared.getTypeArguments().isEmpty()
-          && ((TypeElement) declared.asElement()).getRecordComponents().size() == 1) {
-        return ValueForm.WRAPPER;
-      }
+      Element element = declared.asElement();
+      return element.getKind() == ElementKind.ENUM
+          || (element instanceof TypeElement typeElement
+              && COLUMN_TYPES.contains(typeElement.getQualifiedName().toString()));
     }
-    return ValueForm.OTHER;
+    return false;
   }
 
   // ---- the events

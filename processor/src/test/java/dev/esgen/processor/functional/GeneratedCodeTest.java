@@ -49,6 +49,7 @@ import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.annotations.Normalization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -240,7 +241,7 @@ class GeneratedCodeTest {
     @Test
     void columnsAreListedInDeclarationOrderWithTheirUniqueness() {
       assertEquals(
-          List.of(new IndexColumn("owner", false), new IndexColumn("email", true)),
+          List.of(IndexColumn.indexed("owner"), IndexColumn.unique("email", Normalization.EXACT)),
           new BankAccountIndexColumns().columns());
     }
 

@@ -1,7 +1,11 @@
 package dev.esgen.runtime.error;
 
+import java.util.Optional;
+
 /**
  * A write would give a {@code @Unique} column a value another aggregate of the same type already holds.
+ * Nothing of the write was stored. The value is the one the write tried to store (before
+ * normalisation); {@link #holderId()} names the aggregate holding it when DynamoDB reported it.
  *
  * <pre>{@code
  * try {
@@ -19,12 +23,23 @@ public class DuplicateValueException extends EsgenException {
   private final String aggregateName;
   private final String column;
   private final String value;
+  private final String holderId;
 
   public DuplicateValueException(String aggregateName, String column, String value) {
+    this(aggregateName, column, value, Optional.empty());
+  }
+
+  public DuplicateValueException(String aggregateName, String column, String value, Optional<String> holderId) {
     super(aggregateName + " " + column + " '" + value + "' is already taken");
     this.aggregateName = aggregateName;
     this.column = column;
     this.value = value;
+    this.holderId = holderId.orElse(null);
+  }
+
+  /** The id string of the aggregate that holds the value, when known. */
+  public Optional<String> holderId() {
+    return Optional.ofNullable(holderId);
   }
 
   public String aggregateName() {

@@ -7,12 +7,18 @@ import java.util.Map;
  * Reads the values of an aggregate's index and unique columns out of its state.
  *
  * <p>The processor generates {@code FooIndexColumns}, the one place that knows the column names and how
- * to read them. Values are given in their stored string form; a column whose value is {@code null} is
- * absent from the map (it is not indexed).
+ * to read and encode them. Values are given in their stored string form (see {@link IndexValues}); a
+ * column whose value is {@code null} is absent from the map (it is not indexed).
+ *
+ * <p>The {@code @Indexed} (non-unique) columns are numbered in declaration order: the i-th one is kept in
+ * index slot i ({@link IndexKeys#slotAttribute(int)}, global secondary index
+ * {@link IndexKeys#slotIndexName(int)}). Reordering or inserting {@code @Indexed} columns therefore
+ * moves columns between slots; see {@code docs/index-columns.md}.
  *
  * <pre>{@code
  * IndexColumns<BankAccount> columns = new BankAccountIndexColumns();
  * Map<String, String> values = columns.values(account);   // {"owner" -> "Ann", "email" -> "ann@example.com"}
+ * int slot = columns.slotOf(BankAccountIndexColumns.OWNER);     // 0
  * }</pre>
  *
  * @param <A> the aggregate type
@@ -24,4 +30,22 @@ public interface IndexColumns<A> {
 
   /** Column name to stored value, for every column whose value in {@code state} is not null. */
   Map<String, String> values(A state);
+
+  /** The {@code @Indexed} (non-unique) columns in slot order. */
+  default List<IndexColumn> slotted() {
+    return columns().stream().filter(column -> !column.unique()).toList();
+  }
+
+  /**
+   * The slot of the {@code @Indexed} column {@code column}.
+   *
+   * @throws IllegalArgumentException when it is not one of this aggregate's {@code @Indexed} columns
+   */
+  default int slotOf(IndexColumn column) {
+    int slot = slotted().indexOf(column);
+    if (slot < 0) {
+      throw new IllegalArgumentException("column " + column.name() + " is not an @Indexed column of this aggregate");
+    }
+    return slot;
+  }
 }

@@ -4,10 +4,13 @@ import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.EsgenException;
+import dev.esgen.runtime.index.IndexChanges.UniqueChange;
+import dev.esgen.runtime.index.UniqueReservations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
@@ -18,7 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * <p>DynamoDB reports one reason per action, in request order: {@code None} for actions that were fine,
  * {@code ConditionalCheckFailed} for a failed condition (with the item's old image when asked for),
  * {@code TransactionConflict} when another transaction was writing the same item at the same moment,
- * and others such as {@code ThrottlingError} or {@code ValidationError}.
+ * and others such as {@code ThrottlingError} or {@code ValidationError}. A failed condition on a
+ * uniqueness reservation becomes a {@link dev.esgen.runtime.error.DuplicateValueException}.
  */
 final class CancellationReasons {
 
@@ -31,15 +35,33 @@ final class CancellationReasons {
   private final boolean creating;
   private final List<String> labels;
   private final int headIndex;
+  private final Map<Integer, UniqueChange> reservations;
+  private final Set<Integer> releases;
 
-  CancellationReasons(
-      String aggregateName, String aid, long expectedVersion, boolean creating, List<String> labels, int headIndex) {
+  /**
+   * @param reservations the unique values the append reserves, by their action's index
+   * @param releases the indexes of the actions that release unique values
+   */
+  CancellationReasons(String aggregateName, String aid, long expectedVersion, boolean creating, List<String> labels,
+      int headIndex, Map<Integer, UniqueChange> reservations, Set<Integer> releases) {
     this.aggregateName = aggregateName;
     this.aid = aid;
     this.expectedVersion = expectedVersion;
     this.creating = creating;
     this.labels = labels;
     this.headIndex = headIndex;
+    this.reservations = reservations;
+    this.releases = releases;
+  }
+
+  /**
+   * Whether DynamoDB cancelled only because another transaction was writing one of the same items at
+   * that moment (no condition failed): sending the same actions again decides the race.
+   */
+  static boolean onlyConflicts(TransactionCanceledException cancelled) {
+    List<CancellationReason> reasons = cancelled.hasCancellationReasons() ? cancelled.cancellationReasons() : List.of();
+    return reasons.stream().anyMatch(r -> TRANSACTION_CONFLICT.equals(r.code()))
+        && reasons.stream().noneMatch(r -> CONDITION_FAILED.equals(r.code()));
   }
 
   EsgenException toException(TransactionCanceledException cancelled) {
@@ -49,6 +71,22 @@ final class CancellationReasons {
       return creating
           ? new AggregateAlreadyExistsException(aggregateName, aid, actual)
           : new ConcurrentModificationException(aggregateName, aid, expectedVersion, actual, 1, cancelled);
+    }
+    // The stream was where the append expected it, so a failed reservation means the value is taken.
+    for (Map.Entry<Integer, UniqueChange> reservation : reservations.entrySet()) {
+      int index = reservation.getKey();
+      if (index < reasons.size() && CONDITION_FAILED.equals(reasons.get(index).code())) {
+        return UniqueReservations.duplicate(aggregateName, reservation.getValue(), reasons.get(index));
+      }
+    }
+    // Another aggregate holds a value this one should be giving up: the reservations disagree with the
+    // streams (edited by hand, or a normalisation changed); retrying cannot help.
+    for (int index : releases) {
+      if (index < reasons.size() && CONDITION_FAILED.equals(reasons.get(index).code())) {
+        return new AppendRejectedException(aggregateName, aid,
+            List.of(labels.get(index) + ": the value is reserved by another aggregate, see docs/index-columns.md"),
+            cancelled);
+      }
     }
     // A journal item that already exists while the head row still matched, or a transaction racing on
     // the same items: either way another writer is at work on this stream, and a reload sorts it out.

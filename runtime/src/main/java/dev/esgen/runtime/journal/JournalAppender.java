@@ -20,6 +20,9 @@ import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.index.IndexChanges;
+import dev.esgen.runtime.index.IndexKeys;
+import dev.esgen.runtime.index.UniqueReservations;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.ItemSize;
 import dev.esgen.runtime.storage.LoadedStream;
@@ -27,9 +30,13 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -47,12 +54,17 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  */
 final class JournalAppender {
 
+  /** How often an append that reserves unique values is sent when it only lost a transaction race. */
+  private static final int CONFLICT_ATTEMPTS = 4;
+
   private final DynamoDbClient client;
   private final StoreConfig config;
+  private final UniqueReservations reservations;
 
   JournalAppender(DynamoDbClient client, StoreConfig config) {
     this.client = client;
     this.config = config;
+    this.reservations = new UniqueReservations(config.snapshotTable());
   }
 
   <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
@@ -78,47 +90,68 @@ final class JournalAppender {
     boolean creating = request.current().isEmpty();
 
     SnapshotPolicy policy = definition.snapshotPolicy();
+    IndexChanges changes = IndexChanges.between(
+        definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
+    HeadUpdate head = new HeadUpdate();
+    head.set(LAST_SEQ_NR, number(lastSeqNr));
+    head.set(VERSION, number(version));
     JournalPosition next;
+    String headLabel;
+    byte[] snapshot = null;
+    List<Long> displaced = new ArrayList<>();
     if (creating || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
-      byte[] snapshot = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
+      snapshot = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
       List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
       if (policy.keep() > 0) {
         retained.add(lastSeqNr);
       }
-      List<Long> displaced = new ArrayList<>();
       while (retained.size() > policy.keep()) {
         displaced.add(retained.remove(0));
       }
-      Map<String, AttributeValue> head = new HashMap<>();
-      head.put(PKEY, AttributeValue.fromS(pkey));
-      head.put(SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
-      head.put(AID, AttributeValue.fromS(aid));
-      head.put(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)));
-      head.put(SEQ_NR, number(lastSeqNr));
-      head.put(LAST_SEQ_NR, number(lastSeqNr));
-      head.put(VERSION, number(version));
-      if (policy.keep() > 0) {
-        head.put(RETAINED_SEQ_NRS, AttributeValue.fromL(retained.stream().map(JournalAppender::number).toList()));
+      if (creating) {
+        head.set(AID, AttributeValue.fromS(aid));
       }
-      transaction.addHead(headPut(head, creating, baseVersion), ItemSize.of(head), "snapshot at seq_nr " + lastSeqNr);
+      head.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)));
+      head.set(SEQ_NR, number(lastSeqNr));
       if (policy.keep() > 0) {
-        Map<String, AttributeValue> older = Map.of(
-            PKEY, AttributeValue.fromS(pkey),
-            SKEY, AttributeValue.fromS(keys.sortKey(aid, lastSeqNr)),
-            AID, AttributeValue.fromS(aid),
-            PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)),
-            SEQ_NR, number(lastSeqNr));
-        transaction.add("kept snapshot at seq_nr " + lastSeqNr, TransactWriteItem.builder()
-            .put(Put.builder().tableName(config.snapshotTable()).item(older).build()).build(), ItemSize.of(older));
-      }
-      for (long old : displaced) {
-        transaction.add("displaced snapshot at seq_nr " + old,
-            displace(policy, pkey, keys.sortKey(aid, old), now), 0);
+        head.set(RETAINED_SEQ_NRS, AttributeValue.fromL(retained.stream().map(JournalAppender::number).toList()));
       }
       next = new JournalPosition(lastSeqNr, retained);
+      headLabel = "snapshot at seq_nr " + lastSeqNr;
     } else {
-      transaction.addHead(headUpdate(pkey, keys.headSortKey(aid), baseVersion, version, lastSeqNr), 0, "head");
       next = position;
+      headLabel = "head";
+    }
+    // Only index attributes whose value changed are named: an attribute an update leaves alone causes no
+    // write to the global secondary index over it.
+    for (IndexChanges.SlotChange slot : changes.slots()) {
+      String attribute = IndexKeys.slotAttribute(slot.slot());
+      slot.key().ifPresentOrElse(key -> head.set(attribute, AttributeValue.fromS(key)), () -> head.remove(attribute));
+    }
+    Map<String, AttributeValue> key = Map.of(
+        PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
+    // The head row's size matters only when it carries a snapshot; otherwise it changes by a few bytes.
+    transaction.addHead(head.toUpdate(config.snapshotTable(), key, creating, baseVersion),
+        snapshot == null ? 0 : ItemSize.of(key) + ItemSize.of(head.values()), headLabel);
+    if (snapshot != null && policy.keep() > 0) {
+      Map<String, AttributeValue> older = Map.of(
+          PKEY, AttributeValue.fromS(pkey),
+          SKEY, AttributeValue.fromS(keys.sortKey(aid, lastSeqNr)),
+          AID, AttributeValue.fromS(aid),
+          PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)),
+          SEQ_NR, number(lastSeqNr));
+      transaction.add("kept snapshot at seq_nr " + lastSeqNr, TransactWriteItem.builder()
+          .put(Put.builder().tableName(config.snapshotTable()).item(older).build()).build(), ItemSize.of(older));
+    }
+    for (long old : displaced) {
+      transaction.add("displaced snapshot at seq_nr " + old, displace(policy, pkey, keys.sortKey(aid, old), now), 0);
+    }
+    for (IndexChanges.UniqueChange reservation : changes.reservations()) {
+      transaction.addReservation(reservation, reservations.reserve(reservation, aid),
+          UniqueReservations.itemSize(reservation, aid));
+    }
+    for (IndexChanges.UniqueChange release : changes.releases()) {
+      transaction.addRelease(release, reservations.release(release, aid));
     }
 
     transaction.checkLimits();
@@ -176,37 +209,6 @@ final class JournalAppender {
     }
   }
 
-  private TransactWriteItem headPut(Map<String, AttributeValue> head, boolean creating, long expectedVersion) {
-    Put.Builder put = Put.builder()
-        .tableName(config.snapshotTable())
-        .item(head)
-        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
-    if (creating) {
-      put.conditionExpression("attribute_not_exists(#pkey)").expressionAttributeNames(Map.of("#pkey", PKEY));
-    } else {
-      put.conditionExpression("#version = :expected")
-          .expressionAttributeNames(Map.of("#version", VERSION))
-          .expressionAttributeValues(Map.of(":expected", number(expectedVersion)));
-    }
-    return TransactWriteItem.builder().put(put.build()).build();
-  }
-
-  /** Moves the head row to a new last seq_nr and version without rewriting its snapshot. */
-  private TransactWriteItem headUpdate(String pkey, String skey, long expectedVersion, long version, long lastSeqNr) {
-    return TransactWriteItem.builder()
-        .update(Update.builder()
-            .tableName(config.snapshotTable())
-            .key(Map.of(PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(skey)))
-            .updateExpression("SET #last = :last, #version = :version")
-            .conditionExpression("#version = :expected")
-            .expressionAttributeNames(Map.of("#last", LAST_SEQ_NR, "#version", VERSION))
-            .expressionAttributeValues(Map.of(
-                ":last", number(lastSeqNr), ":version", number(version), ":expected", number(expectedVersion)))
-            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-            .build())
-        .build();
-  }
-
   /** Deletes an older snapshot row, or in TTL mode marks it for DynamoDB to delete later. */
   private TransactWriteItem displace(SnapshotPolicy policy, String pkey, String skey, Instant now) {
     Map<String, AttributeValue> key = Map.of(PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(skey));
@@ -230,15 +232,33 @@ final class JournalAppender {
   }
 
   private void send(Transaction transaction, String aggregateName, String aid, long expectedVersion, boolean creating) {
-    // One token per logical append: the SDK's own retries of this request then cannot apply it twice.
-    String token = UUID.randomUUID().toString();
+    for (int attempt = 1; ; attempt++) {
+      // One token per logical append: the SDK's own retries of this request then cannot apply it twice.
+      String token = UUID.randomUUID().toString();
+      try {
+        client.transactWriteItems(b -> b.transactItems(transaction.items()).clientRequestToken(token));
+        return;
+      } catch (TransactionCanceledException e) {
+        // Two appends racing for the same unique value can both be cancelled with TransactionConflict;
+        // sending again lets one of them win and the other see the reservation as a duplicate.
+        if (transaction.reserves() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
+          pauseAfterConflict(attempt);
+          continue;
+        }
+        throw new CancellationReasons(aggregateName, aid, expectedVersion, creating, transaction.labels(),
+            transaction.headIndex(), transaction.reservationsByIndex(), transaction.releaseIndexes()).toException(e);
+      } catch (ResourceNotFoundException e) {
+        throw new MissingTableException(List.of(config.journalTable(), config.snapshotTable()), e);
+      }
+    }
+  }
+
+  private static void pauseAfterConflict(int attempt) {
     try {
-      client.transactWriteItems(b -> b.transactItems(transaction.items()).clientRequestToken(token));
-    } catch (TransactionCanceledException e) {
-      throw new CancellationReasons(aggregateName, aid, expectedVersion, creating, transaction.labels(),
-          transaction.headIndex()).toException(e);
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.journalTable(), config.snapshotTable()), e);
+      Thread.sleep(ThreadLocalRandom.current().nextLong(5, 25L * attempt));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while retrying a conflicting append", e);
     }
   }
 
@@ -256,6 +276,8 @@ final class JournalAppender {
     private final List<String> labels = new ArrayList<>();
     private long sizeBytes;
     private int headIndex = -1;
+    private final Map<Integer, IndexChanges.UniqueChange> reservations = new HashMap<>();
+    private final Set<Integer> releases = new HashSet<>();
 
     Transaction(String aggregateName, String aid) {
       this.aggregateName = aggregateName;
@@ -297,6 +319,86 @@ final class JournalAppender {
 
     int headIndex() {
       return headIndex;
+    }
+
+    void addReservation(IndexChanges.UniqueChange change, TransactWriteItem item, long sizeBytes) {
+      reservations.put(items.size(), change);
+      add("reservation of " + change.column().name() + " '" + change.value() + "'", item, sizeBytes);
+    }
+
+    void addRelease(IndexChanges.UniqueChange change, TransactWriteItem item) {
+      releases.add(items.size());
+      add("release of " + change.column().name() + " '" + change.value() + "'", item, 0);
+    }
+
+    boolean reserves() {
+      return !reservations.isEmpty();
+    }
+
+    Map<Integer, IndexChanges.UniqueChange> reservationsByIndex() {
+      return reservations;
+    }
+
+    Set<Integer> releaseIndexes() {
+      return releases;
+    }
+  }
+
+  /**
+   * The head row's UpdateItem: attributes to set and to remove, conditioned on the row not existing
+   * (creation) or on the expected version.
+   */
+  private static final class HeadUpdate {
+    private final Map<String, AttributeValue> set = new LinkedHashMap<>();
+    private final List<String> remove = new ArrayList<>();
+
+    void set(String attribute, AttributeValue value) {
+      set.put(attribute, value);
+    }
+
+    void remove(String attribute) {
+      remove.add(attribute);
+    }
+
+    Map<String, AttributeValue> values() {
+      return set;
+    }
+
+    TransactWriteItem toUpdate(String table, Map<String, AttributeValue> key, boolean creating, long expectedVersion) {
+      Map<String, String> names = new HashMap<>();
+      Map<String, AttributeValue> values = new HashMap<>();
+      List<String> assignments = new ArrayList<>();
+      int n = 0;
+      for (Map.Entry<String, AttributeValue> entry : set.entrySet()) {
+        names.put("#a" + n, entry.getKey());
+        values.put(":a" + n, entry.getValue());
+        assignments.add("#a" + n + " = :a" + n);
+        n++;
+      }
+      List<String> removals = new ArrayList<>();
+      for (String attribute : remove) {
+        names.put("#a" + n, attribute);
+        removals.add("#a" + n);
+        n++;
+      }
+      String expression = "SET " + String.join(", ", assignments)
+          + (removals.isEmpty() ? "" : " REMOVE " + String.join(", ", removals));
+      Update.Builder update = Update.builder()
+          .tableName(table)
+          .key(key)
+          .updateExpression(expression)
+          .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
+      if (creating) {
+        names.put("#pkey", PKEY);
+        update.conditionExpression("attribute_not_exists(#pkey)");
+      } else {
+        names.put("#expectedVersion", VERSION);
+        values.put(":expected", number(expectedVersion));
+        update.conditionExpression("#expectedVersion = :expected");
+      }
+      return TransactWriteItem.builder()
+          .update(update.expressionAttributeNames(names).expressionAttributeValues(values).build())
+          .build();
     }
   }
 }

@@ -5,6 +5,11 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -16,6 +21,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * since the snapshot, a strongly consistent {@code Query} of just those events (paginated). An append
  * is one {@code TransactWriteItems}: the new journal items, the head row conditioned on the loaded
  * version, and the snapshot rows the {@link dev.esgen.runtime.aggregate.SnapshotPolicy} asks for.
+ * Index columns live on the head row (one attribute per {@code @Indexed} slot, written only when its
+ * value changes) and unique values as reservation items in the snapshot table; see
+ * {@code docs/schema.md}.
  * Keys are described in {@link JournalKeys}, attributes in {@link JournalAttributes}.
  *
  * <pre>{@code
@@ -27,10 +35,12 @@ public final class JournalLayout implements StorageLayout {
 
   private final JournalLoader loader;
   private final JournalAppender appender;
+  private final JournalIndexReader indexReader;
 
   public JournalLayout(DynamoDbClient client, StoreConfig config) {
     this.loader = new JournalLoader(client, config);
     this.appender = new JournalAppender(client, config);
+    this.indexReader = new JournalIndexReader(client, config, loader);
   }
 
   @Override
@@ -41,5 +51,27 @@ public final class JournalLayout implements StorageLayout {
   @Override
   public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
     return appender.append(request);
+  }
+
+  @Override
+  public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+    return loader.loadAll(definition, ids);
+  }
+
+  /** Shard by shard (0 first), and within a shard by aid: the order of the head rows' sort keys. */
+  @Override
+  public <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
+    return indexReader.listAll(definition, page);
+  }
+
+  @Override
+  public <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
+    return indexReader.findUnique(definition, column, value);
+  }
+
+  @Override
+  public <A, I, E> Page<I> findIndexed(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
+    return indexReader.findIndexed(definition, column, value, page);
   }
 }

@@ -18,18 +18,28 @@ import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /** Reads a stream: the head row, then the events after its snapshot. */
 final class JournalLoader {
+
+  /** BatchGetItem reads at most 100 keys per call. */
+  private static final int BATCH_LIMIT = 100;
 
   private final DynamoDbClient client;
   private final StoreConfig config;
@@ -46,6 +56,46 @@ final class JournalLoader {
     if (head.isEmpty()) {
       return Optional.empty();
     }
+    return Optional.of(fromHead(definition, keys, aid, head));
+  }
+
+  /**
+   * The streams of {@code ids} that exist: their head rows by {@code BatchGetItem} (strongly consistent,
+   * 100 keys per call, unprocessed keys retried), then a journal query only for each stream whose
+   * snapshot is older than its last event. The map follows the order of {@code ids}.
+   */
+  <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    Map<String, I> byAid = new LinkedHashMap<>();
+    for (I id : ids) {
+      byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
+    }
+    Map<String, Map<String, AttributeValue>> heads = new HashMap<>();
+    List<String> aids = new ArrayList<>(byAid.keySet());
+    for (int from = 0; from < aids.size(); from += BATCH_LIMIT) {
+      List<Map<String, AttributeValue>> batch = new ArrayList<>();
+      for (String aid : aids.subList(from, Math.min(aids.size(), from + BATCH_LIMIT))) {
+        batch.add(Map.of(
+            PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
+            SKEY, AttributeValue.fromS(keys.headSortKey(aid))));
+      }
+      for (Map<String, AttributeValue> head : batchGet(batch)) {
+        heads.put(head.get(AID).s(), head);
+      }
+    }
+    Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
+    byAid.forEach((aid, id) -> {
+      Map<String, AttributeValue> head = heads.get(aid);
+      if (head != null) {
+        loaded.put(id, fromHead(definition, keys, aid, head));
+      }
+    });
+    return loaded;
+  }
+
+  /** The stream whose head row is {@code head}: its snapshot plus, when behind, the events after it. */
+  <A, I, E> LoadedStream<A> fromHead(
+      AggregateDefinition<A, I, E> definition, JournalKeys keys, String aid, Map<String, AttributeValue> head) {
     long snapshotSeqNr = headNumber(definition, aid, head, SEQ_NR);
     long lastSeqNr = headNumber(definition, aid, head, LAST_SEQ_NR);
     long version = headNumber(definition, aid, head, VERSION);
@@ -59,7 +109,38 @@ final class JournalLoader {
       state = foldEventsAfterSnapshot(definition, keys, aid, state, snapshotSeqNr, lastSeqNr);
     }
     JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head));
-    return Optional.of(new LoadedStream<>(state, version, lastSeqNr, position));
+    return new LoadedStream<>(state, version, lastSeqNr, position);
+  }
+
+  private List<Map<String, AttributeValue>> batchGet(List<Map<String, AttributeValue>> keys) {
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    Map<String, KeysAndAttributes> request =
+        Map.of(config.snapshotTable(), KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+    for (int attempt = 1; !request.isEmpty(); attempt++) {
+      BatchGetItemResponse response;
+      try {
+        Map<String, KeysAndAttributes> pending = request;
+        response = client.batchGetItem(b -> b.requestItems(pending));
+      } catch (ResourceNotFoundException e) {
+        throw new MissingTableException(List.of(config.snapshotTable()), e);
+      }
+      items.addAll(response.responses().getOrDefault(config.snapshotTable(), List.of()));
+      request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+      if (!request.isEmpty()) {
+        // Unprocessed keys mean throttling or a response over 16 MB: back off before asking again.
+        backOff(attempt);
+      }
+    }
+    return items;
+  }
+
+  private static void backOff(int attempt) {
+    try {
+      Thread.sleep(Math.min(1_000L, 20L << Math.min(attempt, 6)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting to retry unprocessed keys", e);
+    }
   }
 
   private Map<String, AttributeValue> readHead(JournalKeys keys, String aid) {

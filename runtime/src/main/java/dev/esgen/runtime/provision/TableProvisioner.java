@@ -1,22 +1,31 @@
 package dev.esgen.runtime.provision;
 
 import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.index.IndexKeys;
 import dev.esgen.runtime.journal.JournalAttributes;
 import dev.esgen.runtime.tip.TipAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
 /**
@@ -28,14 +37,26 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  * {@code pkey} (hash) and {@code skey} (range); the tip table is on-demand with {@code p} (S, hash) and
  * {@code i} (N, range), see {@link TipAttributes}. The journal gets the {@code aid}/{@code seq_nr} index only when
  * {@link StoreConfig#aidIndex()} is set. TTL is enabled on the snapshot table's {@code ttl} attribute so
- * displaced snapshots in TTL mode expire. The call waits until all tables are active and is idempotent:
- * existing tables are left as they are (an existing table is not altered to add a missing index).
+ * displaced snapshots in TTL mode expire.
+ *
+ * <p>Given the aggregate definitions the store will hold, the snapshot table also gets the global
+ * secondary indexes their {@code @Indexed} columns need: as many slots as the aggregate with the most
+ * {@code @Indexed} columns has, index {@code esgen-index-{i}} on {@code ix{i}_pk} (hash) and {@code aid}
+ * (range), projection {@code KEYS_ONLY} (see {@link IndexKeys}). Slots are shared between aggregate
+ * types, so 20 indexes (DynamoDB's default quota per table) serve any number of aggregates with up to 20
+ * indexed columns each. Missing indexes are added to an existing table one at a time (DynamoDB allows
+ * one index creation per {@code UpdateTable}) and awaited; DynamoDB backfills them from the head rows
+ * already stored. The call waits until all tables are active, is idempotent and never removes anything.
  *
  * <pre>{@code
- * new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing();
+ * new TableProvisioner(client, StoreConfig.defaults())
+ *     .createTablesIfMissing(BankAccountRepository.definition(mapper), TransferRepository.definition(mapper));
  * }</pre>
  */
 public final class TableProvisioner {
+
+  /** How long to wait for an index added to an existing table; a large table takes longer to backfill. */
+  private static final Duration INDEX_CREATION_TIMEOUT = Duration.ofMinutes(30);
 
   private final DynamoDbClient client;
   private final StoreConfig config;
@@ -46,18 +67,24 @@ public final class TableProvisioner {
   }
 
   /**
-   * Creates whichever of the three tables do not exist yet, enables TTL on the snapshot table and waits
-   * until all are active. Every store gets the tip table, whether or not an aggregate uses the tip
-   * layout yet: an empty table costs nothing on demand.
+   * Creates whichever of the three tables (journal, snapshot, tip) do not exist yet, with the index
+   * slots {@code definitions} need, adds missing index slots to an existing snapshot table, enables TTL
+   * on the snapshot table and waits until everything is active. Every store gets the tip table, whether
+   * or not an aggregate uses the tip layout yet: an empty table costs nothing on demand.
    *
+   * @param definitions every aggregate type the store will hold (or at least those with
+   *     {@code @Indexed} columns); none for a store without indexed columns
    * @return the names of the tables this call created (empty when all existed)
+   * @throws IllegalArgumentException when an aggregate has more {@code @Indexed} columns than a table
+   *     can have global secondary indexes
    */
-  public List<String> createTablesIfMissing() {
+  public List<String> createTablesIfMissing(AggregateDefinition<?, ?, ?>... definitions) {
+    int slots = slotsNeeded(List.of(definitions));
     List<String> created = new ArrayList<>();
     if (createIfMissing(journalTable())) {
       created.add(config.journalTable());
     }
-    if (createIfMissing(snapshotTable())) {
+    if (createIfMissing(snapshotTable(slots))) {
       created.add(config.snapshotTable());
     }
     if (createIfMissing(tipTable())) {
@@ -66,8 +93,86 @@ public final class TableProvisioner {
     client.waiter().waitUntilTableExists(b -> b.tableName(config.journalTable()));
     client.waiter().waitUntilTableExists(b -> b.tableName(config.tipTable()));
     client.waiter().waitUntilTableExists(b -> b.tableName(config.snapshotTable()));
+    addMissingSlots(slots);
     enableSnapshotTtl();
     return created;
+  }
+
+  /** The number of index slots the aggregates need: the most {@code @Indexed} columns any of them has. */
+  public static int slotsNeeded(List<AggregateDefinition<?, ?, ?>> definitions) {
+    int slots = 0;
+    for (AggregateDefinition<?, ?, ?> definition : definitions) {
+      int needed = definition.indexColumns().slotted().size();
+      if (needed > IndexKeys.MAX_SLOTS) {
+        throw new IllegalArgumentException("aggregate " + definition.name() + " has " + needed
+            + " @Indexed columns, but a DynamoDB table has at most " + IndexKeys.MAX_SLOTS
+            + " global secondary indexes: make some of them plain components, or @Unique");
+      }
+      slots = Math.max(slots, needed);
+    }
+    return slots;
+  }
+
+  /** The global secondary index of slot {@code slot}, as created on the snapshot table. */
+  public static GlobalSecondaryIndex slotIndex(int slot) {
+    return GlobalSecondaryIndex.builder()
+        .indexName(IndexKeys.slotIndexName(slot))
+        .keySchema(key(IndexKeys.slotAttribute(slot), KeyType.HASH), key(IndexKeys.AID, KeyType.RANGE))
+        .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY))
+        .build();
+  }
+
+  private void addMissingSlots(int slots) {
+    for (int slot = 0; slot < slots; slot++) {
+      if (indexNames().contains(IndexKeys.slotIndexName(slot))) {
+        continue;
+      }
+      GlobalSecondaryIndex index = slotIndex(slot);
+      client.updateTable(b -> b
+          .tableName(config.snapshotTable())
+          .attributeDefinitions(slotAttributes(index))
+          .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+              .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
+              .build()));
+      awaitActive(index.indexName());
+    }
+  }
+
+  private Set<String> indexNames() {
+    TableDescription table = client.describeTable(b -> b.tableName(config.snapshotTable())).table();
+    Set<String> names = new HashSet<>();
+    if (table.hasGlobalSecondaryIndexes()) {
+      table.globalSecondaryIndexes().forEach(index -> names.add(index.indexName()));
+    }
+    return names;
+  }
+
+  private void awaitActive(String indexName) {
+    long deadline = System.nanoTime() + INDEX_CREATION_TIMEOUT.toNanos();
+    while (true) {
+      TableDescription table = client.describeTable(b -> b.tableName(config.snapshotTable())).table();
+      boolean active = table.tableStatus() == TableStatus.ACTIVE && table.globalSecondaryIndexes().stream()
+          .anyMatch(i -> i.indexName().equals(indexName) && i.indexStatus() == IndexStatus.ACTIVE);
+      if (active) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("index " + indexName + " of table " + config.snapshotTable()
+            + " is not active after " + INDEX_CREATION_TIMEOUT + "; it is still being backfilled: call again later");
+      }
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for index " + indexName, e);
+      }
+    }
+  }
+
+  private static List<AttributeDefinition> slotAttributes(GlobalSecondaryIndex index) {
+    List<AttributeDefinition> attributes = new ArrayList<>();
+    index.keySchema().forEach(k -> attributes.add(stringKey(k.attributeName())));
+    return attributes;
   }
 
   private CreateTableRequest journalTable() {
@@ -90,8 +195,19 @@ public final class TableProvisioner {
     return table.build();
   }
 
-  private CreateTableRequest snapshotTable() {
-    return keyedTable(config.snapshotTable()).build();
+  private CreateTableRequest snapshotTable(int slots) {
+    CreateTableRequest.Builder table = keyedTable(config.snapshotTable());
+    if (slots > 0) {
+      List<AttributeDefinition> attributes = new ArrayList<>(List.of(
+          stringKey(JournalAttributes.PKEY), stringKey(JournalAttributes.SKEY), stringKey(IndexKeys.AID)));
+      List<GlobalSecondaryIndex> indexes = new ArrayList<>();
+      for (int slot = 0; slot < slots; slot++) {
+        attributes.add(stringKey(IndexKeys.slotAttribute(slot)));
+        indexes.add(slotIndex(slot));
+      }
+      table.attributeDefinitions(attributes).globalSecondaryIndexes(indexes);
+    }
+    return table.build();
   }
 
   private CreateTableRequest tipTable() {

@@ -5,12 +5,20 @@ import dev.esgen.runtime.RetryPolicy;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.ValueNotFoundException;
+import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.metrics.OperationRecorder;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -25,6 +33,11 @@ import java.util.function.Function;
  * and definition and is safe to share between threads. Each public operation is reported, with the
  * DynamoDB requests and capacity it used, to the store's {@link dev.esgen.runtime.metrics.StoreListener}.
  *
+ * <p>Generated subclasses add typed lookups for {@code @Indexed} and {@code @Unique} columns on top of the
+ * protected {@code ...ByUnique} and {@code ...ByIndex} methods here. Unique lookups read the value's
+ * reservation with strong consistency; indexed lookups go through a global secondary index and are
+ * eventually consistent; null values are never indexed.
+ *
  * <pre>{@code
  * BankAccountRepository accounts = new BankAccountRepository(store);
  * Versioned<BankAccount> opened = accounts.create(new AccountOpened(id, "Ann", "ann@example.com", now));
@@ -38,6 +51,9 @@ import java.util.function.Function;
  * @param <E> the sealed root of its events
  */
 public abstract class EventSourcedRepository<A, I, E> {
+
+  /** How many index entries {@code findByX} of an {@code @Indexed} column reads per request. */
+  private static final int FIND_PAGE_SIZE = 10;
 
   private final EventStore store;
   private final AggregateDefinition<A, I, E> definition;
@@ -161,6 +177,127 @@ public abstract class EventSourcedRepository<A, I, E> {
   /** The aggregate stored under {@code id} with its version and last seq_nr, if any. */
   public final Optional<Versioned<A>> findVersioned(I id) {
     return record("findVersioned", attempts -> layout().load(definition, id).map(EventSourcedRepository::versioned));
+  }
+
+  /**
+   * The aggregates stored under {@code ids}, read with strong consistency in batches (a
+   * {@code BatchGetItem} per 100 ids, not a request per id); ids with no aggregate are left out. The
+   * map iterates in the order of {@code ids}.
+   */
+  public final Map<I, A> findAll(Collection<I> ids) {
+    return record("findAll", attempts -> {
+      Map<I, A> found = new LinkedHashMap<>();
+      layout().loadAll(definition, ids).forEach((id, stream) -> found.put(id, stream.state()));
+      return found;
+    });
+  }
+
+  /**
+   * A page of every aggregate of this type, strongly consistent, in the storage layout's stable order
+   * (the journal layout: shard by shard, then by id string). Aggregates created while paging may or may
+   * not appear, depending on where they sort.
+   */
+  public final Page<A> listAll(PageRequest page) {
+    return record("listAll", attempts -> layout().listAll(definition, page).map(LoadedStream::state));
+  }
+
+  /**
+   * The aggregate holding {@code value} in the {@code @Unique} column {@code column}, found through the
+   * value's reservation with a strongly consistent read, so an aggregate created or changed by a
+   * completed append is found at once. Generated {@code maybeFindByX} methods call this.
+   *
+   * @param value the value's stored string form ({@link dev.esgen.runtime.index.IndexValues}); it is
+   *     normalised as the column says
+   */
+  protected final Optional<A> maybeFindByUnique(IndexColumn column, String value) {
+    requireValue(column, value);
+    return record("findBy" + column.name(), attempts -> {
+      Optional<I> holder = layout().findUnique(definition, column, value);
+      if (holder.isEmpty()) {
+        return Optional.empty();
+      }
+      String wanted = column.normalize(value);
+      return layout().load(definition, holder.get())
+          .map(LoadedStream::state)
+          .filter(state -> wanted.equals(normalizedValue(state, column)));
+    });
+  }
+
+  /**
+   * The aggregate holding {@code value} in the {@code @Unique} column {@code column}, as
+   * {@link #maybeFindByUnique}.
+   *
+   * @throws ValueNotFoundException when no aggregate holds it
+   */
+  protected final A findByUnique(IndexColumn column, String value) {
+    return maybeFindByUnique(column, value)
+        .orElseThrow(() -> new ValueNotFoundException(definition.name(), column.name(), value));
+  }
+
+  /**
+   * The aggregate with the smallest id string among those whose {@code @Indexed} column {@code column}
+   * holds {@code value}. Found through a global secondary index, which is eventually consistent: an
+   * append that just set the value may not be seen yet. Every candidate is loaded with a strongly
+   * consistent read and returned only if it still holds the value.
+   */
+  protected final Optional<A> maybeFindByIndex(IndexColumn column, String value) {
+    return record("findBy" + column.name(), attempts -> {
+      PageRequest request = PageRequest.first(FIND_PAGE_SIZE);
+      while (true) {
+        Page<A> page = listByIndex(column, value, request);
+        if (!page.items().isEmpty()) {
+          return Optional.of(page.items().get(0));
+        }
+        if (page.nextCursor().isEmpty()) {
+          return Optional.empty();
+        }
+        request = PageRequest.after(page.nextCursor().get(), FIND_PAGE_SIZE);
+      }
+    });
+  }
+
+  /**
+   * As {@link #maybeFindByIndex}.
+   *
+   * @throws ValueNotFoundException when no aggregate holds {@code value}
+   */
+  protected final A findByIndex(IndexColumn column, String value) {
+    return maybeFindByIndex(column, value)
+        .orElseThrow(() -> new ValueNotFoundException(definition.name(), column.name(), value));
+  }
+
+  /**
+   * A page of the aggregates whose {@code @Indexed} column {@code column} holds {@code value}, ordered by
+   * id string. The ids come from a global secondary index (eventually consistent); the aggregates are
+   * then loaded in one batch with strongly consistent reads, and any whose current value differs (the
+   * index had not caught up) is left out, so a page may hold fewer than {@code page.size()} items while
+   * more follow.
+   */
+  protected final Page<A> listByIndex(IndexColumn column, String value, PageRequest page) {
+    requireValue(column, value);
+    return record("listBy" + column.name(), attempts -> {
+      Page<I> ids = layout().findIndexed(definition, column, value, page);
+      Map<I, LoadedStream<A>> loaded = layout().loadAll(definition, ids.items());
+      List<A> items = new ArrayList<>();
+      for (LoadedStream<A> stream : loaded.values()) {
+        if (value.equals(definition.indexColumns().values(stream.state()).get(column.name()))) {
+          items.add(stream.state());
+        }
+      }
+      return new Page<>(items, ids.nextCursor());
+    });
+  }
+
+  private String normalizedValue(A state, IndexColumn column) {
+    String current = definition.indexColumns().values(state).get(column.name());
+    return current == null ? null : column.normalize(current);
+  }
+
+  private void requireValue(IndexColumn column, String value) {
+    if (value == null) {
+      throw new IllegalArgumentException(definition.name() + " " + column.name()
+          + ": null is never indexed, so no aggregate can be found by it");
+    }
   }
 
   private Versioned<A> appendTo(

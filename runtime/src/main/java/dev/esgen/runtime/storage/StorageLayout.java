@@ -1,6 +1,11 @@
 package dev.esgen.runtime.storage;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -11,6 +16,11 @@ import java.util.Optional;
  * atomic, version-conditioned write. What it needs to remember between the two (where the last snapshot
  * is, which older snapshots are kept) travels in the {@link LoadedStream#position()} it hands out, so the
  * layout itself stays stateless and a load plus an append cost no extra reads.
+ *
+ * <p>A layout also keeps the aggregate's index columns consistent with its streams: every append writes
+ * the {@link dev.esgen.runtime.index.IndexChanges} between the loaded and the new state in the same atomic
+ * write (reservations through {@link dev.esgen.runtime.index.UniqueReservations}, failing with
+ * {@link dev.esgen.runtime.error.DuplicateValueException}), and the layout answers the lookups below.
  *
  * <pre>{@code
  * StorageLayout layout = store.layoutFor(definition);
@@ -35,4 +45,29 @@ public interface StorageLayout {
    * @throws dev.esgen.runtime.error.ConcurrentModificationException when another writer got there first
    */
   <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request);
+
+  /**
+   * The streams of {@code ids} that exist, read with strong consistency in as few requests as the layout
+   * allows (not one per id); ids without a stream are absent. The map iterates in the order of
+   * {@code ids}, each id once.
+   */
+  <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids);
+
+  /** A page of every stream of the aggregate type, in the layout's documented, stable order. */
+  <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page);
+
+  /**
+   * The id of the aggregate that holds {@code value} (its stored string form, not yet normalised) in the
+   * {@code @Unique} column {@code column}, read with strong consistency: an append that completed is seen.
+   */
+  <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value);
+
+  /**
+   * A page of the ids of aggregates whose {@code @Indexed} column {@code column} holds {@code value} (its
+   * stored string form), ordered by id string. Read from an index that is eventually consistent: an id
+   * may be missing for a moment after an append, or listed although its value just changed; callers
+   * check the loaded state.
+   */
+  <A, I, E> Page<I> findIndexed(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page);
 }

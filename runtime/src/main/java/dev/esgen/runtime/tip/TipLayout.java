@@ -5,6 +5,11 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -43,5 +48,26 @@ public final class TipLayout implements StorageLayout {
   @Override
   public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
     return appender.append(request);
+  }
+
+  @Override
+  public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+    throw new UnsupportedOperationException("not implemented yet");
+  }
+
+  @Override
+  public <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
+    throw new UnsupportedOperationException("not implemented yet");
+  }
+
+  @Override
+  public <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
+    throw new UnsupportedOperationException("not implemented yet");
+  }
+
+  @Override
+  public <A, I, E> Page<I> findIndexed(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
+    throw new UnsupportedOperationException("not implemented yet");
   }
 }

@@ -1,0 +1,3 @@
+package dev.esgen.processor.functional.catalog;
+
+public record Barcode(String value) {}

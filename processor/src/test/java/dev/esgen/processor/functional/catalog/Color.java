@@ -1,0 +1,7 @@
+package dev.esgen.processor.functional.catalog;
+
+public enum Color {
+  RED,
+  GREEN,
+  BLUE
+}

@@ -1,0 +1,41 @@
+package dev.esgen.runtime.error;
+
+/**
+ * No aggregate holds the value a {@code findByX} lookup asked for.
+ *
+ * <pre>{@code
+ * try {
+ *   BankAccount account = accounts.findByEmail("ann@example.com");
+ * } catch (ValueNotFoundException e) {
+ *   // e.getMessage(): "no bank-account with email 'ann@example.com'"
+ * }
+ * }</pre>
+ */
+public class ValueNotFoundException extends EsgenException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String aggregateName;
+  private final String column;
+  private final String value;
+
+  public ValueNotFoundException(String aggregateName, String column, String value) {
+    super("no " + aggregateName + " with " + column + " '" + value + "'");
+    this.aggregateName = aggregateName;
+    this.column = column;
+    this.value = value;
+  }
+
+  public String aggregateName() {
+    return aggregateName;
+  }
+
+  public String column() {
+    return column;
+  }
+
+  /** The value looked for, in its stored string form. */
+  public String value() {
+    return value;
+  }
+}

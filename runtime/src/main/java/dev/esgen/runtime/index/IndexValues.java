@@ -1,0 +1,81 @@
+package dev.esgen.runtime.index;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.UUID;
+
+/**
+ * The stored string form of every supported index column type: one canonical string per value, so that
+ * equal values always meet in the same index or reservation key.
+ *
+ * <ul>
+ *   <li>numbers: plain decimal notation without exponent or trailing zeros, exact for every value
+ *       ({@code 42}, {@code -7}, {@code 0.1}, {@code 1E+3} becomes {@code 1000}); a {@code double} or
+ *       {@code float} is first taken at its shortest decimal representation ({@code 0.1f} is
+ *       {@code 0.1}); NaN and the infinities as {@code NaN}, {@code Infinity}, {@code -Infinity};
+ *   <li>booleans: {@code true} / {@code false}; enums: {@link Enum#name()} (never {@code toString()},
+ *       which a class may override);
+ *   <li>UUID: lower-case hyphenated; Instant: ISO-8601 in UTC as {@link Instant#toString()}; LocalDate:
+ *       ISO-8601 {@code yyyy-MM-dd}; String: itself.
+ * </ul>
+ * Generated {@code FooIndexColumns} call these; a record with one component is encoded as that component.
+ *
+ * <pre>{@code
+ * IndexValues.of(new BigDecimal("10.50"));   // "10.5"
+ * IndexValues.of(Genre.POETRY);              // "POETRY"
+ * }</pre>
+ */
+public final class IndexValues {
+
+  private IndexValues() {}
+
+  public static String of(String value) {
+    return value;
+  }
+
+  public static String of(long value) {
+    return Long.toString(value);
+  }
+
+  public static String of(double value) {
+    return Double.isFinite(value) ? plain(BigDecimal.valueOf(value)) : Double.toString(value);
+  }
+
+  public static String of(float value) {
+    return Float.isFinite(value) ? plain(new BigDecimal(Float.toString(value))) : Float.toString(value);
+  }
+
+  public static String of(boolean value) {
+    return Boolean.toString(value);
+  }
+
+  public static String of(BigInteger value) {
+    return value.toString();
+  }
+
+  public static String of(BigDecimal value) {
+    return plain(value);
+  }
+
+  public static String of(Enum<?> value) {
+    return value.name();
+  }
+
+  public static String of(UUID value) {
+    return value.toString();
+  }
+
+  public static String of(Instant value) {
+    return value.toString();
+  }
+
+  public static String of(LocalDate value) {
+    return value.toString();
+  }
+
+  private static String plain(BigDecimal value) {
+    return value.signum() == 0 ? "0" : value.stripTrailingZeros().toPlainString();
+  }
+}

@@ -1,0 +1,153 @@
+package dev.esgen.runtime.journal;
+
+import static dev.esgen.runtime.journal.JournalAttributes.AID;
+import static dev.esgen.runtime.journal.JournalAttributes.PKEY;
+import static dev.esgen.runtime.journal.JournalAttributes.VERSION;
+
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.error.MissingIndexException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.index.IndexKeys;
+import dev.esgen.runtime.index.UniqueReservations;
+import dev.esgen.runtime.query.Cursors;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import dev.esgen.runtime.storage.LoadedStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+
+/**
+ * The journal layout's lookups: through a unique value's reservation, through an index slot's global
+ * secondary index, and over all head rows of an aggregate type.
+ */
+final class JournalIndexReader {
+
+  /** A cursor that starts at the beginning of a shard rather than after a key. */
+  private static final String SHARD = "shard";
+
+  private final DynamoDbClient client;
+  private final StoreConfig config;
+  private final JournalLoader loader;
+  private final UniqueReservations reservations;
+
+  JournalIndexReader(DynamoDbClient client, StoreConfig config, JournalLoader loader) {
+    this.client = client;
+    this.config = config;
+    this.loader = loader;
+    this.reservations = new UniqueReservations(config.snapshotTable());
+  }
+
+  <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
+    try {
+      return reservations.holder(client, definition.name(), column, value).map(definition.keys()::parseId);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.snapshotTable()), e);
+    }
+  }
+
+  <A, I, E> Page<I> findIndexed(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
+    int slot = definition.indexColumns().slotOf(column);
+    String index = IndexKeys.slotIndexName(slot);
+    QueryRequest request = QueryRequest.builder()
+        .tableName(config.snapshotTable())
+        .indexName(index)
+        .keyConditionExpression("#k = :k")
+        .expressionAttributeNames(Map.of("#k", IndexKeys.slotAttribute(slot)))
+        .expressionAttributeValues(Map.of(
+            ":k", AttributeValue.fromS(IndexKeys.valueKey(definition.name(), column.name(), value))))
+        .limit(page.size())
+        .exclusiveStartKey(page.cursor().map(Cursors::decode).orElse(null))
+        .build();
+    QueryResponse response;
+    try {
+      response = client.query(request);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.snapshotTable()), e);
+    } catch (DynamoDbException e) {
+      if (e.statusCode() == 400 && String.valueOf(e.getMessage()).contains("index")) {
+        throw new MissingIndexException(config.snapshotTable(), index, definition.name(), column.name(), e);
+      }
+      throw e;
+    }
+    List<I> ids = response.items().stream().map(item -> definition.keys().parseId(item.get(AID).s())).toList();
+    return new Page<>(ids, next(response));
+  }
+
+  /**
+   * Head rows shard by shard, each shard in sort-key order ({@code {aggregate}-{aid}-0...0}, so by aid):
+   * a strongly consistent query per partition, keeping only head rows (the ones with a version).
+   */
+  <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    int shard = 0;
+    Map<String, AttributeValue> start = null;
+    if (page.cursor().isPresent()) {
+      Map<String, AttributeValue> cursor = Cursors.decode(page.cursor().get());
+      if (cursor.containsKey(SHARD)) {
+        shard = Integer.parseInt(cursor.get(SHARD).s());
+      } else {
+        String pkey = cursor.get(PKEY).s();
+        shard = Integer.parseInt(pkey.substring(pkey.lastIndexOf('-') + 1));
+        start = cursor;
+      }
+    }
+    List<LoadedStream<A>> items = new ArrayList<>();
+    while (shard < definition.shards()) {
+      QueryResponse response = query(QueryRequest.builder()
+          .tableName(config.snapshotTable())
+          .keyConditionExpression("#pkey = :pkey")
+          .filterExpression("attribute_exists(#version)")
+          .expressionAttributeNames(Map.of("#pkey", PKEY, "#version", VERSION))
+          .expressionAttributeValues(Map.of(":pkey", AttributeValue.fromS(definition.name() + "-" + shard)))
+          .consistentRead(true)
+          .limit(page.size() - items.size())
+          .exclusiveStartKey(start)
+          .build());
+      for (Map<String, AttributeValue> head : response.items()) {
+        items.add(loader.fromHead(definition, keys, head.get(AID).s(), head));
+      }
+      Optional<String> next = next(response);
+      if (next.isPresent()) {
+        start = response.lastEvaluatedKey();
+        if (items.size() == page.size()) {
+          return new Page<>(items, next);
+        }
+      } else {
+        shard++;
+        start = null;
+        if (items.size() == page.size()) {
+          return new Page<>(items, shard < definition.shards()
+              ? Optional.of(Cursors.encode(Map.of(SHARD, AttributeValue.fromS(Integer.toString(shard)))))
+              : Optional.empty());
+        }
+      }
+    }
+    return new Page<>(items, Optional.empty());
+  }
+
+  private QueryResponse query(QueryRequest request) {
+    try {
+      return client.query(request);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.snapshotTable()), e);
+    }
+  }
+
+  private static Optional<String> next(QueryResponse response) {
+    return response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+        ? Optional.of(Cursors.encode(response.lastEvaluatedKey()))
+        : Optional.empty();
+  }
+
+}
