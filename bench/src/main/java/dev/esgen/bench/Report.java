@@ -37,6 +37,8 @@ final class Report {
     line("Mode: **%s**. Run on %s: %d processors, %,d MB memory, %s, %s. The suite took %d min %d s.",
         results.settings().mode(), machine.date(), machine.processors(), machine.memoryMegabytes(), machine.jdk(),
         machine.os(), results.took().toMinutes(), results.took().toSecondsPart());
+    line("Load average when the report was written (1, 5, 15 min): %s on %d processors; anything above the"
+        + " processor count means other work shared the machine.", machine.loadAverage(), machine.processors());
     line("Re-run: `mvn -pl bench -am package -DskipTests -Pbench` (writes `bench/target/report.md` and"
         + " `bench/target/%s`). Figures from a shared machine move by several percent between runs.", chart);
     summary();

@@ -14,6 +14,7 @@ import dev.esgen.runtime.error.ConcurrentModificationException;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CyclicBarrier;
@@ -84,7 +85,7 @@ public final class ContentionBenchmark {
     }
     int perThread = settings.contentionCommandsPerThread();
     Latencies latencies = new Latencies(THREADS * perThread);
-    List<Integer> attempts = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Integer> attempts = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger failed = new AtomicInteger();
     AtomicLong conflicts = new AtomicLong();
     CyclicBarrier start = new CyclicBarrier(THREADS);
@@ -126,7 +127,7 @@ public final class ContentionBenchmark {
     double seconds = (System.nanoTime() - began) / 1e9;
     Meter.Reading used = meter.read().minus(before);
     List<Integer> sorted = new ArrayList<>(attempts);
-    java.util.Collections.sort(sorted);
+    Collections.sort(sorted);
     int total = sorted.size();
     double p99Attempts = sorted.get(Math.max(0, (int) Math.ceil(0.99 * total) - 1));
     int completed = total - failed.get();

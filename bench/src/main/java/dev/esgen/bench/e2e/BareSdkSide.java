@@ -120,9 +120,9 @@ public final class BareSdkSide implements Side {
     return new Head(number(item, "seq_nr"), number(item, "last_seq_nr"), number(item, "version"));
   }
 
-  private int readEventsAfterSnapshot(String aid, Head head) {
+  private void readEventsAfterSnapshot(String aid, Head head) {
     if (head.lastSeqNr == head.snapshotSeqNr) {
-      return 0;
+      return;
     }
     QueryRequest.Builder query = QueryRequest.builder()
         .tableName(journalTable)
@@ -144,7 +144,6 @@ public final class BareSdkSide implements Side {
       throw new IllegalStateException("read " + read + " events of stream " + aid + ", expected "
           + (head.lastSeqNr - head.snapshotSeqNr));
     }
-    return read;
   }
 
   private void appendSmallEvents(String aid, Head head, int events) {

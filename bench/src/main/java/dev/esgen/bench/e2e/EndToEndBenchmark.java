@@ -1,9 +1,12 @@
 package dev.esgen.bench.e2e;
 
 import dev.esgen.bench.Settings;
+import dev.esgen.bench.domain.Cart;
+import dev.esgen.bench.domain.CartEvent;
 import dev.esgen.bench.domain.CartId;
 import dev.esgen.bench.domain.CartOpened;
 import dev.esgen.bench.domain.CartRepository;
+import dev.esgen.bench.e2e.Operation.StreamShape;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.measure.Latencies;
 import dev.esgen.bench.measure.Meter;
@@ -11,9 +14,6 @@ import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EsgenJson;
-import dev.esgen.bench.domain.Cart;
-import dev.esgen.bench.domain.CartEvent;
-import dev.esgen.bench.e2e.Operation.StreamShape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

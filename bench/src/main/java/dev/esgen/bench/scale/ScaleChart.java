@@ -26,7 +26,7 @@ public final class ScaleChart {
   private static final int PANEL_WIDTH = 560;
   private static final int HEIGHT = 440;
   private static final int LEFT = 80;
-  private static final int RIGHT = 24;
+  private static final int RIGHT = 44;
   private static final int TOP = 56;
   private static final int BOTTOM = 110;
   private static final Color[] SERIES_COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c)};
