@@ -38,7 +38,7 @@ public record Settings(
     int jmhIterationMillis) {
 
   public static Settings full() {
-    return new Settings("full", 100, 100, 4, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 3, 1, 3, 5, 1_000);
+    return new Settings("full", 100, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 1, 3, 5, 1_000);
   }
 
   public static Settings smoke() {
