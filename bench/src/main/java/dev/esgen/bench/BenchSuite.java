@@ -1,0 +1,89 @@
+package dev.esgen.bench;
+
+import dev.esgen.bench.codec.MicroBenchmarks;
+import dev.esgen.bench.compile.CompileTimeBenchmark;
+import dev.esgen.bench.contention.ContentionBenchmark;
+import dev.esgen.bench.e2e.EndToEndBenchmark;
+import dev.esgen.bench.measure.Clients;
+import dev.esgen.bench.scale.ScaleBenchmark;
+import dev.esgen.bench.scale.ScaleChart;
+import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.provision.TableProvisioner;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * Runs every benchmark in one go and writes {@code report.md} and {@code scale.png} into a directory.
+ *
+ * <pre>
+ * java -cp ... dev.esgen.bench.BenchSuite full target     # what the bench profile runs
+ * </pre>
+ *
+ * <p>Benchmarks report; nothing here fails on a timing. DynamoDB Local is started on a free loopback
+ * port for the run and stopped at the end.
+ */
+public final class BenchSuite {
+
+  public static final String REPORT = "report.md";
+  public static final String CHART = "scale.png";
+
+  private BenchSuite() {}
+
+  /** Everything one run measured. */
+  public record Results(
+      Settings settings,
+      List<MicroBenchmarks.Score> micro,
+      List<EndToEndBenchmark.Result> endToEnd,
+      List<ContentionBenchmark.Result> contention,
+      List<ScaleBenchmark.Point> scale,
+      CompileTimeBenchmark.Result compile,
+      Duration took) {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2 || !(args[0].equals("full") || args[0].equals("smoke"))) {
+      System.err.println("usage: BenchSuite full|smoke OUTPUT_DIRECTORY");
+      System.exit(2);
+    }
+    Settings settings = args[0].equals("full") ? Settings.full() : Settings.smoke();
+    Path out = Path.of(args[1]);
+    run(settings, out);
+    System.out.println("Wrote " + out.resolve(REPORT) + " and " + out.resolve(CHART));
+  }
+
+  public static Results run(Settings settings, Path out) throws Exception {
+    long start = System.nanoTime();
+    Files.createDirectories(out);
+    System.out.println("esgen benchmarks, " + settings.mode() + " mode");
+    System.out.println("Codec and replay (JMH)...");
+    List<MicroBenchmarks.Score> micro = new MicroBenchmarks(settings).run();
+    System.out.println("Compile time...");
+    CompileTimeBenchmark.Result compile = new CompileTimeBenchmark(settings).run();
+    List<EndToEndBenchmark.Result> endToEnd;
+    List<ContentionBenchmark.Result> contention;
+    List<ScaleBenchmark.Point> scale;
+    System.out.println("Starting DynamoDB Local...");
+    try (DynamoDbLocal local = DynamoDbLocal.start()) {
+      try (DynamoDbClient client = Clients.local(local.endpoint(), Optional.empty())) {
+        new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing();
+      }
+      System.out.println("End to end...");
+      endToEnd = new EndToEndBenchmark(settings, local.endpoint()).run();
+      System.out.println("Contention...");
+      contention = new ContentionBenchmark(settings, local.endpoint()).run();
+      System.out.println("Scale...");
+      scale = new ScaleBenchmark(settings, local.endpoint()).run();
+    }
+    ScaleChart.write(scale, out.resolve(CHART));
+    Results results = new Results(settings, micro, endToEnd, contention, scale, compile,
+        Duration.ofNanos(System.nanoTime() - start));
+    Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
+        StandardCharsets.UTF_8);
+    return results;
+  }
+}

@@ -1,0 +1,243 @@
+package dev.esgen.bench;
+
+import dev.esgen.bench.codec.CodecBenchmark;
+import dev.esgen.bench.codec.MicroBenchmarks.Score;
+import dev.esgen.bench.codec.ReplayBenchmark;
+import dev.esgen.bench.contention.ContentionBenchmark;
+import dev.esgen.bench.e2e.EndToEndBenchmark;
+import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
+import dev.esgen.bench.scale.ScaleBenchmark;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** Renders one run's {@link BenchSuite.Results} as the Markdown report. */
+final class Report {
+
+  /** The section headings, in order; the smoke test checks that each is written. */
+  static final List<String> SECTIONS = List.of(
+      "## Summary", "## End to end", "## Codec", "## Replay", "## Contention", "## Compile time", "## Scale",
+      "## How it is measured");
+
+  private final BenchSuite.Results results;
+  private final Machine machine;
+  private final String chart;
+  private final StringBuilder md = new StringBuilder();
+
+  Report(BenchSuite.Results results, Machine machine, String chart) {
+    this.results = results;
+    this.machine = machine;
+    this.chart = chart;
+  }
+
+  String markdown() {
+    md.append("# esgen benchmark report\n\n");
+    line("Mode: **%s**. Run on %s: %d processors, %,d MB memory, %s, %s. The suite took %d min %d s.",
+        results.settings().mode(), machine.date(), machine.processors(), machine.memoryMegabytes(), machine.jdk(),
+        machine.os(), results.took().toMinutes(), results.took().toSecondsPart());
+    line("Load average when the report was written (1, 5, 15 min): %s on %d processors; anything above the"
+        + " processor count means other work shared the machine.", machine.loadAverage(), machine.processors());
+    line("Re-run: `mvn -pl bench -am package -DskipTests -Pbench` (writes `bench/target/report.md` and"
+        + " `bench/target/%s`). Figures from a shared machine move by several percent between runs.", chart);
+    summary();
+    endToEnd();
+    codec();
+    replay();
+    contention();
+    compile();
+    scale();
+    method();
+    return md.toString();
+  }
+
+  private void summary() {
+    md.append("\n## Summary\n\n");
+    md.append("| target | result |\n|---|---|\n");
+    for (EndToEndBenchmark.Result r : results.endToEnd()) {
+      if (r.unavailable().isPresent()) {
+        row("%s, %s: no request beyond the floor, within 10%% of its throughput", "not yet available",
+            r.layout(), r.operation());
+        continue;
+      }
+      SideResult e = r.esgen().orElseThrow();
+      SideResult f = r.floor().orElseThrow();
+      double extra = e.requestsPerCall() - f.requestsPerCall();
+      row("%s, %s: no request beyond the floor, within 10%% of its throughput",
+          "%s requests (floor %s); throughput esgen/floor %.2f %s; median latency esgen/floor %.2f",
+          r.layout(), r.operation(), num(e.requestsPerCall()), num(f.requestsPerCall()), r.throughputRatio(),
+          extra <= 0 && r.throughputRatio() >= 0.9 ? "(met)" : "(**not met**)", e.p50Millis() / f.p50Millis());
+    }
+    for (String size : List.of("small", "2KB")) {
+      for (String direction : List.of("encode", "decode")) {
+        double ratio = codecRatio(direction, size);
+        row("codec, %s %s: at least as fast as hand-written Jackson polymorphism",
+            "generated/hand-written %.2f %s", direction, size, ratio, ratio >= 1 ? "(met)" : "(**not met**)");
+      }
+    }
+    for (ContentionBenchmark.Result c : results.contention()) {
+      row("contention, %s: no command starves", "max %d attempts, max latency %.0f ms, %d of %d commands gave up %s",
+          c.name(), c.maxAttempts(), c.maxMillis(), c.failed(), c.commands() + c.failed(),
+          c.failed() == 0 ? "(met)" : "(**not met**)");
+    }
+    row("compile time overhead of the processor", "%.2f× (%d aggregates × %d events)",
+        results.compile().overhead(), results.compile().aggregates(), results.compile().eventsPerAggregate());
+  }
+
+  private void endToEnd() {
+    md.append("\n## End to end\n\n");
+    line("Against DynamoDB Local on loopback, one thread, per call. *floor* sends the same requests (same items,"
+        + " same sizes) with the bare AWS SDK and does nothing else. Ratio = esgen throughput / floor throughput."
+        + " Calls measured per side: %d (%d rounds of %d, after %d warm-up calls).",
+        results.settings().e2eRounds() * results.settings().e2eCallsPerRound(), results.settings().e2eRounds(),
+        results.settings().e2eCallsPerRound(), results.settings().e2eWarmupCalls());
+    md.append("| layout | operation | requests esgen / floor | RCU esgen / floor | WCU esgen / floor"
+        + " | calls/s esgen / floor | esgen/floor | p50 ms esgen / floor | p99 ms esgen / floor |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|\n");
+    for (EndToEndBenchmark.Result r : results.endToEnd()) {
+      if (r.unavailable().isPresent()) {
+        row("%s | %s", "not yet available: %s | | | | | | |", r.layout(), r.operation(), r.unavailable().get());
+        continue;
+      }
+      SideResult e = r.esgen().orElseThrow();
+      SideResult f = r.floor().orElseThrow();
+      row("%s | %s", "%s / %s | %s / %s | %s / %s | %.0f / %.0f | **%.2f** | %.2f / %.2f | %.2f / %.2f",
+          r.layout(), r.operation(), num(e.requestsPerCall()), num(f.requestsPerCall()),
+          num(e.readUnitsPerCall()), num(f.readUnitsPerCall()), num(e.writeUnitsPerCall()), num(f.writeUnitsPerCall()),
+          e.callsPerSecond(), f.callsPerSecond(), r.throughputRatio(), e.p50Millis(), f.p50Millis(),
+          e.p99Millis(), f.p99Millis());
+    }
+    long unreported = results.endToEnd().stream()
+        .flatMap(r -> java.util.stream.Stream.of(r.esgen(), r.floor()))
+        .flatMap(Optional::stream).mapToLong(SideResult::unreportedCapacity).sum();
+    line("\nResponses without consumed capacity: %d.", unreported);
+  }
+
+  private void codec() {
+    md.append("\n## Codec\n\n");
+    line("JMH, throughput in operations per microsecond (± 99.9%% confidence half-width). *generated*: the"
+        + " processor's `CartEventCodec` (type name beside the body, one `ObjectReader`/`ObjectWriter` per"
+        + " event type). *hand-written*: one `ObjectMapper`, `@JsonTypeInfo`/`@JsonSubTypes` on the sealed"
+        + " interface, `writeValueAsBytes` / `readValue(bytes, Root.class)`. Both with esgen's mapper settings.");
+    md.append("| event | body bytes generated / hand-written | operation | generated | hand-written | generated/hand-written |\n");
+    md.append("|---|---|---|---|---|---|\n");
+    for (String size : List.of("small", "2KB")) {
+      int[] bytes = bodySizes(size);
+      for (String direction : List.of("encode", "decode")) {
+        Score g = score(direction + "Generated", size);
+        Score h = score(direction + "HandWritten", size);
+        row("%s | %d / %d", "%s | %s | %s | **%.2f**", size, bytes[0], bytes[1], direction, withError(g),
+            withError(h), g.score() / h.score());
+      }
+    }
+  }
+
+  private void replay() {
+    md.append("\n## Replay\n\n");
+    Score replay = score("replay", "");
+    line("Folding %,d stored events into a cart (generated codec decode + generated replay dispatch), JMH:"
+        + " **%,.0f events/s** (± %,.0f).", ReplayBenchmark.EVENTS, replay.score(), replay.error());
+  }
+
+  private void contention() {
+    md.append("\n## Contention\n\n");
+    line("%d threads, %d `transact` commands each, store defaults (10 attempts, jittered backoff from 10 ms,"
+        + " snapshot every 100 events). A conflict is an attempt that lost to another writer; a command gives up"
+        + " (starves) after its 10th attempt.", ContentionBenchmark.THREADS,
+        results.settings().contentionCommandsPerThread());
+    md.append("| case | commands/s | conflicts | attempts p99 | attempts max | latency p99 ms | latency max ms"
+        + " | gave up | requests per command |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (ContentionBenchmark.Result c : results.contention()) {
+      row("%s", "%.0f | %d | %.0f | %d | %.1f | %.1f | %d | %s", c.name(), c.commandsPerSecond(), c.conflicts(),
+          c.p99Attempts(), c.maxAttempts(), c.p99Millis(), c.maxMillis(), c.failed(), num(c.requestsPerCommand()));
+    }
+  }
+
+  private void compile() {
+    md.append("\n## Compile time\n\n");
+    var c = results.compile();
+    line("javac (in process, `--release 17`) on a generated domain of %d aggregates × %d events (%d source files);"
+        + " the processor adds %d files. Median of %d runs each, alternating, after one warm-up each.",
+        c.aggregates(), c.eventsPerAggregate(), c.sources(), c.generated(), c.runs());
+    md.append("| without processor ms | with processor ms | overhead |\n|---|---|---|\n");
+    row("%.0f", "%.0f | **%.2f×**", c.withoutMillis(), c.withMillis(), c.overhead());
+  }
+
+  private void scale() {
+    md.append("\n## Scale\n\n");
+    line("`load` of one stream of each length, esgen's default snapshot interval (100 events) against no snapshot"
+        + " after creation. RCU per load as DynamoDB Local reports it for strongly consistent reads.");
+    md.append("| policy | events | events after snapshot | loads | p50 ms | p99 ms | requests | RCU |\n");
+    md.append("|---|---|---|---|---|---|---|---|\n");
+    for (ScaleBenchmark.Point p : results.scale()) {
+      row("%s | %,d", "%,d | %d | %.1f | %.1f | %s | %s", p.policy(), p.length(), p.eventsAfterSnapshot(),
+          p.loads(), p.p50Millis(), p.p99Millis(), num(p.requestsPerLoad()), num(p.readUnitsPerLoad()));
+    }
+    md.append("\n![load latency and read capacity against stream length](").append(chart).append(")\n");
+  }
+
+  private void method() {
+    md.append("\n## How it is measured\n\n");
+    md.append("- Requests and capacity: an SDK `ExecutionInterceptor` on each client (esgen's and the floor's alike)"
+        + " adds `ReturnConsumedCapacity=TOTAL` to every data request, counts requests as they go on the wire"
+        + " (SDK retries included) and adds up the `ConsumedCapacity` of each response. esgen's runtime is"
+        + " unchanged.\n");
+    md.append("- What DynamoDB Local 2.6.1 reports (checked for this suite): `GetItem` and `Query` report read"
+        + " units as DynamoDB bills them (1 per 4 KB, strongly consistent). `TransactWriteItems` reports one entry"
+        + " per table with 4.0 write units whatever the number or size of the items written to that table (a"
+        + " 5-event append counts like a 1-event one), so WCU above compare esgen with the floor but are not"
+        + " DynamoDB's bill, which is 2 WCU per item and KB in a transaction. No GSI is involved: esgen's optional"
+        + " `aid-index` is off by default and was off here.\n");
+    md.append("- Streams a call needs are prepared before the clock starts, through a third, unmetered client;"
+        + " every writing call gets a fresh stream, read-only calls cycle over 8 prepared streams.\n");
+    md.append("- Throughput is measured calls over the sum of their latencies, single-threaded;"
+        + " DynamoDB Local (SQLite) shares the machine's cores with the harness, so absolute figures are far"
+        + " below DynamoDB's and the ratios are the point.\n");
+    md.append("- Throughput sums every measured call, so a few stalls (a GC pause, another build taking the cores)"
+        + " pull it down; the median latency ratio in the summary is the steadier figure on a shared machine.\n");
+    md.append("- Codec and replay run under JMH in a forked JVM; contention, scale and compile time are a plain"
+        + " harness with warm-up. Nothing asserts on timings.\n");
+  }
+
+  private Score score(String benchmark, String size) {
+    return results.micro().stream()
+        .filter(s -> s.benchmark().equals(benchmark) && s.size().equals(size))
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("no JMH result for " + benchmark + " " + size));
+  }
+
+  private double codecRatio(String direction, String size) {
+    return score(direction + "Generated", size).score() / score(direction + "HandWritten", size).score();
+  }
+
+  private static int[] bodySizes(String size) {
+    try {
+      return CodecBenchmark.bodySizes(size);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String withError(Score s) {
+    return Double.isNaN(s.error()) ? String.format(Locale.ROOT, "%.2f", s.score())
+        : String.format(Locale.ROOT, "%.2f ± %.2f", s.score(), s.error());
+  }
+
+  /** Whole numbers without decimals, others with up to two. */
+  private static String num(double value) {
+    if (value == Math.rint(value)) {
+      return String.format(Locale.ROOT, "%.0f", value);
+    }
+    return String.format(Locale.ROOT, "%.2f", value);
+  }
+
+  private void line(String format, Object... args) {
+    md.append(String.format(Locale.ROOT, format, args)).append("\n\n");
+  }
+
+  /** A table row from a first-cells format and a further-cells format sharing one argument list. */
+  private void row(String first, String rest, Object... args) {
+    md.append("| ").append(String.format(Locale.ROOT, first + " | " + rest, args)).append(" |\n");
+  }
+}

@@ -1,0 +1,52 @@
+package dev.esgen.bench;
+
+import java.util.List;
+
+/**
+ * How much of everything the suite runs: {@link #full()} for the figures in docs/performance.md,
+ * {@link #smoke()} for {@code mvn verify}, which only proves every scenario still runs.
+ *
+ * @param mode "full" or "smoke", printed in the report
+ * @param e2eWarmupCalls untimed calls per operation and side before measuring
+ * @param e2eCallsPerRound measured calls per operation, side and round
+ * @param e2eRounds rounds in which the sides take turns
+ * @param contentionCommandsPerThread commands each of the four threads runs
+ * @param scaleLengths stream lengths the scale scenario loads
+ * @param scaleLoads measured loads per stream length (fewer for the longest streams, see {@link #loadsAt})
+ * @param compileAggregates aggregates in the generated domain the compile-time benchmark compiles
+ * @param compileEventsPerAggregate events per aggregate in that domain
+ * @param compileRuns measured compilations with and without the processor, after one warm-up each
+ * @param jmhForks JMH forks (0 runs in this JVM)
+ * @param jmhWarmupIterations JMH warm-up iterations
+ * @param jmhIterations JMH measured iterations
+ * @param jmhIterationMillis the length of one JMH iteration
+ */
+public record Settings(
+    String mode,
+    int e2eWarmupCalls,
+    int e2eCallsPerRound,
+    int e2eRounds,
+    int contentionCommandsPerThread,
+    List<Integer> scaleLengths,
+    int scaleLoads,
+    int compileAggregates,
+    int compileEventsPerAggregate,
+    int compileRuns,
+    int jmhForks,
+    int jmhWarmupIterations,
+    int jmhIterations,
+    int jmhIterationMillis) {
+
+  public static Settings full() {
+    return new Settings("full", 100, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 1, 3, 5, 1_000);
+  }
+
+  public static Settings smoke() {
+    return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 0, 1, 1, 50);
+  }
+
+  /** Loads measured at {@code length}: long streams take seconds per load, so fewer of them. */
+  public int loadsAt(int length) {
+    return Math.max(2, Math.min(scaleLoads, scaleLoads * 100 / Math.max(100, length / 10)));
+  }
+}
