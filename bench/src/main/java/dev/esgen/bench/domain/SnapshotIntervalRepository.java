@@ -20,6 +20,6 @@ public final class SnapshotIntervalRepository extends EventSourcedRepository<Car
       AggregateDefinition<Cart, CartId, CartEvent> generated, SnapshotPolicy policy) {
     return new AggregateDefinition<>(generated.name(), generated.aggregateType(), generated.keys(),
         generated.eventCodec(), generated.snapshotCodec(), generated.replay(), generated.indexColumns(),
-        generated.shards(), policy);
+        generated.shards(), policy, generated.layout(), generated.tipPolicy());
   }
 }
