@@ -3,12 +3,19 @@ package dev.esgen.bench;
 import dev.esgen.bench.codec.MicroBenchmarks;
 import dev.esgen.bench.compile.CompileTimeBenchmark;
 import dev.esgen.bench.contention.ContentionBenchmark;
+import dev.esgen.bench.domain.Cart;
+import dev.esgen.bench.domain.CartEvent;
+import dev.esgen.bench.domain.CartId;
+import dev.esgen.bench.domain.CartRepository;
+import dev.esgen.bench.domain.CartVariants;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.scale.ScaleChart;
 import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.provision.TableProvisioner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,7 +77,9 @@ public final class BenchSuite {
     System.out.println("Starting DynamoDB Local...");
     try (DynamoDbLocal local = DynamoDbLocal.start()) {
       try (DynamoDbClient client = Clients.local(local.endpoint(), Optional.empty())) {
-        new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing();
+        // The definitions make the provisioner create the index slot the cart's @Indexed owner needs.
+        AggregateDefinition<Cart, CartId, CartEvent> carts = CartRepository.definition(EsgenJson.newObjectMapper());
+        new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing(carts, CartVariants.tip(carts));
       }
       System.out.println("End to end...");
       endToEnd = new EndToEndBenchmark(settings, local.endpoint()).run();

@@ -16,13 +16,19 @@ import java.util.List;
 @JsonSubTypes({
     @JsonSubTypes.Type(value = HandWrittenCartEvent.Opened.class, name = "cart-opened"),
     @JsonSubTypes.Type(value = HandWrittenCartEvent.ItemAdded.class, name = "item-added"),
-    @JsonSubTypes.Type(value = HandWrittenCartEvent.LinesAdded.class, name = "lines-added")
+    @JsonSubTypes.Type(value = HandWrittenCartEvent.LinesAdded.class, name = "lines-added"),
+    @JsonSubTypes.Type(value = HandWrittenCartEvent.OwnerChanged.class, name = "owner-changed"),
+    @JsonSubTypes.Type(value = HandWrittenCartEvent.CodeChanged.class, name = "code-changed")
 })
 public sealed interface HandWrittenCartEvent {
 
-  record Opened(CartId id, String owner, Instant at) implements HandWrittenCartEvent {}
+  record Opened(CartId id, String owner, String code, Instant at) implements HandWrittenCartEvent {}
 
   record ItemAdded(String sku, int quantity, long priceCents) implements HandWrittenCartEvent {}
+
+  record OwnerChanged(String owner) implements HandWrittenCartEvent {}
+
+  record CodeChanged(String code) implements HandWrittenCartEvent {}
 
   record LinesAdded(List<dev.esgen.bench.domain.LinesAdded.Line> lines) implements HandWrittenCartEvent {
 

@@ -9,7 +9,6 @@ import dev.esgen.bench.domain.ItemAdded;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EsgenJson;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,7 +40,7 @@ public class ReplayBenchmark {
   public void setUp() throws IOException {
     definition = CartRepository.definition(EsgenJson.newObjectMapper());
     CartId id = CartId.random();
-    initial = definition.replay().create(new CartOpened(id, "benchmark-owner", Instant.now()));
+    initial = definition.replay().create(CartOpened.of(id, "benchmark-owner"));
     types = new String[EVENTS];
     bodies = new byte[EVENTS][];
     for (int i = 0; i < EVENTS; i++) {

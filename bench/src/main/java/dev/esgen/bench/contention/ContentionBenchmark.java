@@ -12,7 +12,6 @@ import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import java.net.URI;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -139,7 +138,7 @@ public final class ContentionBenchmark {
 
   private static CartId open(SnapshotIntervalRepository carts) {
     CartId id = CartId.random();
-    carts.create(new CartOpened(id, "benchmark-owner", Instant.now()));
+    carts.create(CartOpened.of(id, "benchmark-owner"));
     return id;
   }
 }

@@ -12,7 +12,9 @@ import java.util.zip.CRC32;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
@@ -22,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * The floor: the journal layout's requests written by hand with the bare AWS SDK, item for item and
- * attribute for attribute what esgen sends (docs/schema.md), and nothing else. No esgen class is used
+ * attribute for attribute what esgen sends (docs/schema.md), index column ({@code ix0_pk}) and unique
+ * reservation included, and nothing else. No esgen class is used
  * here; the JSON bodies come pre-encoded in the {@link Fixture} and the constructor.
  *
  * <p>It does what a careful hand-written store must do to issue the same requests (read the head's
@@ -34,6 +37,8 @@ public final class BareSdkSide implements Side {
   private static final String NAME = "bench-cart";
   private static final int SHARDS = 4;
   private static final int SNAPSHOT_EVERY = 1000;
+  private static final String OWNER_SLOT = "ix0_pk";
+  private static final String OWNER_INDEX = "esgen-index-0";
 
   private final DynamoDbClient client;
   private final Meter meter;
@@ -67,21 +72,33 @@ public final class BareSdkSide implements Side {
   public void create(Fixture stream) {
     String aid = stream.aid();
     String pkey = partitionKey(aid);
-    Map<String, AttributeValue> head = new HashMap<>();
-    head.put("pkey", s(pkey));
-    head.put("skey", s(sortKey(aid, 0)));
-    head.put("aid", s(aid));
-    head.put("payload", AttributeValue.fromB(SdkBytes.fromByteArray(stream.snapshotBody())));
-    head.put("seq_nr", n(1));
-    head.put("last_seq_nr", n(1));
-    head.put("version", n(1));
     List<TransactWriteItem> actions = new ArrayList<>();
     actions.add(eventPut(pkey, aid, 1, "cart-opened", stream.openedBody(), Instant.now()));
+    // The head row is an update that creates it, with the owner's index slot set.
+    Map<String, String> names = new HashMap<>(Map.of(
+        "#last", "last_seq_nr", "#version", "version", "#aid", "aid", "#payload", "payload", "#seq", "seq_nr",
+        "#slot", OWNER_SLOT, "#pkey", "pkey"));
+    Map<String, AttributeValue> values = new HashMap<>(Map.of(
+        ":last", n(1), ":version", n(1), ":aid", s(aid),
+        ":payload", AttributeValue.fromB(SdkBytes.fromByteArray(stream.snapshotBody())), ":seq", n(1),
+        ":slot", s(NAME + "#owner#" + stream.owner())));
+    actions.add(TransactWriteItem.builder().update(Update.builder()
+        .tableName(snapshotTable)
+        .key(Map.of("pkey", s(pkey), "skey", s(sortKey(aid, 0))))
+        .updateExpression("SET #last = :last, #version = :version, #aid = :aid, #payload = :payload, #seq = :seq,"
+            + " #slot = :slot")
+        .conditionExpression("attribute_not_exists(#pkey)")
+        .expressionAttributeNames(names)
+        .expressionAttributeValues(values)
+        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+        .build()).build());
+    // The code's reservation.
     actions.add(TransactWriteItem.builder().put(Put.builder()
         .tableName(snapshotTable)
-        .item(head)
-        .conditionExpression("attribute_not_exists(#pkey)")
-        .expressionAttributeNames(Map.of("#pkey", "pkey"))
+        .item(Map.of("pkey", s(reservationKey(stream.code())), "skey", s("unique"), "aid", s(aid)))
+        .conditionExpression("attribute_not_exists(#pkey) OR #aid = :aid")
+        .expressionAttributeNames(Map.of("#pkey", "pkey", "#aid", "aid"))
+        .expressionAttributeValues(Map.of(":aid", s(aid)))
         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
         .build()).build());
     write(actions);
@@ -107,6 +124,60 @@ public final class BareSdkSide implements Side {
     Head head = readHead(stream.aid());
     readEventsAfterSnapshot(stream.aid(), head);
     appendSmallEvents(stream.aid(), head, 1);
+  }
+
+  @Override
+  public void findByUnique(Fixture stream) {
+    Map<String, AttributeValue> reservation = client.getItem(b -> b
+        .tableName(snapshotTable)
+        .key(Map.of("pkey", s(reservationKey(stream.code())), "skey", s("unique")))
+        .consistentRead(true)).item();
+    String aid = reservation.get("aid").s();
+    readEventsAfterSnapshot(aid, readHead(aid));
+  }
+
+  @Override
+  public void listByIndexed(Fixture stream) {
+    QueryResponse ids = client.query(b -> b
+        .tableName(snapshotTable)
+        .indexName(OWNER_INDEX)
+        .keyConditionExpression("#k = :k")
+        .expressionAttributeNames(Map.of("#k", OWNER_SLOT))
+        .expressionAttributeValues(Map.of(":k", s(NAME + "#owner#" + stream.owner())))
+        .limit(Fixture.LOOKUP_GROUP));
+    List<String> aids = ids.items().stream().map(item -> item.get("aid").s()).toList();
+    if (batchGetHeads(aids) != Fixture.LOOKUP_GROUP) {
+      throw new IllegalStateException("listed fewer than " + Fixture.LOOKUP_GROUP + " carts of " + stream.owner());
+    }
+  }
+
+  @Override
+  public void findAll(Fixture stream) {
+    List<String> aids = stream.group().stream().map(id -> id.value().toString()).toList();
+    if (batchGetHeads(aids) != aids.size()) {
+      throw new IllegalStateException("found fewer than " + aids.size() + " carts");
+    }
+  }
+
+  /** One consistent BatchGetItem of the head rows (at most 100), unprocessed keys asked again. */
+  private int batchGetHeads(List<String> aids) {
+    List<Map<String, AttributeValue>> keys = aids.stream()
+        .map(aid -> Map.of("pkey", s(partitionKey(aid)), "skey", s(sortKey(aid, 0))))
+        .toList();
+    Map<String, KeysAndAttributes> request =
+        Map.of(snapshotTable, KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+    int found = 0;
+    while (!request.isEmpty()) {
+      Map<String, KeysAndAttributes> pending = request;
+      BatchGetItemResponse response = client.batchGetItem(b -> b.requestItems(pending));
+      found += response.responses().getOrDefault(snapshotTable, List.of()).size();
+      request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+    }
+    return found;
+  }
+
+  private static String reservationKey(String code) {
+    return NAME + "#code#" + code;
   }
 
   private record Head(long snapshotSeqNr, long lastSeqNr, long version) {}

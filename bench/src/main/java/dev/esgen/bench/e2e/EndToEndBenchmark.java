@@ -6,6 +6,7 @@ import dev.esgen.bench.domain.CartEvent;
 import dev.esgen.bench.domain.CartId;
 import dev.esgen.bench.domain.CartOpened;
 import dev.esgen.bench.domain.CartRepository;
+import dev.esgen.bench.domain.CartVariants;
 import dev.esgen.bench.e2e.Operation.StreamShape;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.measure.Latencies;
@@ -14,14 +15,18 @@ import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import dev.esgen.runtime.repository.EventSourcedRepository;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -33,13 +38,53 @@ public final class EndToEndBenchmark {
 
   private static final StoreConfig CONFIG = StoreConfig.defaults();
 
-  /** The layouts measured; the tip layout joins here once it exists. */
+  /** Why the tip layout has no lookups yet; the entry goes once the tip layout serves them. */
+  static final String TIP_LOOKUPS = "the tip layout does not serve lookups yet (index columns on the tip are"
+      + " being built, branch tipindex)";
+
+  /** The layouts measured, each with its own floor. */
   public static final List<Layout> LAYOUTS = List.of(
       new Layout("journal",
-          (client, meter) -> new EsgenSide(new CartRepository(DynamoDbEventStore.create(client, CONFIG)), meter),
+          (client, meter) -> {
+            CartRepository carts = new CartRepository(DynamoDbEventStore.create(client, CONFIG));
+            return new EsgenSide(carts, new EsgenSide.Lookups() {
+              @Override
+              public Optional<Cart> maybeFindByCode(String code) {
+                return carts.maybeFindByCode(code);
+              }
+
+              @Override
+              public Page<Cart> listByOwner(String owner, PageRequest page) {
+                return carts.listByOwner(owner, page);
+              }
+            }, meter);
+          },
           (client, meter) -> new BareSdkSide(client, meter, CONFIG.journalTable(), CONFIG.snapshotTable(),
               smallEventBody()),
-          client -> new CartRepository(DynamoDbEventStore.create(client, CONFIG))));
+          client -> new CartRepository(DynamoDbEventStore.create(client, CONFIG)),
+          Map.of()),
+      new Layout("tip",
+          (client, meter) -> {
+            CartVariants.Repository carts = tipRepository(client);
+            return new EsgenSide(carts, new EsgenSide.Lookups() {
+              @Override
+              public Optional<Cart> maybeFindByCode(String code) {
+                return carts.maybeFindByCode(code);
+              }
+
+              @Override
+              public Page<Cart> listByOwner(String owner, PageRequest page) {
+                return carts.listByOwner(owner, page);
+              }
+            }, meter);
+          },
+          (client, meter) -> new TipBareSdkSide(client, meter, CONFIG.tipTable(), smallEventBody()),
+          EndToEndBenchmark::tipRepository,
+          Map.of(FIND_BY_UNIQUE, TIP_LOOKUPS, LIST_BY_INDEXED, TIP_LOOKUPS, FIND_ALL, TIP_LOOKUPS)));
+
+  static final String FIND_BY_UNIQUE = "findByCode (@Unique): reservation, then the cart";
+  static final String LIST_BY_INDEXED = "listByOwner (@Indexed), page of 20: index query, then the carts";
+  static final String FIND_ALL = "findAll, 20 ids";
 
   /** The operations measured on each layout, in report order. */
   public static final List<Operation> OPERATIONS = List.of(
@@ -50,8 +95,15 @@ public final class EndToEndBenchmark {
       Operation.of("load, 10 events after snapshot", StreamShape.TEN_AFTER_SNAPSHOT, Side::load),
       Operation.of("load, 100 events after snapshot", StreamShape.HUNDRED_AFTER_SNAPSHOT, Side::load),
       Operation.of("transact (load, decide, append 1)", StreamShape.FRESH, Side::transact),
-      Operation.notYetAvailable("lookup by index column",
-          "index columns and their lookups are being built (branch index); not measured yet"));
+      Operation.of(FIND_BY_UNIQUE, StreamShape.LOOKUP_GROUP, Side::findByUnique),
+      Operation.of(LIST_BY_INDEXED, StreamShape.LOOKUP_GROUP, Side::listByIndexed),
+      Operation.of(FIND_ALL, StreamShape.LOOKUP_GROUP, Side::findAll));
+
+  /** The cart in the tip layout, through the same definition as the generated repository's. */
+  static CartVariants.Repository tipRepository(DynamoDbClient client) {
+    DynamoDbEventStore store = DynamoDbEventStore.create(client, CONFIG);
+    return new CartVariants.Repository(store, CartVariants.tip(CartRepository.definition(store.objectMapper())));
+  }
 
   /** Read-only calls cycle over this many prepared streams. */
   private static final int SHARED_STREAMS = 8;
@@ -90,13 +142,13 @@ public final class EndToEndBenchmark {
       try (DynamoDbClient setupClient = Clients.local(endpoint, Optional.empty());
           DynamoDbClient esgenClient = Clients.local(endpoint, Optional.of(esgenMeter));
           DynamoDbClient floorClient = Clients.local(endpoint, Optional.of(floorMeter))) {
-        CartRepository setup = layout.setup().apply(setupClient);
+        EventSourcedRepository<Cart, CartId, CartEvent> setup = layout.setup().apply(setupClient);
         Side esgen = layout.esgen().apply(esgenClient, esgenMeter);
         Side floor = layout.floor().apply(floorClient, floorMeter);
         for (Operation operation : OPERATIONS) {
-          if (operation.unavailable().isPresent()) {
-            results.add(new Result(layout.name(), operation.name(), Optional.empty(), Optional.empty(),
-                operation.unavailable()));
+          Optional<String> unavailable = layout.unavailable(operation);
+          if (unavailable.isPresent()) {
+            results.add(new Result(layout.name(), operation.name(), Optional.empty(), Optional.empty(), unavailable));
             continue;
           }
           System.out.printf("  end to end: %s, %s%n", layout.name(), operation.name());
@@ -107,7 +159,7 @@ public final class EndToEndBenchmark {
     return results;
   }
 
-  private Result measure(Layout layout, Operation operation, CartRepository setup, Side esgen, Side floor) {
+  private Result measure(Layout layout, Operation operation, EventSourcedRepository<Cart, CartId, CartEvent> setup, Side esgen, Side floor) {
     block(operation, setup, esgen, settings.e2eWarmupCalls(), null);
     block(operation, setup, floor, settings.e2eWarmupCalls(), null);
     Tally esgenTally = new Tally();
@@ -122,7 +174,7 @@ public final class EndToEndBenchmark {
   }
 
   /** Prepares {@code calls} calls' streams, then times the calls; a null tally is a warm-up. */
-  private void block(Operation operation, CartRepository setup, Side side, int calls, Tally tally) {
+  private void block(Operation operation, EventSourcedRepository<Cart, CartId, CartEvent> setup, Side side, int calls, Tally tally) {
     List<Fixture> streams = new ArrayList<>();
     int distinct = operation.stream().onePerCall() ? calls : Math.min(calls, SHARED_STREAMS);
     for (int i = 0; i < distinct; i++) {
@@ -144,13 +196,22 @@ public final class EndToEndBenchmark {
     }
   }
 
-  private Fixture prepare(CartRepository setup, StreamShape shape) {
+  private Fixture prepare(EventSourcedRepository<Cart, CartId, CartEvent> setup, StreamShape shape) {
     CartId id = CartId.random();
-    CartOpened opened = new CartOpened(id, "benchmark-owner", Instant.now());
+    String owner = shape == StreamShape.LOOKUP_GROUP ? "owner-" + UUID.randomUUID() : "benchmark-owner";
+    CartOpened opened = CartOpened.of(id, owner);
+    List<CartId> group = new ArrayList<>();
     Fixture fixture;
     try {
+      Cart state = definition.replay().create(opened);
+      Cart afterOne = definition.replay().apply(state, SmallEvent.EVENT);
+      Cart afterFive = afterOne;
+      for (int i = 1; i < 5; i++) {
+        afterFive = definition.replay().apply(afterFive, SmallEvent.EVENT);
+      }
       fixture = new Fixture(id, id.value().toString(), opened, definition.eventCodec().encode(opened),
-          definition.snapshotCodec().encode(definition.replay().create(opened)));
+          definition.snapshotCodec().encode(state), definition.snapshotCodec().encode(afterOne),
+          definition.snapshotCodec().encode(afterFive), group);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -158,6 +219,14 @@ public final class EndToEndBenchmark {
       return fixture;
     }
     long version = setup.create(opened).version();
+    if (shape == StreamShape.LOOKUP_GROUP) {
+      group.add(id);
+      while (group.size() < Fixture.LOOKUP_GROUP) {
+        CartId other = CartId.random();
+        setup.create(CartOpened.of(other, owner));
+        group.add(other);
+      }
+    }
     int left = shape.eventsAfterSnapshot();
     while (left > 0) {
       // Half the transaction limit per append keeps well clear of the 100 actions.

@@ -1,18 +1,33 @@
 package dev.esgen.bench.e2e;
 
 import dev.esgen.bench.domain.Cart;
-import dev.esgen.bench.domain.CartRepository;
+import dev.esgen.bench.domain.CartEvent;
+import dev.esgen.bench.domain.CartId;
 import dev.esgen.bench.measure.Meter;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import dev.esgen.runtime.repository.EventSourcedRepository;
 import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
 
-/** The end-to-end operations through the generated {@link CartRepository}. */
+/** The end-to-end operations through a repository: the generated {@code CartRepository} or a layout variant. */
 public final class EsgenSide implements Side {
 
-  private final CartRepository carts;
+  /** The lookups of the generated repository, which a variant repository exposes alike. */
+  public interface Lookups {
+    Optional<Cart> maybeFindByCode(String code);
+
+    Page<Cart> listByOwner(String owner, PageRequest page);
+  }
+
+  private final EventSourcedRepository<Cart, CartId, CartEvent> carts;
+  private final Lookups lookups;
   private final Meter meter;
 
-  public EsgenSide(CartRepository carts, Meter meter) {
+  public EsgenSide(EventSourcedRepository<Cart, CartId, CartEvent> carts, Lookups lookups, Meter meter) {
     this.carts = carts;
+    this.lookups = lookups;
     this.meter = meter;
   }
 
@@ -48,5 +63,30 @@ public final class EsgenSide implements Side {
   public void transact(Fixture stream) {
     carts.transact(stream.id(), cart -> cart.add(SmallEvent.EVENT.sku(), SmallEvent.EVENT.quantity(),
         SmallEvent.EVENT.priceCents()));
+  }
+
+  @Override
+  public void findByUnique(Fixture stream) {
+    Cart cart = lookups.maybeFindByCode(stream.code()).orElseThrow(
+        () -> new IllegalStateException("no cart with code " + stream.code()));
+    if (!cart.id().equals(stream.id())) {
+      throw new IllegalStateException("code " + stream.code() + " found " + cart.id());
+    }
+  }
+
+  @Override
+  public void listByIndexed(Fixture stream) {
+    Page<Cart> page = lookups.listByOwner(stream.owner(), PageRequest.first(Fixture.LOOKUP_GROUP));
+    if (page.items().size() != Fixture.LOOKUP_GROUP) {
+      throw new IllegalStateException("listed " + page.items().size() + " carts of " + stream.owner());
+    }
+  }
+
+  @Override
+  public void findAll(Fixture stream) {
+    Map<CartId, Cart> found = carts.findAll(stream.group());
+    if (found.size() != stream.group().size()) {
+      throw new IllegalStateException("found " + found.size() + " of " + stream.group().size() + " carts");
+    }
   }
 }

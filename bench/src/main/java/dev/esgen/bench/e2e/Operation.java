@@ -24,7 +24,9 @@ public record Operation(String name, StreamShape stream, BiConsumer<Side, Fixtur
     /** Snapshot current; read-only calls share a few. */
     SNAPSHOT_CURRENT(0, false),
     TEN_AFTER_SNAPSHOT(10, false),
-    HUNDRED_AFTER_SNAPSHOT(100, false);
+    HUNDRED_AFTER_SNAPSHOT(100, false),
+    /** Snapshot current, one of {@link Fixture#LOOKUP_GROUP} carts with the same owner; read-only calls share a few. */
+    LOOKUP_GROUP(0, false);
 
     private final int eventsAfterSnapshot;
     private final boolean onePerCall;

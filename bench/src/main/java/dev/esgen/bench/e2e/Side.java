@@ -25,4 +25,13 @@ public interface Side {
 
   /** Load, decide one small event, append: the command path. */
   void transact(Fixture stream);
+
+  /** Finds the fixture's cart by its {@code @Unique} code: reservation, then the cart. */
+  void findByUnique(Fixture stream);
+
+  /** Lists the first page ({@link Fixture#LOOKUP_GROUP}) of carts with the fixture's {@code @Indexed} owner. */
+  void listByIndexed(Fixture stream);
+
+  /** Loads the fixture's group of {@link Fixture#LOOKUP_GROUP} carts by id. */
+  void findAll(Fixture stream);
 }

@@ -8,6 +8,9 @@ import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.Capacity;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
@@ -25,8 +28,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * Counts the requests a client sends and the capacity DynamoDB says they consumed, without the code
- * under test knowing: it asks for {@code ReturnConsumedCapacity=TOTAL} on every data request and reads
- * the answer from the response. Installed the same way on esgen's client and on the floor's, so both
+ * under test knowing: it asks for {@code ReturnConsumedCapacity=INDEXES} on every data request and reads
+ * the answer from the response (totals, and the write units of global secondary indexes apart). Installed the same way on esgen's client and on the floor's, so both
  * are measured alike.
  *
  * <pre>{@code
@@ -46,24 +49,36 @@ public final class Meter implements ExecutionInterceptor {
   private final DoubleAdder readUnits = new DoubleAdder();
   private final DoubleAdder writeUnits = new DoubleAdder();
   private final LongAdder unreported = new LongAdder();
+  private final DoubleAdder indexWriteUnits = new DoubleAdder();
+  private volatile List<ConsumedCapacity> lastWrite = List.of();
 
-  /** Totals since the meter was created; subtract two readings to measure what lies between them. */
-  public record Reading(long requests, double readUnits, double writeUnits, long unreported) {
+  /**
+   * Totals since the meter was created; subtract two readings to measure what lies between them.
+   *
+   * @param writeUnits all write units, global secondary indexes included
+   * @param indexWriteUnits the part of {@code writeUnits} DynamoDB reports for global secondary indexes
+   */
+  public record Reading(long requests, double readUnits, double writeUnits, long unreported, double indexWriteUnits) {
 
     public Reading minus(Reading earlier) {
       return new Reading(requests - earlier.requests, readUnits - earlier.readUnits,
-          writeUnits - earlier.writeUnits, unreported - earlier.unreported);
+          writeUnits - earlier.writeUnits, unreported - earlier.unreported, indexWriteUnits - earlier.indexWriteUnits);
     }
   }
 
   public Reading read() {
-    return new Reading(requests.sum(), readUnits.sum(), writeUnits.sum(), unreported.sum());
+    return new Reading(requests.sum(), readUnits.sum(), writeUnits.sum(), unreported.sum(), indexWriteUnits.sum());
+  }
+
+  /** The consumed capacity of the last write response, one entry per table, with its index breakdown. */
+  public List<ConsumedCapacity> lastWrite() {
+    return lastWrite;
   }
 
   @Override
   public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
     SdkRequest request = context.request();
-    ReturnConsumedCapacity total = ReturnConsumedCapacity.TOTAL;
+    ReturnConsumedCapacity total = ReturnConsumedCapacity.INDEXES;
     if (request instanceof GetItemRequest r) {
       return r.toBuilder().returnConsumedCapacity(total).build();
     }
@@ -71,6 +86,9 @@ public final class Meter implements ExecutionInterceptor {
       return r.toBuilder().returnConsumedCapacity(total).build();
     }
     if (request instanceof TransactWriteItemsRequest r) {
+      return r.toBuilder().returnConsumedCapacity(total).build();
+    }
+    if (request instanceof BatchGetItemRequest r) {
       return r.toBuilder().returnConsumedCapacity(total).build();
     }
     if (request instanceof TransactGetItemsRequest r) {
@@ -97,6 +115,12 @@ public final class Meter implements ExecutionInterceptor {
       read(r.consumedCapacity());
     } else if (response instanceof QueryResponse r) {
       read(r.consumedCapacity());
+    } else if (response instanceof BatchGetItemResponse r) {
+      if (r.hasConsumedCapacity() && !r.consumedCapacity().isEmpty()) {
+        r.consumedCapacity().forEach(this::read);
+      } else {
+        unreported.increment();
+      }
     } else if (response instanceof TransactGetItemsResponse r) {
       r.consumedCapacity().forEach(this::read);
     } else if (response instanceof TransactWriteItemsResponse r) {
@@ -122,12 +146,18 @@ public final class Meter implements ExecutionInterceptor {
       unreported.increment();
       return;
     }
+    lastWrite = List.copyOf(capacities);
     for (ConsumedCapacity capacity : capacities) {
       if (capacity == null || capacity.capacityUnits() == null) {
         unreported.increment();
       } else {
         writeUnits.add(
             capacity.writeCapacityUnits() != null ? capacity.writeCapacityUnits() : capacity.capacityUnits());
+        if (capacity.hasGlobalSecondaryIndexes()) {
+          for (Capacity index : capacity.globalSecondaryIndexes().values()) {
+            indexWriteUnits.add(index.capacityUnits() != null ? index.capacityUnits() : 0);
+          }
+        }
       }
     }
   }

@@ -19,7 +19,6 @@ import dev.esgen.runtime.journal.JournalPosition;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.net.URI;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -80,7 +79,7 @@ public final class ScaleBenchmark {
   private static Written write(EventStore store, SnapshotIntervalRepository setup, int length) {
     AggregateDefinition<Cart, CartId, CartEvent> definition = setup.definition();
     CartId id = CartId.random();
-    LoadedStream<Cart> stream = toStream(setup.create(new CartOpened(id, "benchmark-owner", Instant.now())));
+    LoadedStream<Cart> stream = toStream(setup.create(CartOpened.of(id, "benchmark-owner")));
     int written = 1;
     while (written < length) {
       int batch = Math.min(EVENTS_PER_APPEND, length - written);
