@@ -9,6 +9,7 @@ import dev.esgen.bench.domain.CartId;
 import dev.esgen.bench.domain.CartRepository;
 import dev.esgen.bench.domain.CartVariants;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
+import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.scale.ScaleChart;
@@ -47,6 +48,7 @@ public final class BenchSuite {
       Settings settings,
       List<MicroBenchmarks.Score> micro,
       List<EndToEndBenchmark.Result> endToEnd,
+      List<IndexWriteCost.Row> indexWrites,
       List<ContentionBenchmark.Result> contention,
       List<ScaleBenchmark.Point> scale,
       CompileTimeBenchmark.Result compile,
@@ -72,6 +74,7 @@ public final class BenchSuite {
     System.out.println("Compile time...");
     CompileTimeBenchmark.Result compile = new CompileTimeBenchmark(settings).run();
     List<EndToEndBenchmark.Result> endToEnd;
+    List<IndexWriteCost.Row> indexWrites;
     List<ContentionBenchmark.Result> contention;
     List<ScaleBenchmark.Point> scale;
     System.out.println("Starting DynamoDB Local...");
@@ -83,13 +86,15 @@ public final class BenchSuite {
       }
       System.out.println("End to end...");
       endToEnd = new EndToEndBenchmark(settings, local.endpoint()).run();
+      System.out.println("Index writes...");
+      indexWrites = new IndexWriteCost(local.endpoint()).run();
       System.out.println("Contention...");
       contention = new ContentionBenchmark(settings, local.endpoint()).run();
       System.out.println("Scale...");
       scale = new ScaleBenchmark(settings, local.endpoint()).run();
     }
     ScaleChart.write(scale, out.resolve(CHART));
-    Results results = new Results(settings, micro, endToEnd, contention, scale, compile,
+    Results results = new Results(settings, micro, endToEnd, indexWrites, contention, scale, compile,
         Duration.ofNanos(System.nanoTime() - start));
     Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
         StandardCharsets.UTF_8);

@@ -8,6 +8,7 @@ import dev.esgen.bench.codec.MicroBenchmarks;
 import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
+import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ class BenchSuiteSmokeTest {
     for (String section : Report.SECTIONS) {
       assertTrue(report.contains("\n" + section + "\n"), "report lacks " + section);
     }
-    assertTrue(report.contains("lookup by index column") && report.contains("not yet available"));
+    assertTrue(report.contains("findByCode") && report.contains("listByOwner") && report.contains("findAll"));
     assertTrue(Files.size(OUT.resolve(BenchSuite.CHART)) > 1_000, "chart is empty");
   }
 
@@ -49,20 +50,53 @@ class BenchSuiteSmokeTest {
       }
       SideResult esgen = r.esgen().orElseThrow();
       SideResult floor = r.floor().orElseThrow();
-      checks.add(() -> assertEquals(floor.requestsPerCall(), esgen.requestsPerCall(), r.operation() + ": requests"));
-      checks.add(() -> assertEquals(floor.readUnitsPerCall(), esgen.readUnitsPerCall(), 1e-9, r.operation() + ": RCU"));
-      checks.add(() -> assertEquals(floor.writeUnitsPerCall(), esgen.writeUnitsPerCall(), 1e-9, r.operation() + ": WCU"));
-      checks.add(() -> assertTrue(r.throughputRatio() > 0, r.operation() + ": ratio"));
+      String what = r.layout() + ", " + r.operation();
+      checks.add(() -> assertEquals(floor.requestsPerCall(), esgen.requestsPerCall(), what + ": requests"));
+      checks.add(() -> assertEquals(floor.readUnitsPerCall(), esgen.readUnitsPerCall(), 1e-9, what + ": RCU"));
+      checks.add(() -> assertEquals(floor.writeUnitsPerCall(), esgen.writeUnitsPerCall(), 1e-9, what + ": WCU"));
+      checks.add(() -> assertEquals(0, esgen.unreportedCapacity() + floor.unreportedCapacity(), what + ": unreported"));
+      checks.add(() -> assertTrue(r.throughputRatio() > 0, what + ": ratio"));
     }
     assertAll(checks);
   }
 
   @Test
+  void everyLayoutIsMeasuredAndEveryLookupOnTheJournal() {
+    for (dev.esgen.bench.e2e.Layout layout : EndToEndBenchmark.LAYOUTS) {
+      assertTrue(results.endToEnd().stream().anyMatch(r -> r.layout().equals(layout.name()) && r.esgen().isPresent()),
+          layout.name());
+    }
+    for (String lookup : List.of("findByCode", "listByOwner", "findAll")) {
+      assertTrue(results.endToEnd().stream().anyMatch(r -> r.layout().equals("journal")
+          && r.operation().startsWith(lookup) && r.esgen().isPresent()), lookup);
+    }
+  }
+
+  @Test
   void requestCountsAreTheSchemasOwn() {
-    assertEquals(1.0, requests("create"));
-    assertEquals(2.0, requests("append 1 event"), "GetItem of the head, then one transaction");
-    assertEquals(1.0, requests("load, snapshot current"));
-    assertEquals(2.0, requests("load, 100 events after snapshot"), "GetItem and one Query page");
+    assertEquals(1.0, requests("journal", "create"));
+    assertEquals(2.0, requests("journal", "append 1 event"), "GetItem of the head, then one transaction");
+    assertEquals(1.0, requests("journal", "load, snapshot current"));
+    assertEquals(2.0, requests("journal", "load, 100 events after snapshot"), "GetItem and one Query page");
+    assertEquals(2.0, requests("journal", "findByCode"), "GetItem of the reservation, GetItem of the head");
+    assertEquals(2.0, requests("journal", "listByOwner"), "index Query, one BatchGetItem");
+    assertEquals(1.0, requests("journal", "findAll"), "one BatchGetItem for 20 ids");
+    assertEquals(1.0, requests("tip", "create"), "PutItem");
+    assertEquals(2.0, requests("tip", "append 1 event"), "GetItem of the tip, then one UpdateItem");
+    assertEquals(1.0, requests("tip", "load, 100 events after snapshot"), "one GetItem whatever the length");
+  }
+
+  @Test
+  void anAppendThatChangesNoIndexValueWritesNoIndex() {
+    IndexWriteCost.Row noChange = indexWrite(IndexWriteCost.NO_CHANGE);
+    IndexWriteCost.Row noColumns = indexWrite(IndexWriteCost.NO_COLUMNS);
+    assertEquals(0.0, noChange.indexUnitsAllRuns(), noChange.toString());
+    assertEquals(0.0, noColumns.indexUnitsAllRuns(), noColumns.toString());
+    assertEquals(noColumns.tableUnits(), noChange.tableUnits(), "index columns that do not change cost nothing");
+    assertEquals(1, noChange.requests());
+    IndexWriteCost.Row indexed = indexWrite(IndexWriteCost.INDEXED_CHANGED);
+    assertTrue(indexed.indexUnitsAllRuns() > 0, "changing the @Indexed owner writes its index: " + indexed);
+    assertEquals(0.0, indexWrite(IndexWriteCost.UNIQUE_CHANGED).indexUnitsAllRuns(), "reservations are in no index");
   }
 
   @Test
@@ -102,8 +136,13 @@ class BenchSuiteSmokeTest {
     assertTrue(results.compile().overhead() > 0);
   }
 
-  private static double requests(String operation) {
-    return results.endToEnd().stream().filter(r -> r.operation().equals(operation)).findFirst().orElseThrow()
+  private static double requests(String layout, String operation) {
+    return results.endToEnd().stream()
+        .filter(r -> r.layout().equals(layout) && r.operation().startsWith(operation)).findFirst().orElseThrow()
         .esgen().orElseThrow().requestsPerCall();
+  }
+
+  private static IndexWriteCost.Row indexWrite(String append) {
+    return results.indexWrites().stream().filter(r -> r.append().equals(append)).findFirst().orElseThrow();
   }
 }
