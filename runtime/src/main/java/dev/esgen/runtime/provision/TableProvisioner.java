@@ -91,7 +91,7 @@ public final class TableProvisioner {
     if (createIfMissing(snapshotTable(slots))) {
       created.add(config.snapshotTable());
     }
-    if (createIfMissing(tipTable(slots))) {
+    if (createIfMissing(tipTable(tipSlots(slots)))) {
       created.add(config.tipTable());
     }
     client.waiter().waitUntilTableExists(b -> b.tableName(config.journalTable()));
@@ -103,10 +103,20 @@ public final class TableProvisioner {
     }
     addMissingIndexes(config.snapshotTable(), slotIndexes);
     List<GlobalSecondaryIndex> tipIndexes = new ArrayList<>(List.of(listingIndex()));
-    tipIndexes.addAll(slotIndexes);
+    tipIndexes.addAll(slotIndexes.subList(0, tipSlots(slots)));
     addMissingIndexes(config.tipTable(), tipIndexes);
     enableSnapshotTtl();
     return created;
+  }
+
+  /**
+   * The slots the tip table gets: the listing index takes one of DynamoDB's 20 indexes per table, so a
+   * tip-layout aggregate can use at most 19 {@code @Indexed} columns (a 20th fails with
+   * {@link dev.esgen.runtime.error.MissingIndexException} unless the table's quota was raised and the index
+   * added by hand).
+   */
+  private static int tipSlots(int slots) {
+    return Math.min(slots, IndexKeys.MAX_SLOTS - 1);
   }
 
   /** The number of index slots the aggregates need: the most {@code @Indexed} columns any of them has. */
