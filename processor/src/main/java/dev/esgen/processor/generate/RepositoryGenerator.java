@@ -74,8 +74,8 @@ final class RepositoryGenerator {
                 .addJavadoc("Creates the repository over {@code store} with {@code definition}: {@link #definition}"
                     + " or a copy of it with other storage\nsettings, e.g."
                     + " {@code definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults())} to run the same"
-                    + "\ncode on another layout in a test. The stored name and the columns must stay those of"
-                    + " {@code definition}.\n")
+                    + "\ncode on another layout in a test. Its name, keys and index columns must be the generated"
+                    + " ones: the lookups below use them.\n")
                 .addParameter(RuntimeTypes.EVENT_STORE, "store")
                 .addParameter(definitionType, "definition")
                 .addStatement("super(store, definition)")

@@ -15,6 +15,7 @@ import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.counter.Noted;
+import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.ValueNotFoundException;
@@ -31,6 +32,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -202,6 +204,19 @@ class IndexLookupTest {
     assertEquals(Optional.empty(), counters.findById(id));
     assertEquals(List.of(), counters.listByName(name, PageRequest.first(10)).items());
     assertEquals(holder, counters.findByNote(note));
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void creatingAnExistingAggregateWithAUniqueValueReservesNothing(LayoutKind layout) {
+    IndexedCounterRepository counters = counters(layout);
+    Counter existing = create(counters, fresh("existing"), new Noted(fresh("first")));
+    String second = fresh("second");
+    AggregateAlreadyExistsException e = assertThrows(AggregateAlreadyExistsException.class, () -> counters.create(
+        List.of(new CounterCreated(existing.id(), "again"), new Noted(second))));
+    assertEquals(OptionalLong.of(1), e.actualVersion());
+    assertEquals(Optional.empty(), counters.maybeFindByNote(second));
+    create(counters, fresh("taker"), new Noted(second));
   }
 
   @ParameterizedTest
