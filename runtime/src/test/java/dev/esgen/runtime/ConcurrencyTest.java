@@ -15,6 +15,7 @@ import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
+import dev.esgen.runtime.testing.Contention;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,31 +103,13 @@ class ConcurrencyTest {
   void transactFromFourThreadsAppliesEveryIncrementExactlyOnce() throws Exception {
     int threads = 4;
     int commandsPerThread = 25;
-    // Patient retries: four threads on one stream on a busy CI machine can starve one for ten attempts.
-    CounterRepository contended = new CounterRepository(TestDynamo.store(StoreConfig.defaults()
-        .withRetryPolicy(new RetryPolicy(40, Duration.ofMillis(5), Duration.ofMillis(500)))));
+    CounterRepository contended =
+        new CounterRepository(TestDynamo.store(StoreConfig.defaults().withRetryPolicy(Contention.PATIENT)));
     CounterId id = CounterId.random();
     contended.create(new CounterCreated(id, "hot"));
     TestDynamo.requests().reset();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        done.add(pool.submit(() -> {
-          for (int i = 0; i < commandsPerThread; i++) {
-            String tag = thread + "-" + i;
-            contended.transact(id, counter -> counter.increment(tag));
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : done) {
-        f.get(90, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    Contention.run(threads, commandsPerThread,
+        (thread, i) -> contended.transact(id, counter -> counter.increment(thread + "-" + i)));
     int total = threads * commandsPerThread;
     // Each conflict costs one more write: with four threads most commands lose at least once.
     assertTrue(TestDynamo.requests().of("TransactWriteItems") >= total, TestDynamo.requests().snapshot().toString());

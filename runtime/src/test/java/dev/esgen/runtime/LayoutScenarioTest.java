@@ -16,16 +16,11 @@ import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.testing.Contention;
 import dev.esgen.runtime.testing.TestDynamo;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,7 +29,7 @@ class LayoutScenarioTest {
 
   // Patient retries: four threads on one stream on a busy CI machine can starve one for ten attempts.
   private final DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults()
-      .withRetryPolicy(new RetryPolicy(40, Duration.ofMillis(5), Duration.ofMillis(500))));
+      .withRetryPolicy(Contention.PATIENT));
 
   /** Counters in {@code layout}; the tip calves at 1 KB so the scenario crosses batches. */
   private CounterRepository counters(LayoutKind layout) {
@@ -87,23 +82,7 @@ class LayoutScenarioTest {
     counters.create(new CounterCreated(id, "hot"));
     int threads = 4;
     int perThread = 15;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        done.add(pool.submit(() -> {
-          for (int i = 0; i < perThread; i++) {
-            counters.transact(id, counter -> counter.increment("x"));
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : done) {
-        f.get(90, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    Contention.run(threads, perThread, (thread, i) -> counters.transact(id, counter -> counter.increment("x")));
     Versioned<Counter> end = counters.findVersioned(id).orElseThrow();
     int total = threads * perThread;
     assertEquals(total, end.state().value());

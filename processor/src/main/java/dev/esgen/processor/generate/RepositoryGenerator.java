@@ -69,6 +69,18 @@ final class RepositoryGenerator {
                 .addStatement("super(store, definition(store.objectMapper()))")
                 .build())
         .addMethod(
+            MethodSpec.constructorBuilder()
+                .addModifiers(Modifier.PUBLIC)
+                .addJavadoc("Creates the repository over {@code store} with {@code definition}: {@link #definition}"
+                    + " or a copy of it with other storage\nsettings, e.g."
+                    + " {@code definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults())} to run the same"
+                    + "\ncode on another layout in a test. Its name, keys and index columns must be the generated"
+                    + " ones: the lookups below use them.\n")
+                .addParameter(RuntimeTypes.EVENT_STORE, "store")
+                .addParameter(definitionType, "definition")
+                .addStatement("super(store, definition)")
+                .build())
+        .addMethod(
             MethodSpec.methodBuilder("definition")
                 .addJavadoc("The definition of aggregate type {@code $S}, with codecs over {@code mapper}.\n",
                     model.name())

@@ -65,6 +65,21 @@ public record AggregateDefinition<A, I, E>(
     Objects.requireNonNull(tipPolicy, "tipPolicy");
   }
 
+  /**
+   * This definition stored in {@code layout} with {@code tipPolicy}, everything else unchanged: for
+   * running the same aggregate on another layout (in a test, or while preparing a migration). Data does
+   * not move between layouts by itself.
+   *
+   * <pre>{@code
+   * var onTip = BankAccountRepository.definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults());
+   * var accounts = new BankAccountRepository(store, onTip);
+   * }</pre>
+   */
+  public AggregateDefinition<A, I, E> withLayout(LayoutKind layout, TipPolicy tipPolicy) {
+    return new AggregateDefinition<>(name, aggregateType, keys, eventCodec, snapshotCodec, replay, indexColumns,
+        shards, snapshotPolicy, layout, tipPolicy);
+  }
+
   /** Starts a definition of the aggregate type stored under {@code name}. */
   public static <A, I, E> Builder<A, I, E> builder(String name, Class<A> aggregateType) {
     return new Builder<>(name, aggregateType);

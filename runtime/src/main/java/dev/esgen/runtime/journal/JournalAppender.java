@@ -24,6 +24,7 @@ import dev.esgen.runtime.index.IndexChanges;
 import dev.esgen.runtime.index.IndexKeys;
 import dev.esgen.runtime.index.UniqueReservations;
 import dev.esgen.runtime.storage.AppendRequest;
+import dev.esgen.runtime.storage.CancellationReasons;
 import dev.esgen.runtime.storage.ItemSize;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
@@ -246,7 +247,7 @@ final class JournalAppender {
           continue;
         }
         throw new CancellationReasons(aggregateName, aid, expectedVersion, creating, transaction.labels(),
-            transaction.headIndex(), transaction.reservationsByIndex(), transaction.releaseIndexes()).toException(e);
+            transaction.headIndex(), VERSION, transaction.reservationsByIndex(), transaction.releaseIndexes()).toException(e);
       } catch (ResourceNotFoundException e) {
         throw new MissingTableException(List.of(config.journalTable(), config.snapshotTable()), e);
       }

@@ -5,6 +5,7 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.index.IndexKeys;
 import dev.esgen.runtime.journal.JournalAttributes;
 import dev.esgen.runtime.tip.TipAttributes;
+import dev.esgen.runtime.tip.TipKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,12 +36,14 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  *
  * <p>The journal and snapshot tables are on-demand ({@code PAY_PER_REQUEST}) with string keys
  * {@code pkey} (hash) and {@code skey} (range); the tip table is on-demand with {@code p} (S, hash) and
- * {@code i} (N, range), see {@link TipAttributes}. The journal gets the {@code aid}/{@code seq_nr} index only when
+ * {@code i} (N, range), see {@link TipAttributes}, and always the listing index
+ * {@link TipKeys#LISTING_INDEX} that {@code listAll} of tip-layout aggregates reads. The journal gets the {@code aid}/{@code seq_nr} index only when
  * {@link StoreConfig#aidIndex()} is set. TTL is enabled on the snapshot table's {@code ttl} attribute so
  * displaced snapshots in TTL mode expire.
  *
- * <p>Given the aggregate definitions the store will hold, the snapshot table also gets the global
- * secondary indexes their {@code @Indexed} columns need: as many slots as the aggregate with the most
+ * <p>Given the aggregate definitions the store will hold, the snapshot table and the tip table also get
+ * the global secondary indexes their {@code @Indexed} columns need (the same slots on both, as the
+ * layouts keep the values on the journal's head rows and on the tips): as many slots as the aggregate with the most
  * {@code @Indexed} columns has, index {@code esgen-index-{i}} on {@code ix{i}_pk} (hash) and {@code aid}
  * (range), projection {@code KEYS_ONLY} (see {@link IndexKeys}). Slots are shared between aggregate
  * types, so 20 indexes (DynamoDB's default quota per table) serve any number of aggregates with up to 20
@@ -68,7 +71,8 @@ public final class TableProvisioner {
 
   /**
    * Creates whichever of the three tables (journal, snapshot, tip) do not exist yet, with the index
-   * slots {@code definitions} need, adds missing index slots to an existing snapshot table, enables TTL
+   * slots {@code definitions} need, adds missing index slots (and the tip's listing index) to existing
+   * snapshot and tip tables, enables TTL
    * on the snapshot table and waits until everything is active. Every store gets the tip table, whether
    * or not an aggregate uses the tip layout yet: an empty table costs nothing on demand.
    *
@@ -87,15 +91,32 @@ public final class TableProvisioner {
     if (createIfMissing(snapshotTable(slots))) {
       created.add(config.snapshotTable());
     }
-    if (createIfMissing(tipTable())) {
+    if (createIfMissing(tipTable(tipSlots(slots)))) {
       created.add(config.tipTable());
     }
     client.waiter().waitUntilTableExists(b -> b.tableName(config.journalTable()));
     client.waiter().waitUntilTableExists(b -> b.tableName(config.tipTable()));
     client.waiter().waitUntilTableExists(b -> b.tableName(config.snapshotTable()));
-    addMissingSlots(slots);
+    List<GlobalSecondaryIndex> slotIndexes = new ArrayList<>();
+    for (int slot = 0; slot < slots; slot++) {
+      slotIndexes.add(slotIndex(slot));
+    }
+    addMissingIndexes(config.snapshotTable(), slotIndexes);
+    List<GlobalSecondaryIndex> tipIndexes = new ArrayList<>(List.of(listingIndex()));
+    tipIndexes.addAll(slotIndexes.subList(0, tipSlots(slots)));
+    addMissingIndexes(config.tipTable(), tipIndexes);
     enableSnapshotTtl();
     return created;
+  }
+
+  /**
+   * The slots the tip table gets: the listing index takes one of DynamoDB's 20 indexes per table, so a
+   * tip-layout aggregate can use at most 19 {@code @Indexed} columns (a 20th fails with
+   * {@link dev.esgen.runtime.error.MissingIndexException} unless the table's quota was raised and the index
+   * added by hand).
+   */
+  private static int tipSlots(int slots) {
+    return Math.min(slots, IndexKeys.MAX_SLOTS - 1);
   }
 
   /** The number of index slots the aggregates need: the most {@code @Indexed} columns any of them has. */
@@ -113,7 +134,19 @@ public final class TableProvisioner {
     return slots;
   }
 
-  /** The global secondary index of slot {@code slot}, as created on the snapshot table. */
+  /**
+   * The tip table's index for {@code listAll}: {@code lk} (hash), {@code aid} (range), {@code KEYS_ONLY}.
+   * Both attributes are written once, when a tip is created, so appends never write this index.
+   */
+  public static GlobalSecondaryIndex listingIndex() {
+    return GlobalSecondaryIndex.builder()
+        .indexName(TipKeys.LISTING_INDEX)
+        .keySchema(key(TipAttributes.LISTING, KeyType.HASH), key(TipAttributes.AID, KeyType.RANGE))
+        .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY))
+        .build();
+  }
+
+  /** The global secondary index of slot {@code slot}, as created on the snapshot and the tip table. */
   public static GlobalSecondaryIndex slotIndex(int slot) {
     return GlobalSecondaryIndex.builder()
         .indexName(IndexKeys.slotIndexName(slot))
@@ -122,24 +155,23 @@ public final class TableProvisioner {
         .build();
   }
 
-  private void addMissingSlots(int slots) {
-    for (int slot = 0; slot < slots; slot++) {
-      if (indexNames().contains(IndexKeys.slotIndexName(slot))) {
+  private void addMissingIndexes(String tableName, List<GlobalSecondaryIndex> indexes) {
+    for (GlobalSecondaryIndex index : indexes) {
+      if (indexNames(tableName).contains(index.indexName())) {
         continue;
       }
-      GlobalSecondaryIndex index = slotIndex(slot);
       client.updateTable(b -> b
-          .tableName(config.snapshotTable())
-          .attributeDefinitions(slotAttributes(index))
+          .tableName(tableName)
+          .attributeDefinitions(keyAttributes(index))
           .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
               .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
               .build()));
-      awaitActive(index.indexName());
+      awaitActive(tableName, index.indexName());
     }
   }
 
-  private Set<String> indexNames() {
-    TableDescription table = client.describeTable(b -> b.tableName(config.snapshotTable())).table();
+  private Set<String> indexNames(String tableName) {
+    TableDescription table = client.describeTable(b -> b.tableName(tableName)).table();
     Set<String> names = new HashSet<>();
     if (table.hasGlobalSecondaryIndexes()) {
       table.globalSecondaryIndexes().forEach(index -> names.add(index.indexName()));
@@ -147,17 +179,17 @@ public final class TableProvisioner {
     return names;
   }
 
-  private void awaitActive(String indexName) {
+  private void awaitActive(String tableName, String indexName) {
     long deadline = System.nanoTime() + INDEX_CREATION_TIMEOUT.toNanos();
     while (true) {
-      TableDescription table = client.describeTable(b -> b.tableName(config.snapshotTable())).table();
+      TableDescription table = client.describeTable(b -> b.tableName(tableName)).table();
       boolean active = table.tableStatus() == TableStatus.ACTIVE && table.globalSecondaryIndexes().stream()
           .anyMatch(i -> i.indexName().equals(indexName) && i.indexStatus() == IndexStatus.ACTIVE);
       if (active) {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("index " + indexName + " of table " + config.snapshotTable()
+        throw new IllegalStateException("index " + indexName + " of table " + tableName
             + " is not active after " + INDEX_CREATION_TIMEOUT + "; it is still being backfilled: call again later");
       }
       try {
@@ -169,7 +201,7 @@ public final class TableProvisioner {
     }
   }
 
-  private static List<AttributeDefinition> slotAttributes(GlobalSecondaryIndex index) {
+  private static List<AttributeDefinition> keyAttributes(GlobalSecondaryIndex index) {
     List<AttributeDefinition> attributes = new ArrayList<>();
     index.keySchema().forEach(k -> attributes.add(stringKey(k.attributeName())));
     return attributes;
@@ -210,14 +242,23 @@ public final class TableProvisioner {
     return table.build();
   }
 
-  private CreateTableRequest tipTable() {
+  private CreateTableRequest tipTable(int slots) {
+    List<AttributeDefinition> attributes = new ArrayList<>(List.of(
+        stringKey(TipAttributes.STREAM),
+        AttributeDefinition.builder().attributeName(TipAttributes.INDEX).attributeType(ScalarAttributeType.N).build(),
+        stringKey(TipAttributes.AID),
+        stringKey(TipAttributes.LISTING)));
+    List<GlobalSecondaryIndex> indexes = new ArrayList<>(List.of(listingIndex()));
+    for (int slot = 0; slot < slots; slot++) {
+      attributes.add(stringKey(IndexKeys.slotAttribute(slot)));
+      indexes.add(slotIndex(slot));
+    }
     return CreateTableRequest.builder()
         .tableName(config.tipTable())
         .billingMode(BillingMode.PAY_PER_REQUEST)
-        .attributeDefinitions(
-            stringKey(TipAttributes.STREAM),
-            AttributeDefinition.builder().attributeName(TipAttributes.INDEX).attributeType(ScalarAttributeType.N).build())
+        .attributeDefinitions(attributes)
         .keySchema(key(TipAttributes.STREAM, KeyType.HASH), key(TipAttributes.INDEX, KeyType.RANGE))
+        .globalSecondaryIndexes(indexes)
         .build();
   }
 

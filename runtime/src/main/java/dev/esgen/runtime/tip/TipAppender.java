@@ -1,11 +1,13 @@
 package dev.esgen.runtime.tip;
 
+import static dev.esgen.runtime.tip.TipAttributes.AID;
 import static dev.esgen.runtime.tip.TipAttributes.APPENDED;
 import static dev.esgen.runtime.tip.TipAttributes.CASES;
 import static dev.esgen.runtime.tip.TipAttributes.DATA;
 import static dev.esgen.runtime.tip.TipAttributes.ETAG;
 import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
+import static dev.esgen.runtime.tip.TipAttributes.LISTING;
 import static dev.esgen.runtime.tip.TipAttributes.NEXT;
 import static dev.esgen.runtime.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.tip.TipAttributes.TIMESTAMP;
@@ -17,27 +19,34 @@ import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
-import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.EventEncodingException;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
+import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.index.IndexChanges;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.index.IndexKeys;
+import dev.esgen.runtime.index.UniqueReservations;
 import dev.esgen.runtime.storage.AppendRequest;
+import dev.esgen.runtime.storage.CancellationReasons;
 import dev.esgen.runtime.storage.ItemSize;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -49,28 +58,40 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Writes one append to a stream of the tip layout: a {@code PutItem} that creates the tip, an
- * {@code UpdateItem} that adds events to it, or, when the tip is full, a {@code TransactWriteItems} that
- * calves the tip's events into a batch item and starts the tip over with the new events. Every write is
- * conditioned on the version the stream was loaded at, and sizes are checked before anything is sent.
+ * {@code UpdateItem} that adds events to it, or a {@code TransactWriteItems} when the append must write
+ * more than the tip: when the tip is full (the tip's events are calved into a batch item and the tip
+ * starts over with the new events) and whenever a {@code @Unique} value is taken or given up (the
+ * reservation items are written with the tip). Every write is conditioned on the version the stream was
+ * loaded at, and sizes are checked before anything is sent.
+ *
+ * <p>Index slot attributes ({@code ix{i}_pk}) are set at creation for every non-null {@code @Indexed}
+ * value and afterwards named in the update only when their value changed: an append that leaves them
+ * alone causes no write to their global secondary indexes. {@code aid} and the listing key are written
+ * at creation only, for the same reason.
  */
 final class TipAppender {
 
-  private static final String CONDITION_FAILED = "ConditionalCheckFailed";
-  private static final String TRANSACTION_CONFLICT = "TransactionConflict";
+  /** How often an append that reserves unique values is sent when it only lost a transaction race. */
+  private static final int CONFLICT_ATTEMPTS = 4;
 
   private final DynamoDbClient client;
   private final StoreConfig config;
+  private final UniqueReservations reservations;
 
   TipAppender(DynamoDbClient client, StoreConfig config) {
     this.client = client;
     this.config = config;
+    // Reservations stay in the snapshot table for both layouts: one namespace per aggregate type, so a
+    // type's unique values stay protected whichever layout holds it.
+    this.reservations = new UniqueReservations(config.snapshotTable());
   }
 
   <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
     AggregateDefinition<A, I, E> definition = request.definition();
     TipPolicy policy = definition.tipPolicy();
     String aid = definition.keys().idString(request.id());
-    String stream = new TipKeys(definition.name()).streamName(aid);
+    TipKeys keys = new TipKeys(definition.name());
+    String stream = keys.streamName(aid);
     boolean creating = request.current().isEmpty();
     long baseVersion = request.current().map(LoadedStream::version).orElse(0L);
     long baseNext = request.current().map(LoadedStream::seqNr).orElse(0L);
@@ -78,6 +99,8 @@ final class TipAppender {
         .map(current -> tipPosition(current, definition.name()))
         .orElse(new TipPosition(List.of(), List.of()));
     Instant now = config.clock().instant();
+    IndexChanges changes = IndexChanges.between(
+        definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
 
     List<AttributeValue> newEvents = new ArrayList<>();
     List<AttributeValue> newCases = new ArrayList<>();
@@ -109,6 +132,19 @@ final class TipAppender {
     tip.put(ETAG, AttributeValue.fromS(etag));
     tip.put(EVENTS, AttributeValue.fromL(keptEvents));
     tip.put(CASES, AttributeValue.fromL(keptCases));
+    tip.put(AID, AttributeValue.fromS(aid));
+    tip.put(LISTING, AttributeValue.fromS(keys.listingKey(aid, definition.shards())));
+    // Every slot value the new state holds, so the size check sees the whole tip; an update names only
+    // the changed ones.
+    Map<String, String> values = definition.indexColumns().values(request.newState());
+    List<IndexColumn> slotted = definition.indexColumns().slotted();
+    for (int slot = 0; slot < slotted.size(); slot++) {
+      String value = values.get(slotted.get(slot).name());
+      if (value != null) {
+        tip.put(IndexKeys.slotAttribute(slot),
+            AttributeValue.fromS(IndexKeys.valueKey(definition.name(), slotted.get(slot).name(), value)));
+      }
+    }
     if (policy.snapshot()) {
       tip.put(UNFOLD, AttributeValue.fromM(Map.of(
           INDEX, number(next),
@@ -123,24 +159,46 @@ final class TipAppender {
       throw new ItemTooLargeException(definition.name(), aid, what, tipSize);
     }
 
-    if (creating) {
+    boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
+    if (creating && !reserves) {
       create(definition.name(), aid, tip);
-    } else if (calve) {
-      long first = baseNext - position.events().size();
-      Map<String, AttributeValue> batch = Map.of(
-          STREAM, AttributeValue.fromS(stream),
-          INDEX, index(first),
-          NEXT, number(baseNext),
-          EVENTS, AttributeValue.fromL(position.events()),
-          CASES, AttributeValue.fromL(position.cases()));
-      long batchSize = ItemSize.of(batch);
-      if (batchSize > ItemTooLargeException.LIMIT_BYTES) {
-        throw new ItemTooLargeException(definition.name(), aid, "batch of events " + (first + 1) + " to " + baseNext,
-            batchSize);
-      }
-      calveAndUpdate(definition.name(), aid, batch, tipUpdate(tip, baseVersion, false, policy), baseVersion);
+    } else if (!creating && !calve && !reserves) {
+      update(definition.name(), aid, tipUpdate(tip, baseVersion, true, policy, changes), baseVersion, etag);
     } else {
-      update(definition.name(), aid, tipUpdate(tip, baseVersion, true, policy), baseVersion, etag);
+      Transaction transaction = new Transaction(definition.name(), aid);
+      if (calve) {
+        long first = baseNext - position.events().size();
+        Map<String, AttributeValue> batch = Map.of(
+            STREAM, AttributeValue.fromS(stream),
+            INDEX, index(first),
+            NEXT, number(baseNext),
+            EVENTS, AttributeValue.fromL(position.events()),
+            CASES, AttributeValue.fromL(position.cases()));
+        long batchSize = ItemSize.of(batch);
+        if (batchSize > ItemTooLargeException.LIMIT_BYTES) {
+          throw new ItemTooLargeException(definition.name(), aid,
+              "batch of events " + (first + 1) + " to " + baseNext, batchSize);
+        }
+        transaction.add("batch of events " + (first + 1) + " to " + baseNext, TransactWriteItem.builder()
+            .put(Put.builder()
+                .tableName(config.tipTable())
+                .item(batch)
+                .conditionExpression("attribute_not_exists(#p)")
+                .expressionAttributeNames(Map.of("#p", STREAM))
+                .build())
+            .build(), batchSize);
+      }
+      transaction.addTip(creating ? createAction(tip) : updateAction(tipUpdate(tip, baseVersion, !calve, policy, changes)),
+          tipSize);
+      for (IndexChanges.UniqueChange reservation : changes.reservations()) {
+        transaction.addReservation(reservation, reservations.reserve(reservation, aid),
+            UniqueReservations.itemSize(reservation, aid));
+      }
+      for (IndexChanges.UniqueChange release : changes.releases()) {
+        transaction.addRelease(release, reservations.release(release, aid));
+      }
+      transaction.checkLimits();
+      send(transaction, baseVersion, creating);
     }
     return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
   }
@@ -163,10 +221,11 @@ final class TipAppender {
 
   /**
    * The update that turns the stored tip into {@code tip}: appending its new events to the stored lists,
-   * or, after calving, replacing them. Conditioned on the version the stream was loaded at.
+   * or, after calving, replacing them, and setting or removing the index slots whose value changed.
+   * Conditioned on the version the stream was loaded at.
    */
-  private UpdateItemRequest tipUpdate(
-      Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists, TipPolicy policy) {
+  private UpdateItemRequest tipUpdate(Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists,
+      TipPolicy policy, IndexChanges changes) {
     Map<String, String> names = new HashMap<>(Map.of(
         "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#et", ETAG, "#e", EVENTS, "#c", CASES, "#u", UNFOLD));
     Map<String, AttributeValue> values = new HashMap<>();
@@ -176,6 +235,7 @@ final class TipAppender {
     values.put(":a", tip.get(APPENDED));
     values.put(":et", tip.get(ETAG));
     StringBuilder set = new StringBuilder("SET #v = :v, #n = :n, #a = :a, #et = :et");
+    List<String> remove = new ArrayList<>();
     if (appendToLists) {
       int appended = Integer.parseInt(tip.get(APPENDED).n());
       List<AttributeValue> events = tip.get(EVENTS).l();
@@ -188,14 +248,26 @@ final class TipAppender {
       values.put(":c", tip.get(CASES));
       set.append(", #e = :e, #c = :c");
     }
-    String expression;
     if (policy.snapshot()) {
       values.put(":u", tip.get(UNFOLD));
-      expression = set + ", #u = :u";
+      set.append(", #u = :u");
     } else {
       // A snapshot left from before the aggregate became events-only would go stale: drop it.
-      expression = set + " REMOVE #u";
+      remove.add("#u");
     }
+    // Only slots whose value changed are named: an attribute the update leaves alone causes no write to
+    // the global secondary index over it.
+    for (IndexChanges.SlotChange slot : changes.slots()) {
+      String name = "#ix" + slot.slot();
+      names.put(name, IndexKeys.slotAttribute(slot.slot()));
+      if (slot.key().isPresent()) {
+        values.put(":ix" + slot.slot(), AttributeValue.fromS(slot.key().get()));
+        set.append(", ").append(name).append(" = :ix").append(slot.slot());
+      } else {
+        remove.add(name);
+      }
+    }
+    String expression = remove.isEmpty() ? set.toString() : set + " REMOVE " + String.join(", ", remove);
     return UpdateItemRequest.builder()
         .tableName(config.tipTable())
         .key(Map.of(STREAM, tip.get(STREAM), INDEX, tip.get(INDEX)))
@@ -239,17 +311,20 @@ final class TipAppender {
     }
   }
 
-  private void calveAndUpdate(
-      String aggregateName, String aid, Map<String, AttributeValue> batch, UpdateItemRequest tip, long expectedVersion) {
-    TransactWriteItem putBatch = TransactWriteItem.builder()
+  private TransactWriteItem createAction(Map<String, AttributeValue> tip) {
+    return TransactWriteItem.builder()
         .put(Put.builder()
             .tableName(config.tipTable())
-            .item(batch)
+            .item(tip)
             .conditionExpression("attribute_not_exists(#p)")
             .expressionAttributeNames(Map.of("#p", STREAM))
+            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
             .build())
         .build();
-    TransactWriteItem updateTip = TransactWriteItem.builder()
+  }
+
+  private static TransactWriteItem updateAction(UpdateItemRequest tip) {
+    return TransactWriteItem.builder()
         .update(Update.builder()
             .tableName(tip.tableName())
             .key(tip.key())
@@ -260,42 +335,90 @@ final class TipAppender {
             .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
             .build())
         .build();
-    // One token per logical append: the SDK's own retries of this request then cannot apply it twice.
-    String token = UUID.randomUUID().toString();
-    try {
-      client.transactWriteItems(b -> b.transactItems(putBatch, updateTip).clientRequestToken(token));
-    } catch (TransactionCanceledException e) {
-      throw cancelled(aggregateName, aid, expectedVersion, e);
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.tipTable()), e);
+  }
+
+  private void send(Transaction transaction, long expectedVersion, boolean creating) {
+    for (int attempt = 1; ; attempt++) {
+      // One token per logical append: the SDK's own retries of this request then cannot apply it twice.
+      String token = UUID.randomUUID().toString();
+      try {
+        client.transactWriteItems(b -> b.transactItems(transaction.items).clientRequestToken(token));
+        return;
+      } catch (TransactionCanceledException e) {
+        // Two appends racing for the same unique value can both be cancelled with TransactionConflict;
+        // sending again lets one of them win and the other see the reservation as a duplicate.
+        if (transaction.reserves() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
+          pauseAfterConflict(attempt);
+          continue;
+        }
+        throw new CancellationReasons(transaction.aggregateName, transaction.aid, expectedVersion, creating,
+            transaction.labels, transaction.tipIndex, VERSION, transaction.reservations, transaction.releases)
+            .toException(e);
+      } catch (ResourceNotFoundException e) {
+        throw new MissingTableException(transaction.reserves() || !transaction.releases.isEmpty()
+            ? List.of(config.tipTable(), config.snapshotTable())
+            : List.of(config.tipTable()), e);
+      }
     }
   }
 
-  /** Maps a cancelled calving transaction (action 0: the batch, action 1: the tip) to esgen's error. */
-  private static RuntimeException cancelled(
-      String aggregateName, String aid, long expectedVersion, TransactionCanceledException e) {
-    List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
-    if (reasons.size() > 1 && CONDITION_FAILED.equals(reasons.get(1).code())) {
-      Map<String, AttributeValue> stored = reasons.get(1).hasItem() ? reasons.get(1).item() : Map.of();
-      return new ConcurrentModificationException(aggregateName, aid, expectedVersion, versionIn(stored), 1, e);
+  private static void pauseAfterConflict(int attempt) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(5, 25L * attempt));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while retrying a conflicting append", e);
     }
-    // A batch already stored under that index while the tip still matched, or a transaction racing on the
-    // same items: another writer is at work on this stream, and a reload sorts it out.
-    List<String> described = new ArrayList<>();
-    for (int i = 0; i < reasons.size(); i++) {
-      String code = reasons.get(i).code();
-      if (CONDITION_FAILED.equals(code) || TRANSACTION_CONFLICT.equals(code)) {
-        return new ConcurrentModificationException(aggregateName, aid, expectedVersion, OptionalLong.empty(), 1, e);
+  }
+
+  /** The actions of one transactional append, with a label per action for error messages. */
+  private static final class Transaction {
+    private final String aggregateName;
+    private final String aid;
+    private final List<TransactWriteItem> items = new ArrayList<>();
+    private final List<String> labels = new ArrayList<>();
+    private final Map<Integer, IndexChanges.UniqueChange> reservations = new HashMap<>();
+    private final Set<Integer> releases = new HashSet<>();
+    private int tipIndex = -1;
+    private long sizeBytes;
+
+    Transaction(String aggregateName, String aid) {
+      this.aggregateName = aggregateName;
+      this.aid = aid;
+    }
+
+    /** Adds an action; {@code sizeBytes} is 0 for deletes. Item sizes were checked by the caller. */
+    void add(String label, TransactWriteItem item, long sizeBytes) {
+      items.add(item);
+      labels.add(label);
+      this.sizeBytes += sizeBytes;
+    }
+
+    void addTip(TransactWriteItem item, long sizeBytes) {
+      tipIndex = items.size();
+      add("tip", item, sizeBytes);
+    }
+
+    void addReservation(IndexChanges.UniqueChange change, TransactWriteItem item, long sizeBytes) {
+      reservations.put(items.size(), change);
+      add("reservation of " + change.column().name() + " '" + change.value() + "'", item, sizeBytes);
+    }
+
+    void addRelease(IndexChanges.UniqueChange change, TransactWriteItem item) {
+      releases.add(items.size());
+      add("release of " + change.column().name() + " '" + change.value() + "'", item, 0);
+    }
+
+    boolean reserves() {
+      return !reservations.isEmpty();
+    }
+
+    void checkLimits() {
+      if (items.size() > TransactionTooLargeException.ACTION_LIMIT
+          || sizeBytes > TransactionTooLargeException.BYTE_LIMIT) {
+        throw new TransactionTooLargeException(aggregateName, aid, items.size(), sizeBytes);
       }
-      if (code != null && !"None".equals(code)) {
-        described.add((i == 0 ? "batch" : "tip") + ": " + code
-            + (reasons.get(i).message() == null ? "" : " (" + reasons.get(i).message() + ")"));
-      }
     }
-    if (described.isEmpty()) {
-      described.add(String.valueOf(e.getMessage()));
-    }
-    return new AppendRejectedException(aggregateName, aid, described, e);
   }
 
   private static OptionalLong versionIn(Map<String, AttributeValue> item) {

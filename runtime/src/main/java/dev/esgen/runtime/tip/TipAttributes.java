@@ -5,8 +5,9 @@ package dev.esgen.runtime.tip;
  * every attribute name, in every item and in every map inside a list, against item size and capacity.
  *
  * <p>Tip item: {@link #STREAM}, {@link #INDEX} (= {@link TipKeys#TIP_INDEX}), {@link #VERSION},
- * {@link #NEXT}, {@link #APPENDED}, {@link #ETAG}, {@link #EVENTS}, {@link #CASES} and, unless the
- * aggregate is events-only, {@link #UNFOLD}. Batch item: {@link #STREAM}, {@link #INDEX} (its first
+ * {@link #NEXT}, {@link #APPENDED}, {@link #ETAG}, {@link #EVENTS}, {@link #CASES}, unless the
+ * aggregate is events-only {@link #UNFOLD}, and for the indexes {@link #AID}, {@link #LISTING} and one
+ * {@code ix{i}_pk} per non-null {@code @Indexed} value ({@link dev.esgen.runtime.index.IndexKeys}). Batch item: {@link #STREAM}, {@link #INDEX} (its first
  * event's index), {@link #NEXT}, {@link #EVENTS}, {@link #CASES}. An event is a map of
  * {@link #TIMESTAMP} and {@link #DATA}; the unfold a map of {@link #INDEX}, {@link #TIMESTAMP} and
  * {@link #DATA}.
@@ -48,6 +49,18 @@ public final class TipAttributes {
 
   /** Tip: the snapshot (M) of the state after {@link #INDEX} events. */
   public static final String UNFOLD = "u";
+
+  /**
+   * Tip: the aggregate id's string form (S), written at creation. The range key of the listing index and
+   * of every index slot, so it has the name those indexes share with the journal layout's head rows.
+   */
+  public static final String AID = "aid";
+
+  /**
+   * Tip: the listing key {@code {aggregate-name}-{shard}} (S), written at creation and never changed: the
+   * hash key of the index {@link TipKeys#LISTING_INDEX} that {@code listAll} reads.
+   */
+  public static final String LISTING = "lk";
 
   /** In an event or the unfold: when it was written, ISO-8601 from the store's clock (S). */
   public static final String TIMESTAMP = "t";

@@ -1,6 +1,8 @@
 package dev.esgen.runtime.tip;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.zip.CRC32;
 
 /**
  * The keys of the tip layout: the stream name as partition key, an event index as sort key.
@@ -9,15 +11,24 @@ import java.util.Objects;
  * one item collection and its batches sort by index. The tip sits at {@link #TIP_INDEX}, above every
  * batch. There are no shards: each stream is its own partition key value already.
  *
+ * <p>To list an aggregate type, every tip also carries a listing key {@code {aggregate-name}-{shard}},
+ * the hash key of the global secondary index {@link #LISTING_INDEX}. The shard is the one the journal
+ * layout computes for the id (CRC32 of its UTF-8 bytes modulo the aggregate's shards), so the creations
+ * of one type spread over {@code shards} index partitions instead of one.
+ *
  * <pre>{@code
  * TipKeys keys = new TipKeys("bank-account");
- * keys.streamName("42");     // "bank-account-42"
+ * keys.streamName("42");        // "bank-account-42"
+ * keys.listingKey("42", 4);     // "bank-account-3"
  * }</pre>
  */
 public final class TipKeys {
 
   /** The sort key of a stream's tip item: the largest index, above every batch. */
   public static final long TIP_INDEX = Long.MAX_VALUE;
+
+  /** The global secondary index over {@link TipAttributes#LISTING} and {@link TipAttributes#AID}. */
+  public static final String LISTING_INDEX = "esgen-tip-listing";
 
   private final String aggregateName;
 
@@ -28,5 +39,22 @@ public final class TipKeys {
   /** The partition key of every item of the stream {@code aid}. */
   public String streamName(String aid) {
     return aggregateName + "-" + aid;
+  }
+
+  /** The listing key of the stream {@code aid}: {@code {aggregate-name}-{shard}}. */
+  public String listingKey(String aid, int shards) {
+    return listingKey(shard(aid, shards));
+  }
+
+  /** The listing key of shard {@code shard}. */
+  public String listingKey(int shard) {
+    return aggregateName + "-" + shard;
+  }
+
+  /** The shard of {@code aid}: the same function as the journal layout's. */
+  public static int shard(String aid, int shards) {
+    CRC32 crc = new CRC32();
+    crc.update(aid.getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % shards);
   }
 }

@@ -25,6 +25,13 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * tip. Every event is written into the tip first, so a DynamoDB Streams consumer of the tip sees each
  * stream's events in order. Keys in {@link TipKeys}, attributes in {@link TipAttributes}.
  *
+ * <p>Index columns work as in the journal layout: {@code @Indexed} values are slot attributes of the tip
+ * (global secondary indexes {@code esgen-index-{i}} on the tip table), written only when they change;
+ * {@code @Unique} values are reservation items in the snapshot table, written in one
+ * {@code TransactWriteItems} with the tip when an append takes or gives up a value (only then is an
+ * append a transaction). {@code listAll} reads the listing index {@link TipKeys#LISTING_INDEX}, whose
+ * key the tip gets at creation. See {@code docs/schema.md}.
+ *
  * <pre>{@code
  * StorageLayout tip = new TipLayout(client, StoreConfig.defaults());
  * Optional<LoadedStream<Cart>> cart = tip.load(definition, id);
@@ -34,10 +41,12 @@ public final class TipLayout implements StorageLayout {
 
   private final TipLoader loader;
   private final TipAppender appender;
+  private final TipIndexReader indexReader;
 
   public TipLayout(DynamoDbClient client, StoreConfig config) {
     this.loader = new TipLoader(client, config);
     this.appender = new TipAppender(client, config);
+    this.indexReader = new TipIndexReader(client, config, loader);
   }
 
   @Override
@@ -52,22 +61,26 @@ public final class TipLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return loader.loadAll(definition, ids);
   }
 
+  /**
+   * Shard by shard (0 first), and within a shard by aid: the order of the listing index. The index is
+   * eventually consistent; each listed stream is read with a strongly consistent read.
+   */
   @Override
   public <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return indexReader.listAll(definition, page);
   }
 
   @Override
   public <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return indexReader.findUnique(definition, column, value);
   }
 
   @Override
   public <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
-    throw new UnsupportedOperationException("not implemented yet");
+    return indexReader.findIndexed(definition, column, value, page);
   }
 }

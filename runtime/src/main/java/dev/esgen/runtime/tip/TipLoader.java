@@ -18,19 +18,28 @@ import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /** Reads a stream of the tip layout: the tip, and the calved batches only when its snapshot does not cover them. */
 final class TipLoader {
+
+  /** BatchGetItem reads at most 100 keys per call. */
+  private static final int BATCH_LIMIT = 100;
 
   private final DynamoDbClient client;
   private final StoreConfig config;
@@ -47,6 +56,77 @@ final class TipLoader {
     if (tip.isEmpty()) {
       return Optional.empty();
     }
+    return Optional.of(fromTip(definition, aid, tip));
+  }
+
+  /**
+   * The streams of {@code ids} that exist: their tips by {@code BatchGetItem} (strongly consistent, 100
+   * keys per call, unprocessed keys retried with back-off), then the batches only of events-only streams
+   * whose tip does not hold every event. The map follows the order of {@code ids}, each id once.
+   */
+  <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+    TipKeys keys = new TipKeys(definition.name());
+    // Keyed by stream name rather than by the tip's aid attribute, which older tips may lack.
+    Map<String, I> byStream = new LinkedHashMap<>();
+    for (I id : ids) {
+      byStream.putIfAbsent(keys.streamName(definition.keys().idString(Objects.requireNonNull(id, "id"))), id);
+    }
+    Map<String, Map<String, AttributeValue>> tips = new HashMap<>();
+    List<String> streams = new ArrayList<>(byStream.keySet());
+    for (int from = 0; from < streams.size(); from += BATCH_LIMIT) {
+      List<Map<String, AttributeValue>> batch = new ArrayList<>();
+      for (String stream : streams.subList(from, Math.min(streams.size(), from + BATCH_LIMIT))) {
+        batch.add(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)));
+      }
+      for (Map<String, AttributeValue> tip : batchGet(batch)) {
+        tips.put(tip.get(STREAM).s(), tip);
+      }
+    }
+    Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
+    byStream.forEach((stream, id) -> {
+      Map<String, AttributeValue> tip = tips.get(stream);
+      if (tip != null) {
+        loaded.put(id, fromTip(definition, definition.keys().idString(id), tip));
+      }
+    });
+    return loaded;
+  }
+
+  private List<Map<String, AttributeValue>> batchGet(List<Map<String, AttributeValue>> keys) {
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    Map<String, KeysAndAttributes> request =
+        Map.of(config.tipTable(), KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+    for (int attempt = 1; !request.isEmpty(); attempt++) {
+      BatchGetItemResponse response;
+      try {
+        Map<String, KeysAndAttributes> pending = request;
+        response = client.batchGetItem(b -> b.requestItems(pending));
+      } catch (ResourceNotFoundException e) {
+        throw new MissingTableException(List.of(config.tipTable()), e);
+      }
+      items.addAll(response.responses().getOrDefault(config.tipTable(), List.of()));
+      request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+      if (!request.isEmpty()) {
+        // Unprocessed keys mean throttling or a response over 16 MB: back off before asking again.
+        backOff(attempt);
+      }
+    }
+    return items;
+  }
+
+  private static void backOff(int attempt) {
+    try {
+      Thread.sleep(Math.min(1_000L, 20L << Math.min(attempt, 6)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting to retry unprocessed keys", e);
+    }
+  }
+
+  /** The stream whose tip is {@code tip}: its snapshot, and the batches only when the snapshot needs them. */
+  private <A, I, E> LoadedStream<A> fromTip(AggregateDefinition<A, I, E> definition, String aid,
+      Map<String, AttributeValue> tip) {
+    String stream = tip.get(STREAM).s();
     long version = number(definition, aid, tip, VERSION, "tip");
     long next = number(definition, aid, tip, NEXT, "tip");
     List<AttributeValue> events = list(definition, aid, tip, EVENTS, "tip");
@@ -74,7 +154,7 @@ final class TipLoader {
       }
     }
     state = fold(definition, aid, state, from, base, events, cases);
-    return Optional.of(new LoadedStream<>(state, version, next, new TipPosition(events, cases)));
+    return new LoadedStream<>(state, version, next, new TipPosition(events, cases));
   }
 
   private Map<String, AttributeValue> readTip(String stream) {

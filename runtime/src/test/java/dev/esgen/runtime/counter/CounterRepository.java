@@ -44,7 +44,13 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
 
   public static AggregateDefinition.Builder<Counter, CounterId, CounterEvent> builder(
       ObjectMapper mapper, SnapshotPolicy policy) {
-    return AggregateDefinition.<Counter, CounterId, CounterEvent>builder(NAME, Counter.class)
+    return builder(NAME, mapper, policy);
+  }
+
+  /** The counter's definition under another aggregate name, e.g. one with index columns. */
+  public static AggregateDefinition.Builder<Counter, CounterId, CounterEvent> builder(
+      String name, ObjectMapper mapper, SnapshotPolicy policy) {
+    return AggregateDefinition.<Counter, CounterId, CounterEvent>builder(name, Counter.class)
         .keys(new Keys())
         .eventCodec(new CounterCodecs.Events(mapper))
         .snapshotCodec(new CounterCodecs.Snapshots(mapper))

@@ -94,6 +94,24 @@ class TableProvisionerTest {
   }
 
   @Test
+  void theTipTableGetsTheListingIndexAndTheSameSlots() {
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    StoreConfig config = StoreConfig.defaults().withJournalTable("j-" + suffix).withSnapshotTable("s-" + suffix)
+        .withTipTable("t-" + suffix);
+    TableProvisioner provisioner = new TableProvisioner(client, config);
+    provisioner.createTablesIfMissing();
+    assertEquals(List.of("esgen-tip-listing"), indexesOf(config.tipTable()));
+
+    provisioner.createTablesIfMissing(withColumns("two", IndexColumn.indexed("a"), IndexColumn.indexed("b")));
+    assertEquals(List.of("esgen-index-0", "esgen-index-1", "esgen-tip-listing"), indexesOf(config.tipTable()));
+    TableDescription tip = client.describeTable(b -> b.tableName(config.tipTable())).table();
+    tip.globalSecondaryIndexes().forEach(index -> {
+      assertEquals(ProjectionType.KEYS_ONLY, index.projection().projectionType());
+      assertEquals("aid", index.keySchema().get(1).attributeName());
+    });
+  }
+
+  @Test
   void moreIndexedColumnsThanATableHasIndexesAreRefused() {
     IndexColumn[] columns = new IndexColumn[21];
     for (int i = 0; i < columns.length; i++) {

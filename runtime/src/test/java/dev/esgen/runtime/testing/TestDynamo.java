@@ -3,6 +3,9 @@ package dev.esgen.runtime.testing;
 import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.journal.JournalAttributes;
 import dev.esgen.runtime.journal.JournalKeys;
 import dev.esgen.runtime.provision.TableProvisioner;
@@ -19,12 +22,14 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.Select;
 
 /**
- * One DynamoDB Local, one client and one pair of default tables per test JVM. Tests keep apart by
+ * One DynamoDB Local, one client and the default tables (with the indexed counter's index slots) per
+ * test JVM. Tests keep apart by
  * using fresh aggregate ids.
  */
 public final class TestDynamo {
 
   private static final RequestCounter REQUESTS = new RequestCounter();
+  private static final CapacityRecorder CAPACITY = new CapacityRecorder();
   private static DynamoDbClient client;
 
   private TestDynamo() {}
@@ -36,9 +41,11 @@ public final class TestDynamo {
           .region(Region.US_EAST_1)
           .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
           .httpClient(UrlConnectionHttpClient.create())
-          .overrideConfiguration(c -> c.addExecutionInterceptor(REQUESTS))
+          .overrideConfiguration(c -> c.addExecutionInterceptor(REQUESTS).addExecutionInterceptor(CAPACITY))
           .build();
-      new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing();
+      // The indexed counter's definition gives both the snapshot and the tip table their index slots.
+      new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing(
+          IndexedCounterRepository.definition(EsgenJson.newObjectMapper(), LayoutKind.TIP, 0));
     }
     return client;
   }
@@ -46,6 +53,11 @@ public final class TestDynamo {
   /** Counts every request of {@link #client()}. */
   public static RequestCounter requests() {
     return REQUESTS;
+  }
+
+  /** Records the capacity of every write of {@link #client()}, per table and index. */
+  public static CapacityRecorder capacity() {
+    return CAPACITY;
   }
 
   public static DynamoDbEventStore store() {

@@ -3,7 +3,6 @@ package dev.esgen.runtime.tip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.esgen.runtime.RetryPolicy;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.counter.CounterCreated;
@@ -11,17 +10,12 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.testing.Contention;
 import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.runtime.testing.TipItems;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class TipContentionTest {
@@ -29,32 +23,14 @@ class TipContentionTest {
   @Test
   void transactFromFourThreadsWhileCalvingStoresEveryCommandExactlyOnce() throws Exception {
     CounterRepository counters =
-        new CounterRepository(TestDynamo.store(StoreConfig.defaults()
-            .withRetryPolicy(new RetryPolicy(40, Duration.ofMillis(5), Duration.ofMillis(500)))),
+        new CounterRepository(TestDynamo.store(StoreConfig.defaults().withRetryPolicy(Contention.PATIENT)),
             new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 7, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "hot"));
     int threads = 4;
     int perThread = 20;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        done.add(pool.submit(() -> {
-          for (int i = 0; i < perThread; i++) {
-            String tag = thread + "-" + i;
-            counters.transact(id, counter -> counter.increment(tag));
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : done) {
-        f.get(90, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    Contention.run(threads, perThread,
+        (thread, i) -> counters.transact(id, counter -> counter.increment(thread + "-" + i)));
     int total = threads * perThread;
     List<CounterEvent> stored = TipItems.events(counters, id.value());
     assertEquals(total + 1, stored.size());

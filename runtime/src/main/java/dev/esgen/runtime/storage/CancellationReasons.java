@@ -1,4 +1,4 @@
-package dev.esgen.runtime.journal;
+package dev.esgen.runtime.storage;
 
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
@@ -23,8 +23,16 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * {@code TransactionConflict} when another transaction was writing the same item at the same moment,
  * and others such as {@code ThrottlingError} or {@code ValidationError}. A failed condition on a
  * uniqueness reservation becomes a {@link dev.esgen.runtime.error.DuplicateValueException}.
+ *
+ * <p>Shared by the storage layouts: each names the action that writes the stream's version-carrying item
+ * (the journal's head row, the tip) and the attribute holding the version there.
+ *
+ * <pre>{@code
+ * throw new CancellationReasons("bank-account", aid, 3, false, labels, headIndex, "version",
+ *     reservationsByIndex, releaseIndexes).toException(cancelled);
+ * }</pre>
  */
-final class CancellationReasons {
+public final class CancellationReasons {
 
   private static final String CONDITION_FAILED = "ConditionalCheckFailed";
   private static final String TRANSACTION_CONFLICT = "TransactionConflict";
@@ -35,21 +43,27 @@ final class CancellationReasons {
   private final boolean creating;
   private final List<String> labels;
   private final int headIndex;
+  private final String versionAttribute;
   private final Map<Integer, UniqueChange> reservations;
   private final Set<Integer> releases;
 
   /**
+   * @param labels a description of each action, for errors that are no esgen exception of their own
+   * @param headIndex the index of the action conditioned on the stream's version (or its absence)
+   * @param versionAttribute the attribute holding the version on that action's item
    * @param reservations the unique values the append reserves, by their action's index
    * @param releases the indexes of the actions that release unique values
    */
-  CancellationReasons(String aggregateName, String aid, long expectedVersion, boolean creating, List<String> labels,
-      int headIndex, Map<Integer, UniqueChange> reservations, Set<Integer> releases) {
+  public CancellationReasons(String aggregateName, String aid, long expectedVersion, boolean creating,
+      List<String> labels, int headIndex, String versionAttribute, Map<Integer, UniqueChange> reservations,
+      Set<Integer> releases) {
     this.aggregateName = aggregateName;
     this.aid = aid;
     this.expectedVersion = expectedVersion;
     this.creating = creating;
     this.labels = labels;
     this.headIndex = headIndex;
+    this.versionAttribute = versionAttribute;
     this.reservations = reservations;
     this.releases = releases;
   }
@@ -58,16 +72,16 @@ final class CancellationReasons {
    * Whether DynamoDB cancelled only because another transaction was writing one of the same items at
    * that moment (no condition failed): sending the same actions again decides the race.
    */
-  static boolean onlyConflicts(TransactionCanceledException cancelled) {
+  public static boolean onlyConflicts(TransactionCanceledException cancelled) {
     List<CancellationReason> reasons = cancelled.hasCancellationReasons() ? cancelled.cancellationReasons() : List.of();
     return reasons.stream().anyMatch(r -> TRANSACTION_CONFLICT.equals(r.code()))
         && reasons.stream().noneMatch(r -> CONDITION_FAILED.equals(r.code()));
   }
 
-  EsgenException toException(TransactionCanceledException cancelled) {
+  public EsgenException toException(TransactionCanceledException cancelled) {
     List<CancellationReason> reasons = cancelled.hasCancellationReasons() ? cancelled.cancellationReasons() : List.of();
     if (headIndex < reasons.size() && CONDITION_FAILED.equals(reasons.get(headIndex).code())) {
-      OptionalLong actual = versionOf(reasons.get(headIndex));
+      OptionalLong actual = versionOf(reasons.get(headIndex), versionAttribute);
       return creating
           ? new AggregateAlreadyExistsException(aggregateName, aid, actual)
           : new ConcurrentModificationException(aggregateName, aid, expectedVersion, actual, 1, cancelled);
@@ -88,7 +102,7 @@ final class CancellationReasons {
             cancelled);
       }
     }
-    // A journal item that already exists while the head row still matched, or a transaction racing on
+    // An event or batch item that already exists while the versioned item still matched, or a transaction racing on
     // the same items: either way another writer is at work on this stream, and a reload sorts it out.
     for (CancellationReason reason : reasons) {
       if (CONDITION_FAILED.equals(reason.code()) || TRANSACTION_CONFLICT.equals(reason.code())) {
@@ -112,12 +126,12 @@ final class CancellationReasons {
     return new AppendRejectedException(aggregateName, aid, described, cancelled);
   }
 
-  private static OptionalLong versionOf(CancellationReason reason) {
+  private static OptionalLong versionOf(CancellationReason reason, String versionAttribute) {
     if (!reason.hasItem()) {
       return OptionalLong.empty();
     }
     Map<String, AttributeValue> item = reason.item();
-    AttributeValue version = item.get(JournalAttributes.VERSION);
+    AttributeValue version = item.get(versionAttribute);
     return version == null || version.n() == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(version.n()));
   }
 }
