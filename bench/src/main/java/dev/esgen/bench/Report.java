@@ -71,10 +71,13 @@ final class Report {
           r.layout(), r.operation(), num(e.requestsPerCall()), num(f.requestsPerCall()), r.throughputRatio(),
           extra <= 0 && r.throughputRatio() >= 0.9 ? "(met)" : "(**not met**)", e.p50Millis() / f.p50Millis());
     }
-    IndexWriteCost.Row noChange = indexWrite(IndexWriteCost.NO_CHANGE);
-    row("journal, append changing no index value: no global secondary index write",
-        "%s GSI WCU over %s (%s) %s", num(noChange.indexUnitsAllRuns()), "3 appends", units(noChange.indexUnits()),
-        noChange.indexUnitsAllRuns() == 0 ? "(met)" : "(**not met**)");
+    for (IndexWriteCost.Row noChange : results.indexWrites()) {
+      if (noChange.append().equals(IndexWriteCost.NO_CHANGE)) {
+        row("%s, append changing no index value: no global secondary index write",
+            "%s GSI WCU over 3 appends (%s) %s", noChange.layout(), num(noChange.indexUnitsAllRuns()),
+            units(noChange.indexUnits()), noChange.indexUnitsAllRuns() == 0 ? "(met)" : "(**not met**)");
+      }
+    }
     for (String size : List.of("small", "2KB")) {
       for (String direction : List.of("encode", "decode")) {
         double ratio = codecRatio(direction, size);
@@ -125,7 +128,9 @@ final class Report {
     line("What one append writes, per table and per global secondary index, as DynamoDB Local reports it with"
         + " `ReturnConsumedCapacity=INDEXES` (the load before the append not counted). The cart has one"
         + " `@Indexed` column (`owner`, slot 0: `esgen-index-0`, KEYS_ONLY) and one `@Unique` column (`code`, a"
-        + " reservation item in the snapshot table). Fresh carts, no snapshot due. DynamoDB Local reports a"
+        + " reservation item in the snapshot table, for both layouts); on the tip layout the slot index is on the tip"
+        + " table, which also has the listing index `esgen-tip-listing` (written at creation only). Fresh carts, no"
+        + " snapshot due. DynamoDB Local reports a"
         + " transaction's table units as a flat 4.0 per table, whatever the number and size of the items"
         + " (see *How it is measured*).");
     md.append("| layout | append | requests | table WCU | GSI WCU |\n|---|---|---|---|---|\n");
@@ -133,10 +138,6 @@ final class Report {
       row("%s | %s", "%d | %s | %s", r.layout(), r.append(), r.requests(), units(r.tableUnits()),
           units(r.indexUnits()));
     }
-  }
-
-  private IndexWriteCost.Row indexWrite(String append) {
-    return results.indexWrites().stream().filter(r -> r.append().equals(append)).findFirst().orElseThrow();
   }
 
   private static String units(java.util.Map<String, Double> units) {
@@ -227,7 +228,8 @@ final class Report {
         + " (*Index writes*); the only ones are the index slots of `@Indexed` columns (esgen's optional"
         + " `aid-index` is off by default and was off here).\n");
     md.append("- The cart has an `@Indexed` owner and a `@Unique` code in every scenario, so a create also"
-        + " reserves the code and sets the owner's index slot (journal: 3 actions in its transaction). On the tip"
+        + " reserves the code and sets the owner's index slot (journal: 3 actions in its transaction; tip: a"
+        + " transaction of the tip's Put and the reservation instead of a lone `PutItem`). On the tip"
         + " layout the snapshot is rewritten by every append, so its *load, 10 / 100 events after snapshot* rows"
         + " are one `GetItem` of a tip that holds 11 / 101 events.\n");
     md.append("- Lookups: `findByCode` is a consistent `GetItem` of the reservation, then the cart's load;"

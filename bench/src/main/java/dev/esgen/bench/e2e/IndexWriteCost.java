@@ -12,6 +12,7 @@ import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.measure.Meter;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.repository.EventSourcedRepository;
 import java.net.URI;
 import java.util.ArrayList;
@@ -69,12 +70,20 @@ public final class IndexWriteCost {
       CartRepository indexed = new CartRepository(store);
       EventSourcedRepository<Cart, CartId, CartEvent> plain = new CartVariants.Repository(store,
           CartVariants.withoutIndexColumns(CartRepository.definition(store.objectMapper())));
-      rows.add(measure(meter, "journal", NO_CHANGE, indexed, id -> SmallEvent.EVENT));
-      rows.add(measure(meter, "journal", NO_COLUMNS, plain, id -> SmallEvent.EVENT));
-      rows.add(measure(meter, "journal", INDEXED_CHANGED, indexed, id -> new OwnerChanged("owner-" + UUID.randomUUID())));
-      rows.add(measure(meter, "journal", UNIQUE_CHANGED, indexed, id -> new CodeChanged("C-" + UUID.randomUUID())));
+      cases(meter, rows, "journal", indexed, plain);
+      AggregateDefinition<Cart, CartId, CartEvent> tip = CartVariants.tip(CartRepository.definition(store.objectMapper()));
+      cases(meter, rows, "tip", new CartVariants.Repository(store, tip),
+          new CartVariants.Repository(store, CartVariants.withoutIndexColumns(tip)));
     }
     return rows;
+  }
+
+  private void cases(Meter meter, List<Row> rows, String layout, EventSourcedRepository<Cart, CartId, CartEvent> indexed,
+      EventSourcedRepository<Cart, CartId, CartEvent> plain) {
+    rows.add(measure(meter, layout, NO_CHANGE, indexed, id -> SmallEvent.EVENT));
+    rows.add(measure(meter, layout, NO_COLUMNS, plain, id -> SmallEvent.EVENT));
+    rows.add(measure(meter, layout, INDEXED_CHANGED, indexed, id -> new OwnerChanged("owner-" + UUID.randomUUID())));
+    rows.add(measure(meter, layout, UNIQUE_CHANGED, indexed, id -> new CodeChanged("C-" + UUID.randomUUID())));
   }
 
   private Row measure(Meter meter, String layout, String name, EventSourcedRepository<Cart, CartId, CartEvent> carts,

@@ -1,27 +1,39 @@
 package dev.esgen.bench.e2e;
 
 import dev.esgen.bench.measure.Meter;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.zip.CRC32;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
  * The floor of the tip layout: its {@code PutItem}, {@code GetItem} and {@code UpdateItem} written by
  * hand with the bare AWS SDK, attribute for attribute what {@code TipAppender} writes and
- * {@code TipLoader} reads (docs/schema.md, "the tip layout"), and nothing else. No esgen class is used;
+ * {@code TipLoader} reads (docs/schema.md, "the tip layout"), and nothing else: the create is one
+ * transaction of the tip's Put (with {@code aid}, listing key {@code lk} and the owner's index slot) and
+ * the code's reservation in the snapshot table; lookups read the tip table's slot index and the tips. No esgen class is used;
  * event and snapshot bodies come pre-encoded in the {@link Fixture}. The scenarios' tips stay far below
  * the 32 KB calving threshold, so the floor never calves (and checks that it would not need to).
  */
 public final class TipBareSdkSide implements Side {
 
   private static final String NAME = "bench-cart";
+  private static final int SHARDS = 4;
+  private static final String OWNER_SLOT = "ix0_pk";
+  private static final String OWNER_INDEX = "esgen-index-0";
   private static final AttributeValue TIP_INDEX = AttributeValue.fromN(Long.toString(Long.MAX_VALUE));
   /** Far below TipPolicy's 32 KB default: the small events of the scenarios never reach it. */
   private static final int MAX_TIP_EVENTS = 200;
@@ -29,16 +41,20 @@ public final class TipBareSdkSide implements Side {
   private final DynamoDbClient client;
   private final Meter meter;
   private final String table;
+  private final String snapshotTable;
   private final byte[] smallEventBody;
 
   /**
    * @param table the tip table ({@code StoreConfig.tipTable()})
+   * @param snapshotTable the table of unique reservations ({@code StoreConfig.snapshotTable()})
    * @param smallEventBody the JSON body of the small event appends and commands write
    */
-  public TipBareSdkSide(DynamoDbClient client, Meter meter, String table, byte[] smallEventBody) {
+  public TipBareSdkSide(DynamoDbClient client, Meter meter, String table, String snapshotTable,
+      byte[] smallEventBody) {
     this.client = client;
     this.meter = meter;
     this.table = table;
+    this.snapshotTable = snapshotTable;
     this.smallEventBody = smallEventBody.clone();
   }
 
@@ -64,13 +80,26 @@ public final class TipBareSdkSide implements Side {
     tip.put("et", s(UUID.randomUUID().toString()));
     tip.put("e", AttributeValue.fromL(List.of(event(now, stream.openedBody()))));
     tip.put("c", AttributeValue.fromL(List.of(s("cart-opened"))));
+    tip.put("aid", s(stream.aid()));
+    tip.put("lk", s(NAME + "-" + shard(stream.aid())));
+    tip.put(OWNER_SLOT, s(NAME + "#owner#" + stream.owner()));
     tip.put("u", unfold(1, now, stream.snapshotBody()));
-    client.putItem(b -> b
+    TransactWriteItem putTip = TransactWriteItem.builder().put(Put.builder()
         .tableName(table)
         .item(tip)
         .conditionExpression("attribute_not_exists(#p)")
         .expressionAttributeNames(Map.of("#p", "p"))
-        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+        .build()).build();
+    TransactWriteItem reserve = TransactWriteItem.builder().put(Put.builder()
+        .tableName(snapshotTable)
+        .item(Map.of("pkey", s(NAME + "#code#" + stream.code()), "skey", s("unique"), "aid", s(stream.aid())))
+        .conditionExpression("attribute_not_exists(#pkey) OR #aid = :aid")
+        .expressionAttributeNames(Map.of("#pkey", "pkey", "#aid", "aid"))
+        .expressionAttributeValues(Map.of(":aid", s(stream.aid())))
+        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+        .build()).build();
+    client.transactWriteItems(b -> b.transactItems(putTip, reserve).clientRequestToken(UUID.randomUUID().toString()));
   }
 
   @Override
@@ -96,17 +125,59 @@ public final class TipBareSdkSide implements Side {
 
   @Override
   public void findByUnique(Fixture stream) {
-    throw new UnsupportedOperationException("the tip layout has no lookups yet");
+    Map<String, AttributeValue> reservation = client.getItem(b -> b
+        .tableName(snapshotTable)
+        .key(Map.of("pkey", s(NAME + "#code#" + stream.code()), "skey", s("unique")))
+        .consistentRead(true)).item();
+    if (readTip(reservation.get("aid").s()).isEmpty()) {
+      throw new IllegalStateException("no tip for code " + stream.code());
+    }
   }
 
   @Override
   public void listByIndexed(Fixture stream) {
-    throw new UnsupportedOperationException("the tip layout has no lookups yet");
+    QueryResponse ids = client.query(b -> b
+        .tableName(table)
+        .indexName(OWNER_INDEX)
+        .keyConditionExpression("#k = :k")
+        .expressionAttributeNames(Map.of("#k", OWNER_SLOT))
+        .expressionAttributeValues(Map.of(":k", s(NAME + "#owner#" + stream.owner())))
+        .limit(Fixture.LOOKUP_GROUP));
+    List<String> aids = ids.items().stream().map(item -> item.get("aid").s()).toList();
+    if (batchGetTips(aids) != Fixture.LOOKUP_GROUP) {
+      throw new IllegalStateException("listed fewer than " + Fixture.LOOKUP_GROUP + " carts of " + stream.owner());
+    }
   }
 
   @Override
   public void findAll(Fixture stream) {
-    throw new UnsupportedOperationException("the tip layout has no lookups yet");
+    List<String> aids = stream.group().stream().map(id -> id.value().toString()).toList();
+    if (batchGetTips(aids) != aids.size()) {
+      throw new IllegalStateException("found fewer than " + aids.size() + " carts");
+    }
+  }
+
+  /** One consistent BatchGetItem of the tips (at most 100), unprocessed keys asked again. */
+  private int batchGetTips(List<String> aids) {
+    List<Map<String, AttributeValue>> keys = aids.stream()
+        .map(aid -> Map.of("p", s(streamName(aid)), "i", TIP_INDEX))
+        .toList();
+    Map<String, KeysAndAttributes> request =
+        Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+    int found = 0;
+    while (!request.isEmpty()) {
+      Map<String, KeysAndAttributes> pending = request;
+      BatchGetItemResponse response = client.batchGetItem(b -> b.requestItems(pending));
+      found += response.responses().getOrDefault(table, List.of()).size();
+      request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
+    }
+    return found;
+  }
+
+  private static long shard(String aid) {
+    CRC32 crc = new CRC32();
+    crc.update(aid.getBytes(StandardCharsets.UTF_8));
+    return crc.getValue() % SHARDS;
   }
 
   private Map<String, AttributeValue> readTip(String aid) {
