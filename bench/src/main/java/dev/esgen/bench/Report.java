@@ -234,7 +234,7 @@ final class Report {
         + " are one `GetItem` of a tip that holds 11 / 101 events.\n");
     md.append("- Lookups: `findByCode` is a consistent `GetItem` of the reservation, then the cart's load;"
         + " `listByOwner` a `Query` of the owner's index slot (limit 20), then one consistent `BatchGetItem` of"
-        + " the 20 head rows; `findAll` one consistent `BatchGetItem` of 20 head rows. Each lookup fixture is 20"
+        + " the 20 head rows (journal) or tips (tip); `findAll` one consistent `BatchGetItem` of 20 of them. Each lookup fixture is 20"
         + " carts of one owner, created before the clock starts.\n");
     md.append("- Streams a call needs are prepared before the clock starts, through a third, unmetered client;"
         + " every writing call gets a fresh stream, read-only calls cycle over 8 prepared streams.\n");
