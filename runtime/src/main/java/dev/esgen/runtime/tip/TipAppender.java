@@ -9,11 +9,14 @@ import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.tip.TipAttributes.LISTING;
 import static dev.esgen.runtime.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.tip.TipAttributes.RECENT_ETAGS;
+import static dev.esgen.runtime.tip.TipAttributes.RECENT_ETAG_COUNT;
 import static dev.esgen.runtime.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.tip.TipAttributes.TIMESTAMP;
 import static dev.esgen.runtime.tip.TipAttributes.UNFOLD;
 import static dev.esgen.runtime.tip.TipAttributes.VERSION;
 import static dev.esgen.runtime.tip.TipLoader.index;
+import static dev.esgen.runtime.tip.TipLoader.recentEtags;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
@@ -97,7 +100,7 @@ final class TipAppender {
     long baseNext = request.current().map(LoadedStream::seqNr).orElse(0L);
     TipPosition position = request.current()
         .map(current -> tipPosition(current, definition.name()))
-        .orElse(new TipPosition(List.of(), List.of()));
+        .orElse(new TipPosition(List.of(), List.of(), List.of()));
     Instant now = config.clock().instant();
     IndexChanges changes = IndexChanges.between(
         definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
@@ -114,6 +117,10 @@ final class TipAppender {
     long next = baseNext + newEvents.size();
     long version = baseVersion + 1;
     String etag = UUID.randomUUID().toString();
+    // Rewritten whole rather than appended to: the update is conditioned on the loaded version, so the
+    // stored history is the loaded one, and rewriting keeps it bounded.
+    List<String> etags = concat(position.recentEtags(), List.of(etag));
+    etags = etags.subList(Math.max(0, etags.size() - RECENT_ETAG_COUNT), etags.size());
 
     List<AttributeValue> keptEvents = concat(position.events(), newEvents);
     List<AttributeValue> keptCases = concat(position.cases(), newCases);
@@ -130,6 +137,7 @@ final class TipAppender {
     tip.put(NEXT, number(next));
     tip.put(APPENDED, number(newEvents.size()));
     tip.put(ETAG, AttributeValue.fromS(etag));
+    tip.put(RECENT_ETAGS, AttributeValue.fromL(etags.stream().map(AttributeValue::fromS).toList()));
     tip.put(EVENTS, AttributeValue.fromL(keptEvents));
     tip.put(CASES, AttributeValue.fromL(keptCases));
     tip.put(AID, AttributeValue.fromS(aid));
@@ -200,7 +208,7 @@ final class TipAppender {
       transaction.checkLimits();
       send(transaction, baseVersion, creating);
     }
-    return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
+    return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases, etags));
   }
 
   private static TipPosition tipPosition(LoadedStream<?> current, String aggregateName) {
@@ -227,14 +235,16 @@ final class TipAppender {
   private UpdateItemRequest tipUpdate(Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists,
       TipPolicy policy, IndexChanges changes) {
     Map<String, String> names = new HashMap<>(Map.of(
-        "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#et", ETAG, "#e", EVENTS, "#c", CASES, "#u", UNFOLD));
+        "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#et", ETAG, "#eh", RECENT_ETAGS, "#e", EVENTS, "#c", CASES,
+        "#u", UNFOLD));
     Map<String, AttributeValue> values = new HashMap<>();
     values.put(":expected", number(expectedVersion));
     values.put(":v", tip.get(VERSION));
     values.put(":n", tip.get(NEXT));
     values.put(":a", tip.get(APPENDED));
     values.put(":et", tip.get(ETAG));
-    StringBuilder set = new StringBuilder("SET #v = :v, #n = :n, #a = :a, #et = :et");
+    values.put(":eh", tip.get(RECENT_ETAGS));
+    StringBuilder set = new StringBuilder("SET #v = :v, #n = :n, #a = :a, #et = :et, #eh = :eh");
     List<String> remove = new ArrayList<>();
     if (appendToLists) {
       int appended = Integer.parseInt(tip.get(APPENDED).n());
@@ -299,10 +309,9 @@ final class TipAppender {
       client.updateItem(update);
     } catch (ConditionalCheckFailedException e) {
       Map<String, AttributeValue> stored = e.hasItem() ? e.item() : Map.of();
-      AttributeValue storedEtag = stored.get(ETAG);
-      if (storedEtag != null && etag.equals(storedEtag.s())) {
+      if (recentEtags(stored).contains(etag)) {
         // The SDK retried a request whose first attempt was applied but whose response was lost: the
-        // tip already holds exactly this update.
+        // tip already holds this update, possibly with other writers' appends after it.
         return;
       }
       throw new ConcurrentModificationException(aggregateName, aid, expectedVersion, versionIn(stored), 1, e);
