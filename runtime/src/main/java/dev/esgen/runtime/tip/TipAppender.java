@@ -169,7 +169,7 @@ final class TipAppender {
 
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
     if (creating && !reserves) {
-      create(definition.name(), aid, tip);
+      create(definition.name(), aid, tip, etag);
     } else if (!creating && !calve && !reserves) {
       update(definition.name(), aid, tipUpdate(tip, baseVersion, true, policy, changes), baseVersion, etag);
     } else {
@@ -289,7 +289,7 @@ final class TipAppender {
         .build();
   }
 
-  private void create(String aggregateName, String aid, Map<String, AttributeValue> tip) {
+  private void create(String aggregateName, String aid, Map<String, AttributeValue> tip, String etag) {
     try {
       client.putItem(b -> b
           .tableName(config.tipTable())
@@ -298,7 +298,13 @@ final class TipAppender {
           .expressionAttributeNames(Map.of("#p", STREAM))
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
     } catch (ConditionalCheckFailedException e) {
-      throw new AggregateAlreadyExistsException(aggregateName, aid, versionIn(e.hasItem() ? e.item() : Map.of()));
+      Map<String, AttributeValue> stored = e.hasItem() ? e.item() : Map.of();
+      if (recentEtags(stored).contains(etag)) {
+        // The SDK retried a create whose first attempt was applied but whose response was lost: the tip
+        // is the one this create wrote, possibly with other writers' appends after it.
+        return;
+      }
+      throw new AggregateAlreadyExistsException(aggregateName, aid, versionIn(stored));
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.tipTable()), e);
     }

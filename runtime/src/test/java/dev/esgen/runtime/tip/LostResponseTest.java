@@ -30,6 +30,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
@@ -41,6 +42,34 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 class LostResponseTest {
 
   private static final TipPolicy SNAPSHOTTING_TIP = new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 0, true);
+
+  @Test
+  void tipCreateWhoseResponseIsLostSucceedsOnce() {
+    LoseResponse lose = new LoseResponse(PutItemRequest.class);
+    CounterRepository counters = new CounterRepository(storeLosing(lose), SNAPSHOTTING_TIP);
+    CounterId id = CounterId.random();
+
+    Versioned<Counter> created = counters.create(new CounterCreated(id, "c"));
+
+    assertEquals(1, lose.lost());
+    assertEquals(1, created.version());
+    assertEquals(List.of(new CounterCreated(id, "c")), TipItems.events(counters, id.value()));
+  }
+
+  @Test
+  void tipCreateWhoseResponseIsLostWhileAnotherWriterAppendsSucceedsOnce() {
+    LoseResponse lose = new LoseResponse(PutItemRequest.class);
+    CounterRepository counters = new CounterRepository(storeLosing(lose), SNAPSHOTTING_TIP);
+    CounterRepository other = new CounterRepository(TestDynamo.store(), SNAPSHOTTING_TIP);
+    CounterId id = CounterId.random();
+    lose.then(() -> other.transact(id, c -> c.increment("other")));
+
+    counters.create(new CounterCreated(id, "c"));
+
+    assertEquals(1, lose.lost());
+    assertEquals(List.of(new CounterCreated(id, "c"), new Incremented(1, "other")),
+        TipItems.events(counters, id.value()));
+  }
 
   @Test
   void tipAppendWhoseResponseIsLostIsStoredOnce() {
