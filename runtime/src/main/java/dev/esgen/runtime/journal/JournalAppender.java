@@ -21,6 +21,7 @@ import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
 import dev.esgen.runtime.index.IndexChanges;
+import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexKeys;
 import dev.esgen.runtime.index.UniqueReservations;
 import dev.esgen.runtime.storage.AppendRequest;
@@ -133,7 +134,7 @@ final class JournalAppender {
         PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
     // The head row's size matters only when it carries a snapshot; otherwise it changes by a few bytes.
     transaction.addHead(head.toUpdate(config.snapshotTable(), key, creating, baseVersion),
-        snapshot == null ? 0 : ItemSize.of(key) + ItemSize.of(head.values()), headLabel);
+        snapshot == null ? 0 : headSize(definition, key, aid, request.newState(), head), headLabel);
     if (snapshot != null && policy.keep() > 0) {
       Map<String, AttributeValue> older = Map.of(
           PKEY, AttributeValue.fromS(pkey),
@@ -158,6 +159,27 @@ final class JournalAppender {
     transaction.checkLimits();
     send(transaction, definition.name(), aid, baseVersion, creating);
     return new LoadedStream<>(request.newState(), version, lastSeqNr, next);
+  }
+
+  /**
+   * The size of the head row after {@code head} is applied: the update names only what it changes, but the
+   * row also keeps {@code aid} and the index slots whose value stayed, and DynamoDB limits the whole row.
+   */
+  private static <A> long headSize(AggregateDefinition<A, ?, ?> definition, Map<String, AttributeValue> key,
+      String aid, A newState, HeadUpdate head) {
+    Map<String, AttributeValue> row = new HashMap<>(key);
+    row.put(AID, AttributeValue.fromS(aid));
+    Map<String, String> values = definition.indexColumns().values(newState);
+    List<IndexColumn> slotted = definition.indexColumns().slotted();
+    for (int slot = 0; slot < slotted.size(); slot++) {
+      String value = values.get(slotted.get(slot).name());
+      if (value != null) {
+        row.put(IndexKeys.slotAttribute(slot),
+            AttributeValue.fromS(IndexKeys.valueKey(definition.name(), slotted.get(slot).name(), value)));
+      }
+    }
+    row.putAll(head.values());
+    return ItemSize.of(row);
   }
 
   private static JournalPosition journalPosition(LoadedStream<?> current, String aggregateName) {
