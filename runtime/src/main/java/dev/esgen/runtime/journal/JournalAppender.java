@@ -56,7 +56,10 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  */
 final class JournalAppender {
 
-  /** How often an append that reserves unique values is sent when it only lost a transaction race. */
+  /**
+   * How often, in all, an append that takes or gives up unique values is sent when it only lost a
+   * transaction race.
+   */
   private static final int CONFLICT_ATTEMPTS = 4;
 
   private final DynamoDbClient client;
@@ -262,9 +265,10 @@ final class JournalAppender {
         client.transactWriteItems(b -> b.transactItems(transaction.items()).clientRequestToken(token));
         return;
       } catch (TransactionCanceledException e) {
-        // Two appends racing for the same unique value can both be cancelled with TransactionConflict;
-        // sending again lets one of them win and the other see the reservation as a duplicate.
-        if (transaction.reserves() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
+        // Two appends racing for the same reservation item, one taking a value and one giving it up or
+        // both taking it, can both be cancelled with TransactionConflict; sending again lets one win and
+        // the other then succeed or see the reservation as a duplicate.
+        if (transaction.changesReservations() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
           pauseAfterConflict(attempt);
           continue;
         }
@@ -354,8 +358,9 @@ final class JournalAppender {
       add("release of " + change.column().name() + " '" + change.value() + "'", item, 0);
     }
 
-    boolean reserves() {
-      return !reservations.isEmpty();
+    /** Whether the append takes or gives up a unique value, so a reservation item can be contended. */
+    boolean changesReservations() {
+      return !reservations.isEmpty() || !releases.isEmpty();
     }
 
     Map<Integer, IndexChanges.UniqueChange> reservationsByIndex() {
