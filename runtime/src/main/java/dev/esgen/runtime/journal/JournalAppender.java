@@ -120,6 +120,10 @@ final class JournalAppender {
       head.set(SEQ_NR, number(lastSeqNr));
       if (policy.keep() > 0) {
         head.set(RETAINED_SEQ_NRS, AttributeValue.fromL(retained.stream().map(JournalAppender::number).toList()));
+      } else if (!position.retainedSeqNrs().isEmpty()) {
+        // keep was lowered to 0: the rows listed are displaced by this append, so the list must go too,
+        // or every later snapshot would displace them again.
+        head.remove(RETAINED_SEQ_NRS);
       }
       next = new JournalPosition(lastSeqNr, retained);
       headLabel = "snapshot at seq_nr " + lastSeqNr;
