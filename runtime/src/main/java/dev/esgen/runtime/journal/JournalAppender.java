@@ -263,7 +263,8 @@ final class JournalAppender {
 
   private void send(Transaction transaction, String aggregateName, String aid, long expectedVersion, boolean creating) {
     for (int attempt = 1; ; attempt++) {
-      // One token per logical append: the SDK's own retries of this request then cannot apply it twice.
+      // One token per send: the SDK's own retries of this request reuse it and so cannot apply it twice,
+      // while a resend after a cancellation, which applied nothing, is a new request with a new token.
       String token = UUID.randomUUID().toString();
       try {
         client.transactWriteItems(b -> b.transactItems(transaction.items()).clientRequestToken(token));
