@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
@@ -12,9 +14,16 @@ import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.index.IndexColumns;
+import dev.esgen.runtime.journal.JournalAttributes;
+import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.storage.ItemSize;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import org.junit.jupiter.api.Test;
 
 class LimitsTest {
@@ -67,6 +76,55 @@ class LimitsTest {
     assertEquals(0, TestDynamo.requests().of("TransactWriteItems"));
     assertEquals(journalItems, TestDynamo.itemCount("journal"));
     assertEquals(99, counters.load(id).value());
+  }
+
+  @Test
+  void aHeadRowOverTheItemLimitIsRefusedCountingTheAttributesItKeeps() {
+    // A snapshot on every append and an indexed value the appends never change: the head update names
+    // neither aid nor that slot, yet the row keeps both and DynamoDB limits the whole row.
+    CounterRepository counters = new CounterRepository(TestDynamo.store(),
+        CounterRepository.builder("big-head-counter", TestDynamo.store().objectMapper(), SnapshotPolicy.every(1))
+            .indexColumns(new NamePrefixColumn())
+            .build());
+    CounterId probe = CounterId.random();
+    counters.create(new CounterCreated(probe, "x".repeat(300_000)));
+    long slack = ItemTooLargeException.LIMIT_BYTES - ItemSize.of(headRow(probe));
+    // A head row 20 bytes under the limit; a 64-character note then grows its snapshot past it.
+    CounterId id = new CounterId(probe.value().replace('-', '_'));
+    counters.create(new CounterCreated(id, "x".repeat(300_000 + (int) slack - 20)));
+    assertEquals(ItemTooLargeException.LIMIT_BYTES - 20, ItemSize.of(headRow(id)));
+    TestDynamo.requests().reset();
+
+    ItemTooLargeException e = assertThrows(ItemTooLargeException.class,
+        () -> counters.append(id, 1, new Noted("n".repeat(64))));
+
+    assertEquals("snapshot at seq_nr 2", e.item());
+    assertTrue(e.sizeBytes() > ItemTooLargeException.LIMIT_BYTES, "size " + e.sizeBytes());
+    assertEquals(0, TestDynamo.requests().of("TransactWriteItems"));
+    assertEquals(new Counter(id, "x".repeat(300_000 + (int) slack - 20), 0, 0, ""), counters.load(id));
+  }
+
+  private static Map<String, AttributeValue> headRow(CounterId id) {
+    JournalKeys keys = new JournalKeys("big-head-counter", 4);
+    return TestDynamo.client().getItem(b -> b
+        .tableName("snapshot")
+        .key(Map.of(
+            JournalAttributes.PKEY, AttributeValue.fromS(keys.partitionKey(id.value())),
+            JournalAttributes.SKEY, AttributeValue.fromS(keys.headSortKey(id.value()))))
+        .consistentRead(true)).item();
+  }
+
+  /** Indexes the first 1,000 characters of the counter's name: long, and unchanged by every append. */
+  private static final class NamePrefixColumn implements IndexColumns<Counter> {
+    @Override
+    public List<IndexColumn> columns() {
+      return List.of(IndexColumn.indexed("name"));
+    }
+
+    @Override
+    public Map<String, String> values(Counter state) {
+      return Map.of("name", state.name().substring(0, Math.min(1_000, state.name().length())));
+    }
   }
 
   private static List<CounterEvent> increments(int count) {

@@ -67,6 +67,25 @@ class SnapshotTest {
   }
 
   @Test
+  void loweringKeepToZeroDeletesTheKeptSnapshotsAndForgetsThem() {
+    CounterId id = CounterId.random();
+    CounterRepository keeping = new CounterRepository(store, SnapshotPolicy.every(1).keeping(2));
+    keeping.create(new CounterCreated(id, "c"));
+    keeping.append(id, 1, new Incremented(1));
+    assertEquals(List.of(1L, 2L), olderSnapshotSeqNrs(id));
+
+    CounterRepository counters = new CounterRepository(store, SnapshotPolicy.every(1));
+    counters.append(id, 2, new Incremented(1));
+
+    assertEquals(List.of(), olderSnapshotSeqNrs(id));
+    assertFalse(headRow(id).containsKey(JournalAttributes.RETAINED_SEQ_NRS));
+    assertHead(id, 3, 3, 3);
+    counters.append(id, 3, new Incremented(1));
+    assertEquals(3, counters.load(id).value());
+    assertEquals(List.of(), olderSnapshotSeqNrs(id));
+  }
+
+  @Test
   void ttlModeMarksTheDisplacedSnapshotInsteadOfDeletingIt() {
     CounterRepository counters =
         new CounterRepository(store, SnapshotPolicy.every(1).keeping(1).expiringAfter(Duration.ofDays(2)));

@@ -2,6 +2,7 @@ package dev.esgen.runtime.index;
 
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.index.IndexChanges.UniqueChange;
+import dev.esgen.runtime.storage.ItemSize;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -45,10 +46,7 @@ public final class UniqueReservations {
     return TransactWriteItem.builder()
         .put(Put.builder()
             .tableName(table)
-            .item(Map.of(
-                IndexKeys.PKEY, AttributeValue.fromS(change.key()),
-                IndexKeys.SKEY, AttributeValue.fromS(IndexKeys.UNIQUE_SORT_KEY),
-                IndexKeys.AID, AttributeValue.fromS(aid)))
+            .item(item(change, aid))
             .conditionExpression(CONDITION)
             .expressionAttributeNames(Map.of("#pkey", IndexKeys.PKEY, "#aid", IndexKeys.AID))
             .expressionAttributeValues(Map.of(":aid", AttributeValue.fromS(aid)))
@@ -70,10 +68,16 @@ public final class UniqueReservations {
         .build();
   }
 
-  /** The size of a reservation item, for the transaction's size check. */
+  /** The size of a reservation item under DynamoDB's rules, for the transaction's size check. */
   public static long itemSize(UniqueChange change, String aid) {
-    return IndexKeys.PKEY.length() + change.key().length() + IndexKeys.SKEY.length()
-        + IndexKeys.UNIQUE_SORT_KEY.length() + IndexKeys.AID.length() + aid.length();
+    return ItemSize.of(item(change, aid));
+  }
+
+  private static Map<String, AttributeValue> item(UniqueChange change, String aid) {
+    return Map.of(
+        IndexKeys.PKEY, AttributeValue.fromS(change.key()),
+        IndexKeys.SKEY, AttributeValue.fromS(IndexKeys.UNIQUE_SORT_KEY),
+        IndexKeys.AID, AttributeValue.fromS(aid));
   }
 
   /**

@@ -21,6 +21,7 @@ import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
 import dev.esgen.runtime.index.IndexChanges;
+import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexKeys;
 import dev.esgen.runtime.index.UniqueReservations;
 import dev.esgen.runtime.storage.AppendRequest;
@@ -55,7 +56,10 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  */
 final class JournalAppender {
 
-  /** How often an append that reserves unique values is sent when it only lost a transaction race. */
+  /**
+   * How often, in all, an append that takes or gives up unique values is sent when it only lost a
+   * transaction race.
+   */
   private static final int CONFLICT_ATTEMPTS = 4;
 
   private final DynamoDbClient client;
@@ -116,6 +120,10 @@ final class JournalAppender {
       head.set(SEQ_NR, number(lastSeqNr));
       if (policy.keep() > 0) {
         head.set(RETAINED_SEQ_NRS, AttributeValue.fromL(retained.stream().map(JournalAppender::number).toList()));
+      } else if (!position.retainedSeqNrs().isEmpty()) {
+        // keep was lowered to 0: the rows listed are displaced by this append, so the list must go too,
+        // or every later snapshot would displace them again.
+        head.remove(RETAINED_SEQ_NRS);
       }
       next = new JournalPosition(lastSeqNr, retained);
       headLabel = "snapshot at seq_nr " + lastSeqNr;
@@ -133,7 +141,7 @@ final class JournalAppender {
         PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
     // The head row's size matters only when it carries a snapshot; otherwise it changes by a few bytes.
     transaction.addHead(head.toUpdate(config.snapshotTable(), key, creating, baseVersion),
-        snapshot == null ? 0 : ItemSize.of(key) + ItemSize.of(head.values()), headLabel);
+        snapshot == null ? 0 : headSize(definition, key, aid, request.newState(), head), headLabel);
     if (snapshot != null && policy.keep() > 0) {
       Map<String, AttributeValue> older = Map.of(
           PKEY, AttributeValue.fromS(pkey),
@@ -158,6 +166,27 @@ final class JournalAppender {
     transaction.checkLimits();
     send(transaction, definition.name(), aid, baseVersion, creating);
     return new LoadedStream<>(request.newState(), version, lastSeqNr, next);
+  }
+
+  /**
+   * The size of the head row after {@code head} is applied: the update names only what it changes, but the
+   * row also keeps {@code aid} and the index slots whose value stayed, and DynamoDB limits the whole row.
+   */
+  private static <A> long headSize(AggregateDefinition<A, ?, ?> definition, Map<String, AttributeValue> key,
+      String aid, A newState, HeadUpdate head) {
+    Map<String, AttributeValue> row = new HashMap<>(key);
+    row.put(AID, AttributeValue.fromS(aid));
+    Map<String, String> values = definition.indexColumns().values(newState);
+    List<IndexColumn> slotted = definition.indexColumns().slotted();
+    for (int slot = 0; slot < slotted.size(); slot++) {
+      String value = values.get(slotted.get(slot).name());
+      if (value != null) {
+        row.put(IndexKeys.slotAttribute(slot),
+            AttributeValue.fromS(IndexKeys.valueKey(definition.name(), slotted.get(slot).name(), value)));
+      }
+    }
+    row.putAll(head.values());
+    return ItemSize.of(row);
   }
 
   private static JournalPosition journalPosition(LoadedStream<?> current, String aggregateName) {
@@ -234,15 +263,17 @@ final class JournalAppender {
 
   private void send(Transaction transaction, String aggregateName, String aid, long expectedVersion, boolean creating) {
     for (int attempt = 1; ; attempt++) {
-      // One token per logical append: the SDK's own retries of this request then cannot apply it twice.
+      // One token per send: the SDK's own retries of this request reuse it and so cannot apply it twice,
+      // while a resend after a cancellation, which applied nothing, is a new request with a new token.
       String token = UUID.randomUUID().toString();
       try {
         client.transactWriteItems(b -> b.transactItems(transaction.items()).clientRequestToken(token));
         return;
       } catch (TransactionCanceledException e) {
-        // Two appends racing for the same unique value can both be cancelled with TransactionConflict;
-        // sending again lets one of them win and the other see the reservation as a duplicate.
-        if (transaction.reserves() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
+        // Two appends racing for the same reservation item, one taking a value and one giving it up or
+        // both taking it, can both be cancelled with TransactionConflict; sending again lets one win and
+        // the other then succeed or see the reservation as a duplicate.
+        if (transaction.changesReservations() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
           pauseAfterConflict(attempt);
           continue;
         }
@@ -332,8 +363,9 @@ final class JournalAppender {
       add("release of " + change.column().name() + " '" + change.value() + "'", item, 0);
     }
 
-    boolean reserves() {
-      return !reservations.isEmpty();
+    /** Whether the append takes or gives up a unique value, so a reservation item can be contended. */
+    boolean changesReservations() {
+      return !reservations.isEmpty() || !releases.isEmpty();
     }
 
     Map<Integer, IndexChanges.UniqueChange> reservationsByIndex() {

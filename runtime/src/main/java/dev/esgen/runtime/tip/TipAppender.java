@@ -9,11 +9,14 @@ import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.tip.TipAttributes.LISTING;
 import static dev.esgen.runtime.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.tip.TipAttributes.RECENT_ETAGS;
+import static dev.esgen.runtime.tip.TipAttributes.RECENT_ETAG_COUNT;
 import static dev.esgen.runtime.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.tip.TipAttributes.TIMESTAMP;
 import static dev.esgen.runtime.tip.TipAttributes.UNFOLD;
 import static dev.esgen.runtime.tip.TipAttributes.VERSION;
 import static dev.esgen.runtime.tip.TipLoader.index;
+import static dev.esgen.runtime.tip.TipLoader.recentEtags;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
@@ -71,7 +74,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  */
 final class TipAppender {
 
-  /** How often an append that reserves unique values is sent when it only lost a transaction race. */
+  /**
+   * How often, in all, an append that takes or gives up unique values is sent when it only lost a
+   * transaction race.
+   */
   private static final int CONFLICT_ATTEMPTS = 4;
 
   private final DynamoDbClient client;
@@ -97,7 +103,7 @@ final class TipAppender {
     long baseNext = request.current().map(LoadedStream::seqNr).orElse(0L);
     TipPosition position = request.current()
         .map(current -> tipPosition(current, definition.name()))
-        .orElse(new TipPosition(List.of(), List.of()));
+        .orElse(new TipPosition(List.of(), List.of(), List.of()));
     Instant now = config.clock().instant();
     IndexChanges changes = IndexChanges.between(
         definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
@@ -114,6 +120,10 @@ final class TipAppender {
     long next = baseNext + newEvents.size();
     long version = baseVersion + 1;
     String etag = UUID.randomUUID().toString();
+    // Rewritten whole rather than appended to: the update is conditioned on the loaded version, so the
+    // stored history is the loaded one, and rewriting keeps it bounded.
+    List<String> etags = concat(position.recentEtags(), List.of(etag));
+    etags = etags.subList(Math.max(0, etags.size() - RECENT_ETAG_COUNT), etags.size());
 
     List<AttributeValue> keptEvents = concat(position.events(), newEvents);
     List<AttributeValue> keptCases = concat(position.cases(), newCases);
@@ -130,6 +140,7 @@ final class TipAppender {
     tip.put(NEXT, number(next));
     tip.put(APPENDED, number(newEvents.size()));
     tip.put(ETAG, AttributeValue.fromS(etag));
+    tip.put(RECENT_ETAGS, AttributeValue.fromL(etags.stream().map(AttributeValue::fromS).toList()));
     tip.put(EVENTS, AttributeValue.fromL(keptEvents));
     tip.put(CASES, AttributeValue.fromL(keptCases));
     tip.put(AID, AttributeValue.fromS(aid));
@@ -161,7 +172,7 @@ final class TipAppender {
 
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
     if (creating && !reserves) {
-      create(definition.name(), aid, tip);
+      create(definition.name(), aid, tip, etag);
     } else if (!creating && !calve && !reserves) {
       update(definition.name(), aid, tipUpdate(tip, baseVersion, true, policy, changes), baseVersion, etag);
     } else {
@@ -200,7 +211,7 @@ final class TipAppender {
       transaction.checkLimits();
       send(transaction, baseVersion, creating);
     }
-    return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
+    return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases, etags));
   }
 
   private static TipPosition tipPosition(LoadedStream<?> current, String aggregateName) {
@@ -227,14 +238,16 @@ final class TipAppender {
   private UpdateItemRequest tipUpdate(Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists,
       TipPolicy policy, IndexChanges changes) {
     Map<String, String> names = new HashMap<>(Map.of(
-        "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#et", ETAG, "#e", EVENTS, "#c", CASES, "#u", UNFOLD));
+        "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#et", ETAG, "#eh", RECENT_ETAGS, "#e", EVENTS, "#c", CASES,
+        "#u", UNFOLD));
     Map<String, AttributeValue> values = new HashMap<>();
     values.put(":expected", number(expectedVersion));
     values.put(":v", tip.get(VERSION));
     values.put(":n", tip.get(NEXT));
     values.put(":a", tip.get(APPENDED));
     values.put(":et", tip.get(ETAG));
-    StringBuilder set = new StringBuilder("SET #v = :v, #n = :n, #a = :a, #et = :et");
+    values.put(":eh", tip.get(RECENT_ETAGS));
+    StringBuilder set = new StringBuilder("SET #v = :v, #n = :n, #a = :a, #et = :et, #eh = :eh");
     List<String> remove = new ArrayList<>();
     if (appendToLists) {
       int appended = Integer.parseInt(tip.get(APPENDED).n());
@@ -279,7 +292,7 @@ final class TipAppender {
         .build();
   }
 
-  private void create(String aggregateName, String aid, Map<String, AttributeValue> tip) {
+  private void create(String aggregateName, String aid, Map<String, AttributeValue> tip, String etag) {
     try {
       client.putItem(b -> b
           .tableName(config.tipTable())
@@ -288,7 +301,13 @@ final class TipAppender {
           .expressionAttributeNames(Map.of("#p", STREAM))
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
     } catch (ConditionalCheckFailedException e) {
-      throw new AggregateAlreadyExistsException(aggregateName, aid, versionIn(e.hasItem() ? e.item() : Map.of()));
+      Map<String, AttributeValue> stored = e.hasItem() ? e.item() : Map.of();
+      if (recentEtags(stored).contains(etag)) {
+        // The SDK retried a create whose first attempt was applied but whose response was lost: the tip
+        // is the one this create wrote, possibly with other writers' appends after it.
+        return;
+      }
+      throw new AggregateAlreadyExistsException(aggregateName, aid, versionIn(stored));
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.tipTable()), e);
     }
@@ -299,10 +318,9 @@ final class TipAppender {
       client.updateItem(update);
     } catch (ConditionalCheckFailedException e) {
       Map<String, AttributeValue> stored = e.hasItem() ? e.item() : Map.of();
-      AttributeValue storedEtag = stored.get(ETAG);
-      if (storedEtag != null && etag.equals(storedEtag.s())) {
+      if (recentEtags(stored).contains(etag)) {
         // The SDK retried a request whose first attempt was applied but whose response was lost: the
-        // tip already holds exactly this update.
+        // tip already holds this update, possibly with other writers' appends after it.
         return;
       }
       throw new ConcurrentModificationException(aggregateName, aid, expectedVersion, versionIn(stored), 1, e);
@@ -339,15 +357,17 @@ final class TipAppender {
 
   private void send(Transaction transaction, long expectedVersion, boolean creating) {
     for (int attempt = 1; ; attempt++) {
-      // One token per logical append: the SDK's own retries of this request then cannot apply it twice.
+      // One token per send: the SDK's own retries of this request reuse it and so cannot apply it twice,
+      // while a resend after a cancellation, which applied nothing, is a new request with a new token.
       String token = UUID.randomUUID().toString();
       try {
         client.transactWriteItems(b -> b.transactItems(transaction.items).clientRequestToken(token));
         return;
       } catch (TransactionCanceledException e) {
-        // Two appends racing for the same unique value can both be cancelled with TransactionConflict;
-        // sending again lets one of them win and the other see the reservation as a duplicate.
-        if (transaction.reserves() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
+        // Two appends racing for the same reservation item, one taking a value and one giving it up or
+        // both taking it, can both be cancelled with TransactionConflict; sending again lets one win and
+        // the other then succeed or see the reservation as a duplicate.
+        if (transaction.changesReservations() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
           pauseAfterConflict(attempt);
           continue;
         }
@@ -355,7 +375,7 @@ final class TipAppender {
             transaction.labels, transaction.tipIndex, VERSION, transaction.reservations, transaction.releases)
             .toException(e);
       } catch (ResourceNotFoundException e) {
-        throw new MissingTableException(transaction.reserves() || !transaction.releases.isEmpty()
+        throw new MissingTableException(transaction.changesReservations()
             ? List.of(config.tipTable(), config.snapshotTable())
             : List.of(config.tipTable()), e);
       }
@@ -409,8 +429,9 @@ final class TipAppender {
       add("release of " + change.column().name() + " '" + change.value() + "'", item, 0);
     }
 
-    boolean reserves() {
-      return !reservations.isEmpty();
+    /** Whether the append takes or gives up a unique value, so a reservation item can be contended. */
+    boolean changesReservations() {
+      return !reservations.isEmpty() || !releases.isEmpty();
     }
 
     void checkLimits() {
