@@ -111,10 +111,11 @@ public final class ExampleApp {
 
     concurrentDeposits(accounts, bob);
 
+    // Two writers hold the same loaded version; appending to what they loaded is one write each.
     Versioned<BankAccount> current = accounts.loadVersioned(bob);
-    accounts.append(bob, current.version(), current.state().deposit(1, "first writer"));
+    accounts.append(current, current.state().deposit(1, "first writer"));
     try {
-      accounts.append(bob, current.version(), current.state().deposit(1, "second writer, same version"));
+      accounts.append(current, current.state().deposit(1, "second writer, same version"));
       throw new IllegalStateException("the second append at version " + current.version() + " must fail");
     } catch (ConcurrentModificationException expected) {
       System.out.println("conflict detected: " + expected.getMessage());

@@ -1,14 +1,18 @@
 package dev.esgen.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
@@ -42,6 +46,45 @@ class RequestCountTest {
     }
     layout.append(new AppendRequest<>(counters.definition(), id, Optional.of(loaded), events, next));
     assertEquals(Map.of("TransactWriteItems", 1), requests.snapshot());
+  }
+
+  @Test
+  void aRepositoryAppendToALoadedStreamIsOneRequestAndStillDetectsConflicts() {
+    CounterRepository counters = new CounterRepository(store, SnapshotPolicy.every(2).keeping(1));
+    CounterId id = CounterId.random();
+    Versioned<Counter> created = counters.create(new CounterCreated(id, "c"));
+    requests.reset();
+    Versioned<Counter> once = counters.append(created, List.of(new Incremented(1), new Incremented(2)));
+    Versioned<Counter> twice = counters.append(once, List.of(new Incremented(3)));
+    assertEquals(Map.of("TransactWriteItems", 2), requests.snapshot());
+    assertEquals(new Versioned<>(new Counter(id, "c", 6, 0, ""), 3, 4), twice);
+    assertEquals(twice, counters.loadVersioned(id));
+
+    requests.reset();
+    assertThrows(ConcurrentModificationException.class, () -> counters.append(once, List.of(new Incremented(9))));
+    assertEquals(Map.of("TransactWriteItems", 1), requests.snapshot(), "refused by DynamoDB, not by a load");
+    assertEquals(6, counters.load(id).value());
+  }
+
+  @Test
+  void onTheTipLayoutAnAppendToALoadedStreamIsOneUpdateItem() {
+    CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
+    CounterId id = CounterId.random();
+    Versioned<Counter> created = counters.create(new CounterCreated(id, "c"));
+    requests.reset();
+    Versioned<Counter> next = counters.append(created, List.of(new Incremented(4)));
+    assertEquals(Map.of("UpdateItem", 1), requests.snapshot());
+    assertEquals(next, counters.loadVersioned(id));
+  }
+
+  @Test
+  void anAppendToAHandMadeVersionedLoadsFirst() {
+    CounterRepository counters = new CounterRepository(store);
+    CounterId id = CounterId.random();
+    Versioned<Counter> created = counters.create(new CounterCreated(id, "c"));
+    requests.reset();
+    counters.append(new Versioned<>(created.state(), created.version(), created.seqNr()), List.of(new Incremented(1)));
+    assertEquals(Map.of("GetItem", 1, "TransactWriteItems", 1), requests.snapshot());
   }
 
   @Test

@@ -124,6 +124,30 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   /**
+   * Appends {@code events} atomically to the stream as {@code loaded} saw it, if it is still at that
+   * version. With a {@code Versioned} this repository returned (from a load, a create or an earlier
+   * append) this is a single write request: what the load read travels with it. With one built by hand
+   * the stream is loaded first, as {@link #append(Object, long, List)} does. An empty list writes nothing.
+   *
+   * <pre>{@code
+   * Versioned<BankAccount> account = accounts.loadVersioned(id);
+   * account = accounts.append(account, account.state().deposit(500));   // one request
+   * account = accounts.append(account, account.state().withdraw(200));  // one more
+   * }</pre>
+   *
+   * @throws ConcurrentModificationException when another writer appended since {@code loaded}; nothing
+   *     is written
+   */
+  public final Versioned<A> append(Versioned<A> loaded, List<? extends E> events) {
+    I id = definition.keys().idOf(loaded.state());
+    Optional<LoadedStream<A>> stream = loaded.stream();
+    if (stream.isEmpty()) {
+      return append(id, loaded.version(), events);
+    }
+    return record("append", attempts -> appendTo(id, stream.get(), events, attempts));
+  }
+
+  /**
    * Loads the aggregate, asks {@code decide} for new events and appends them at the loaded version; on
    * a concurrent modification reloads and decides again, as the store's {@link RetryPolicy} allows,
    * waiting a jittered, growing time between attempts. {@code decide} may therefore run more than once
@@ -336,7 +360,7 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   private static <A> Versioned<A> versioned(LoadedStream<A> stream) {
-    return new Versioned<>(stream.state(), stream.version(), stream.seqNr());
+    return new Versioned<>(stream);
   }
 
   /** Waits {@code delay}; false when interrupted, with the interrupt flag restored for the caller. */
