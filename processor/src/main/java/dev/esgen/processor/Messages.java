@@ -130,6 +130,25 @@ public final class Messages {
         + " constructor with @JsonCreator (or make it a record)";
   }
 
+  public static String eventWithoutProperties(String event) {
+    return "[esgen:event-without-properties] event " + event + " has no property Jackson can see, and Jackson"
+        + " refuses to write such a class: make it a record (\"record " + event + "() implements ...\") or give"
+        + " it a public getter";
+  }
+
+  public static String fieldInvisibleToJackson(String type, String field, String fieldType, String getter, String what) {
+    return "[esgen:field-invisible-to-jackson] Jackson cannot see field " + field + " of " + type
+        + " (it detects public fields, public getX()/isX() getters and @JsonProperty, not x() accessors), so"
+        + " every " + what + " would silently lose it: add \"public " + fieldType + " " + getter + "()\","
+        + " annotate the field @JsonProperty, make it public, or mark it transient if it is not state";
+  }
+
+  public static String creatorParameterNames(String type, List<String> parameters) {
+    return "[esgen:creator-parameter-names] Jackson cannot tell which properties the parameters "
+        + String.join(", ", parameters) + " of this @JsonCreator of " + type + " receive (parameter names are not"
+        + " kept at run time): annotate each with @JsonProperty(\"name\")";
+  }
+
   public static String blankEventType(String event) {
     return "[esgen:blank-event-type] @EventType on " + event
         + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use \"" + event + "\"";

@@ -277,6 +277,52 @@ class ValidationTest {
   }
 
   @Test
+  void everyFieldOfAClassAggregateIsVisibleToJackson() {
+    JavaFileObject source = rule("AggregateFieldInvisibleToJackson");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:field-invisible-to-jackson] Jackson cannot see field total of Counter (it detects public fields,")
+        .inFile(source)
+        .onLineContaining("private final long total;");
+    assertThat(compilation).hadErrorContaining("every snapshot would silently lose it: add \"public long getTotal()\"");
+  }
+
+  @Test
+  void everyFieldOfAClassEventIsVisibleToJackson() {
+    JavaFileObject source = rule("EventFieldInvisibleToJackson");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:field-invisible-to-jackson] Jackson cannot see field amount of CounterAdded")
+        .inFile(source)
+        .onLineContaining("private final long amount;");
+    assertThat(compilation).hadErrorContaining("every stored event would silently lose it");
+  }
+
+  @Test
+  void aJsonCreatorNamesItsParameters() {
+    JavaFileObject source = rule("CreatorWithoutPropertyNames");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:creator-parameter-names] Jackson cannot tell which properties the parameters from, to of this"
+                + " @JsonCreator of CounterRenamed receive")
+        .inFile(source)
+        .onLineContaining("@JsonCreator");
+  }
+
+  @Test
+  void aClassEventHasAPropertyJacksonCanWrite() {
+    JavaFileObject source = rule("EmptyClassEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-without-properties] event CounterReset has no property Jackson can see")
+        .inFile(source)
+        .onLineContaining("final class CounterReset");
+  }
+
+  @Test
   void aggregateOptionsAreChecked() {
     JavaFileObject source = rule("InvalidOptions");
     Compilation compilation = compile(source);
