@@ -130,10 +130,10 @@ public final class Messages {
         + " constructor with @JsonCreator (or make it a record)";
   }
 
-  public static String eventWithoutProperties(String event) {
+  public static String eventWithoutProperties(String event, String simpleName, String parent) {
     return "[esgen:event-without-properties] event " + event + " has no property Jackson can see, and Jackson"
-        + " refuses to write such a class: make it a record (\"record " + event + "() implements ...\") or give"
-        + " it a public getter";
+        + " refuses to write such a class: make it a record (\"record " + simpleName + "() implements " + parent
+        + " {}\") or give it a public getter";
   }
 
   public static String fieldInvisibleToJackson(String type, String field, String fieldType, String getter, String what) {

@@ -563,7 +563,8 @@ public final class AggregateAnalyzer {
             errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
           }
           if (!checkJacksonProperties(permitted, "stored event")) {
-            errors.error(permitted, Messages.eventWithoutProperties(display(permitted)));
+            errors.error(permitted, Messages.eventWithoutProperties(
+                display(permitted), permitted.getSimpleName().toString(), display(sealed)));
           }
         }
       } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
@@ -672,8 +673,8 @@ public final class AggregateAnalyzer {
    * Reports every instance field of class {@code type} that Jackson, with its default visibility, would
    * neither write nor read back, so that it would silently vanish from every stored {@code what}.
    *
-   * @return whether Jackson sees at least one property of {@code type}: it refuses to write a class
-   *     without any
+   * @return whether {@code type} has a property Jackson sees or a field reported here: Jackson refuses
+   *     to write a class without any property
    */
   private boolean checkJacksonProperties(TypeElement type, String what) {
     boolean anyProperty = false;
@@ -689,9 +690,9 @@ public final class AggregateAnalyzer {
           || Annotations.has(field, Annotations.JSON_IGNORE)) {
         continue;
       }
-      if (jacksonReads(type, field)) {
-        anyProperty = true;
-      } else {
+      // A field Jackson cannot see is reported here, which says more than "no property" would.
+      anyProperty = true;
+      if (!jacksonReads(type, field)) {
         String name = field.getSimpleName().toString();
         errors.error(field, Messages.fieldInvisibleToJackson(
             display(type), name, field.asType().toString(), getterName(name, field.asType()), what));
