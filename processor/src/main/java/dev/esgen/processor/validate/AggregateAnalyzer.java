@@ -87,7 +87,7 @@ public final class AggregateAnalyzer {
       throw new AbortAggregateException();
     }
     AnnotationValue eventsValue = Annotations.explicitValue(aggregate, "events");
-    List<String> unresolved = unresolvedTypes(type, eventsValue);
+    List<String> unresolved = unresolvedTypes(type, aggregate, eventsValue);
     if (!unresolved.isEmpty()) {
       throw new DeferAggregateException(unresolved);
     }
@@ -150,8 +150,9 @@ public final class AggregateAnalyzer {
 
   // ---- deferral
 
-  private List<String> unresolvedTypes(TypeElement type, AnnotationValue eventsValue) {
+  private List<String> unresolvedTypes(TypeElement type, AnnotationMirror aggregate, AnnotationValue eventsValue) {
     Set<String> missing = new LinkedHashSet<>();
+    unresolvedValues(aggregate, missing);
     Object events = eventsValue == null ? null : eventsValue.getValue();
     if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
       unresolvedPermitted((TypeElement) declared.asElement(), missing, new HashSet<>());
@@ -161,6 +162,9 @@ public final class AggregateAnalyzer {
     for (Element member : type.getEnclosedElements()) {
       if (member.getKind() == ElementKind.FIELD || member.getKind() == ElementKind.RECORD_COMPONENT) {
         unresolved(member.asType(), missing);
+        for (String column : List.of(Annotations.INDEXED, Annotations.UNIQUE)) {
+          Annotations.find(member, column).ifPresent(mirror -> unresolvedValues(mirror, missing));
+        }
       } else if (member instanceof ExecutableElement executable) {
         unresolved(executable.getReturnType(), missing);
         for (VariableElement parameter : executable.getParameters()) {
@@ -179,9 +183,65 @@ public final class AggregateAnalyzer {
       if (permitted.getKind() == TypeKind.ERROR) {
         missing.add(permitted.toString());
       } else if (permitted.getKind() == TypeKind.DECLARED) {
-        unresolvedPermitted((TypeElement) types.asElement(permitted), missing, seen);
+        TypeElement element = (TypeElement) types.asElement(permitted);
+        Annotations.find(element, Annotations.EVENT_TYPE).ifPresent(mirror -> unresolvedValues(mirror, missing));
+        unresolvedPermitted(element, missing, seen);
       }
     }
+  }
+
+  /**
+   * Adds the members of {@code annotation} whose written values javac could not resolve, such as a
+   * constant of a class another processor has not generated yet: javac then hands over the string
+   * {@code "<error>"}, an error type, or a value of the wrong kind, none of which may be checked or cast.
+   */
+  private static void unresolvedValues(AnnotationMirror annotation, Set<String> missing) {
+    for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+        annotation.getElementValues().entrySet()) {
+      if (!isResolved(entry.getKey().getReturnType(), entry.getValue().getValue())) {
+        missing.add("the " + entry.getKey().getSimpleName() + " of @"
+            + annotation.getAnnotationType().asElement().getSimpleName());
+      }
+    }
+  }
+
+  private static boolean isResolved(TypeMirror memberType, Object value) {
+    if ("<error>".equals(value)) {
+      return false;
+    }
+    return switch (memberType.getKind()) {
+      case BOOLEAN -> value instanceof Boolean;
+      case BYTE -> value instanceof Byte;
+      case SHORT -> value instanceof Short;
+      case CHAR -> value instanceof Character;
+      case INT -> value instanceof Integer;
+      case LONG -> value instanceof Long;
+      case FLOAT -> value instanceof Float;
+      case DOUBLE -> value instanceof Double;
+      case ARRAY -> value instanceof List<?> list && list.stream()
+          .allMatch(v -> v instanceof AnnotationValue element
+              && isResolved(((ArrayType) memberType).getComponentType(), element.getValue()));
+      case DECLARED -> isResolvedDeclared((DeclaredType) memberType, value);
+      default -> true;
+    };
+  }
+
+  private static boolean isResolvedDeclared(DeclaredType memberType, Object value) {
+    TypeElement element = (TypeElement) memberType.asElement();
+    if (element.getQualifiedName().contentEquals("java.lang.String")) {
+      return value instanceof String;
+    }
+    if (element.getQualifiedName().contentEquals("java.lang.Class")) {
+      // A primitive such as int.class resolves; whether it is a valid events type is checked later.
+      return value instanceof TypeMirror mirror && mirror.getKind() != TypeKind.ERROR;
+    }
+    if (element.getKind() == ElementKind.ENUM) {
+      return value instanceof VariableElement;
+    }
+    if (element.getKind() == ElementKind.ANNOTATION_TYPE) {
+      return value instanceof AnnotationMirror;
+    }
+    return true;
   }
 
   private static void unresolved(TypeMirror type, Set<String> missing) {
