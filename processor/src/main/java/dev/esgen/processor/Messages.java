@@ -182,6 +182,12 @@ public final class Messages {
         + "Replay in the same package: make this one package-private (or more visible), not private";
   }
 
+  public static String handlerThrows(String method, String exception) {
+    return "[esgen:handler-throws] " + method + " declares checked exception " + exception
+        + ", which the generated replay cannot pass on: handlers must not throw checked exceptions (throw an"
+        + " unchecked one, or reject the command before its event is appended)";
+  }
+
   public static String noCreator(String aggregate, String firstEvent) {
     return "[esgen:no-creator] " + aggregate + " has no creating method: add \"static " + aggregate
         + " create(" + firstEvent + " e)\", which builds the aggregate from the first event of its stream";
@@ -221,6 +227,13 @@ public final class Messages {
         + ": make it non-private or add an accessor " + getters;
   }
 
+  public static String typeNotAccessible(String component, String type, String culprit, String aggregatePackage) {
+    String fix = culprit.equals(type) ? "make " + type : "make " + culprit + " (which encloses " + type + ")";
+    return "[esgen:type-not-accessible] " + component + "'s type " + type + " cannot be seen from package "
+        + aggregatePackage + ", where the generated code that reads and looks it up lives: " + fix
+        + " at least package-private (public when it is in another package)";
+  }
+
   public static String indexedId(String annotation, String component) {
     return "[esgen:indexed-id] @" + annotation + " on @AggregateId " + component
         + " is not needed: an aggregate is always found by its id; remove @" + annotation;
@@ -241,6 +254,17 @@ public final class Messages {
   public static String invalidColumnName(String column) {
     return "[esgen:invalid-column-name] column = \"" + column + "\" must be letters, digits, '_', '.' or '-'"
         + " (it is part of the stored index keys), for example \"email\"";
+  }
+
+  public static String lookupClashesWithRepository(String annotation, String component, String method, String aggregate) {
+    return "[esgen:lookup-clash] @" + annotation + " " + component + " would generate " + method + ", which "
+        + aggregate + "Repository already inherits from EventSourcedRepository: rename the component (lookups are"
+        + " named after it; keep the stored name with column = \"" + component + "\")";
+  }
+
+  public static String columnConstantClash(String component, String other, String constant, String aggregate) {
+    return "[esgen:column-constant-clash] " + component + " and " + other + " would both be the constant "
+        + constant + " of " + aggregate + "IndexColumns: rename one of them";
   }
 
   public static String duplicateColumn(String component, String column, String other) {

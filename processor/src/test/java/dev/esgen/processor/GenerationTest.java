@@ -50,6 +50,20 @@ class GenerationTest {
     }
   }
 
+  @Test
+  void namesThatShadowJavaLangOrGeneratedMembersStillCompile() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        // The fixture keeps its whole domain in one file, which auxiliaryclass would warn about.
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(JavaFileObjects.forResource("names/Shelf.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.ShelfRepository")
+        .contentsAsUtf8String()
+        .contains("listByPage(String page, PageRequest pageRequest)");
+  }
+
   /**
    * The one golden file, compared as text: esgen controls all of the formatting, and the generated code
    * is what users read in a debugger. (compile-testing's tree comparison needs javac internals that

@@ -323,6 +323,62 @@ class ValidationTest {
   }
 
   @Test
+  void idAndColumnTypesAreVisibleToTheGeneratedCode() {
+    JavaFileObject source = rule("PrivateNestedTypes");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:type-not-accessible] id's type Ticket.Id cannot be seen from package fixture,"
+            + " where the generated code that reads and looks it up lives: make Ticket.Id at least package-private")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:type-not-accessible] status's type Ticket.Status cannot be seen")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void handlersAndCreatorsDoNotThrowCheckedExceptions() {
+    JavaFileObject source = rule("HandlersThrowingCheckedExceptions");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-throws] open(TicketOpened) declares checked exception java.io.IOException,"
+            + " which the generated replay cannot pass on: handlers must not throw checked exceptions")
+        .inFile(source)
+        .onLineContaining("static Ticket open(TicketOpened e)");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-throws] apply(TicketClosed) declares checked exception java.lang.Exception")
+        .inFile(source)
+        .onLineContaining("Ticket apply(TicketClosed e)");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void aLookupDoesNotReuseAnInheritedRepositoryMethod() {
+    JavaFileObject source = rule("LookupClash");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:lookup-clash] @Unique id would generate findById, which TicketRepository already"
+            + " inherits from EventSourcedRepository: rename the component")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void twoColumnsMustNotShareAConstant() {
+    JavaFileObject source = rule("ColumnConstantClash");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:column-constant-clash] foo_bar and fooBar would both be the constant FOO_BAR of"
+            + " TicketIndexColumns: rename one of them")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
   void aggregateOptionsAreChecked() {
     JavaFileObject source = rule("InvalidOptions");
     Compilation compilation = compile(source);

@@ -54,11 +54,13 @@ import javax.lang.model.util.Types;
 public final class AggregateAnalyzer {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+  private static final String REPOSITORY = "dev.esgen.runtime.repository.EventSourcedRepository";
 
   private final Elements elements;
   private final Types types;
   private final ErrorReporter errors;
   private final Map<String, String> aggregateNames;
+  private Set<String> repositoryMethods;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
@@ -437,6 +439,9 @@ public final class AggregateAnalyzer {
     }
     Property id = ids.get(0);
     AnnotationMirror idAnnotation = Annotations.find(id.element(), Annotations.AGGREGATE_ID).orElseThrow();
+    if (!checkTypeAccessible(type, id, idAnnotation)) {
+      return Optional.empty();
+    }
     Optional<PropertyAccess> access = requireAccess(simpleName, id);
     IdModel.ValueKind direct = idValueKind(id.type());
     if (direct != null) {
@@ -456,6 +461,27 @@ public final class AggregateAnalyzer {
     }
     errors.error(id.element(), idAnnotation, Messages.idType(id.name(), id.type().toString()));
     return Optional.empty();
+  }
+
+  /**
+   * Reports an id or column whose declared type the generated code, in the aggregate's package, cannot
+   * name: a private nested type, or a non-public type of another package.
+   */
+  private boolean checkTypeAccessible(TypeElement aggregate, Property property, AnnotationMirror annotation) {
+    if (!(property.type() instanceof DeclaredType declared)) {
+      return true;
+    }
+    TypeElement valueType = (TypeElement) declared.asElement();
+    boolean samePackage = packageOf(valueType).equals(packageOf(aggregate));
+    for (Element e = valueType; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      Set<Modifier> modifiers = e.getModifiers();
+      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
+        errors.error(property.element(), annotation, Messages.typeNotAccessible(
+            property.name(), display(valueType), display((TypeElement) e), packageOf(aggregate).getQualifiedName().toString()));
+        return false;
+      }
+    }
+    return true;
   }
 
   private IdModel.ValueKind idValueKind(TypeMirror type) {
@@ -492,6 +518,7 @@ public final class AggregateAnalyzer {
   private List<ColumnModel> checkColumns(TypeElement type, String simpleName, List<Property> properties) {
     List<ColumnModel> columns = new ArrayList<>();
     Map<String, String> propertyByColumn = new HashMap<>();
+    Map<String, String> propertyByConstant = new HashMap<>();
     for (Property property : properties) {
       Optional<AnnotationMirror> indexed = Annotations.find(property.element(), Annotations.INDEXED);
       Optional<AnnotationMirror> unique = Annotations.find(property.element(), Annotations.UNIQUE);
@@ -522,10 +549,28 @@ public final class AggregateAnalyzer {
         errors.error(property.element(), annotation, Messages.duplicateColumn(property.name(), column, other));
         continue;
       }
+      Optional<String> inherited = lookupMethods(property.name(), unique.isPresent()).stream()
+          .filter(repositoryMethods()::contains)
+          .findFirst();
+      if (inherited.isPresent()) {
+        errors.error(property.element(), annotation,
+            Messages.lookupClashesWithRepository(annotationName, property.name(), inherited.get(), simpleName));
+        continue;
+      }
+      String constant = ColumnModel.constantFor(property.name());
+      String sameConstant = propertyByConstant.putIfAbsent(constant, property.name());
+      if (sameConstant != null) {
+        errors.error(property.element(), annotation,
+            Messages.columnConstantClash(property.name(), sameConstant, constant, simpleName));
+        continue;
+      }
       Optional<ValueForm> form = valueForm(property.type());
       if (form.isEmpty()) {
         errors.error(property.element(), annotation,
             Messages.columnType(annotationName, property.name(), property.type().toString()));
+        continue;
+      }
+      if (!checkTypeAccessible(type, property, annotation)) {
         continue;
       }
       Optional<PropertyAccess> access = requireAccess(simpleName, property);
@@ -547,6 +592,32 @@ public final class AggregateAnalyzer {
           TypeName.get(property.type()), form.get(), wrapped));
     }
     return columns;
+  }
+
+  /** The lookups the generated repository declares for a column read from {@code property}. */
+  private static List<String> lookupMethods(String property, boolean unique) {
+    String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+    return unique
+        ? List.of("findBy" + suffix, "maybeFindBy" + suffix)
+        : List.of("findBy" + suffix, "maybeFindBy" + suffix, "listBy" + suffix);
+  }
+
+  /**
+   * The names of the methods every generated repository inherits ({@code findById}, {@code findAll},
+   * {@code findByIndex}, ...), which a generated lookup must not reuse: they are final, and an overload
+   * taking the same id type would be a duplicate.
+   */
+  private Set<String> repositoryMethods() {
+    if (repositoryMethods == null) {
+      repositoryMethods = new HashSet<>();
+      TypeElement repository = elements.getTypeElement(REPOSITORY);
+      if (repository != null) {
+        for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(repository))) {
+          repositoryMethods.add(method.getSimpleName().toString());
+        }
+      }
+    }
+    return repositoryMethods;
   }
 
   /** How a supported column value is encoded; empty for an unsupported type. */
@@ -885,7 +956,10 @@ public final class AggregateAnalyzer {
         } else if (method.getModifiers().contains(Modifier.PRIVATE)) {
           errors.error(method, Messages.handlerPrivate(simpleName));
         } else {
-          result.handlers.add(new Handler(method, event));
+          Handler handler = new Handler(method, event);
+          checkedException(method).ifPresent(thrown ->
+              errors.error(method, Messages.handlerThrows(signature(handler), thrown)));
+          result.handlers.add(handler);
         }
       } else if (isStatic && event != null && returnsAggregate(method, type)) {
         creators.add(new Handler(method, event));
@@ -917,6 +991,8 @@ public final class AggregateAnalyzer {
     if (result.creator.method().getModifiers().contains(Modifier.PRIVATE)) {
       errors.error(result.creator.method(), Messages.creatorPrivate(simpleName));
     }
+    checkedException(result.creator.method()).ifPresent(thrown ->
+        errors.error(result.creator.method(), Messages.handlerThrows(signature(result.creator), thrown)));
     for (Handler extra : creators.subList(1, creators.size())) {
       errors.error(extra.method(), Messages.duplicateCreator(signature(extra), signature(result.creator)));
     }
@@ -926,6 +1002,18 @@ public final class AggregateAnalyzer {
       }
     }
     return result;
+  }
+
+  /** The first checked exception {@code method} declares: replay implements an interface that throws none. */
+  private Optional<String> checkedException(ExecutableElement method) {
+    TypeElement runtime = elements.getTypeElement("java.lang.RuntimeException");
+    TypeElement error = elements.getTypeElement("java.lang.Error");
+    for (TypeMirror thrown : method.getThrownTypes()) {
+      if (!types.isSubtype(thrown, runtime.asType()) && !types.isSubtype(thrown, error.asType())) {
+        return Optional.of(thrown.toString());
+      }
+    }
+    return Optional.empty();
   }
 
   private TypeElement eventParameter(ExecutableElement method, Hierarchy events) {
