@@ -119,6 +119,11 @@ public final class Messages {
         + " or a sealed type that permits its subtypes";
   }
 
+  public static String eventGeneric(String event) {
+    return "[esgen:event-generic] " + event + " has type parameters: a stored event is read back without them,"
+        + " so Jackson cannot know what they were; remove them and use concrete types";
+  }
+
   public static String eventNotAccessible(String event, String aggregatePackage) {
     return "[esgen:event-not-accessible] event " + event + " cannot be seen from package " + aggregatePackage
         + ", where the generated code lives: make it public (or package-private in that package) and not private";

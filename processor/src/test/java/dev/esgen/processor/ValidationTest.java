@@ -379,6 +379,27 @@ class ValidationTest {
   }
 
   @Test
+  void eventsHaveNoTypeParameters() {
+    JavaFileObject source = rule("GenericEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-generic] NoteChanged has type parameters: a stored event is read back"
+            + " without them")
+        .inFile(source)
+        .onLineContaining("record NoteChanged<T>");
+  }
+
+  @Test
+  void theEventsRootHasNoTypeParameters() {
+    JavaFileObject source = rule("GenericEventsRoot");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-generic] NoteEvent has type parameters")
+        .inFile(source)
+        .onLineContaining("sealed interface NoteEvent<T>");
+  }
+
+  @Test
   void aggregateOptionsAreChecked() {
     JavaFileObject source = rule("InvalidOptions");
     Compilation compilation = compile(source);

@@ -108,6 +108,10 @@ public final class AggregateAnalyzer {
       errors.error(type, aggregate, eventsValue, Messages.eventsNotSealed(simpleName, display(root)));
       rootOk = false;
     }
+    if (!root.getTypeParameters().isEmpty()) {
+      errors.error(root, Messages.eventGeneric(display(root)));
+      rootOk = false;
+    }
 
     List<Property> properties = properties(type);
     Optional<IdModel> id = checkId(type, aggregate, simpleName, properties);
@@ -685,6 +689,9 @@ public final class AggregateAnalyzer {
         continue;
       }
       Set<TypeElement> leaves;
+      if (!permitted.getTypeParameters().isEmpty()) {
+        errors.error(permitted, Messages.eventGeneric(display(permitted)));
+      }
       if (isConcreteEvent(permitted)) {
         hierarchy.leaves.add(permitted);
         leaves = Set.of(permitted);
