@@ -159,6 +159,11 @@ public final class Messages {
         + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use \"" + event + "\"";
   }
 
+  public static String eventTypeOnSealed(String type, List<String> events) {
+    return "[esgen:event-type-on-sealed] @EventType on " + type + " is ignored: it names concrete events, and "
+        + type + " is a sealed parent; put it on " + (events.isEmpty() ? "the events it permits" : String.join(" and ", events));
+  }
+
   public static String duplicateEventType(String storedName, String event, String other) {
     return "[esgen:duplicate-event-type] event " + event + " is stored as \"" + storedName + "\", like " + other
         + ": give one of them a distinct @EventType(\"...\")";

@@ -400,6 +400,17 @@ class ValidationTest {
   }
 
   @Test
+  void eventTypeBelongsOnConcreteEvents() {
+    JavaFileObject source = rule("EventTypeOnSealedParent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-type-on-sealed] @EventType on NoteEdit is ignored: it names concrete events,"
+            + " and NoteEdit is a sealed parent; put it on NoteRenamed and NoteMoved")
+        .inFile(source)
+        .onLineContaining("@EventType(\"note-edit\")");
+  }
+
+  @Test
   void aggregateOptionsAreChecked() {
     JavaFileObject source = rule("InvalidOptions");
     Compilation compilation = compile(source);

@@ -676,6 +676,15 @@ public final class AggregateAnalyzer {
     hierarchy.sealedLevels.add(root);
     collect(root, hierarchy, generatedPackage);
     checkAccessible(root, generatedPackage);
+    for (TypeElement level : hierarchy.sealedLevels) {
+      Optional<AnnotationMirror> eventType = Annotations.find(level, Annotations.EVENT_TYPE);
+      if (eventType.isPresent()) {
+        List<String> leaves = hierarchy.leavesUnder.getOrDefault(level, Set.of()).stream()
+            .map(AggregateAnalyzer::display)
+            .toList();
+        errors.error(level, eventType.get(), Messages.eventTypeOnSealed(display(level), leaves));
+      }
+    }
     return hierarchy;
   }
 
