@@ -107,6 +107,11 @@ public final class Messages {
         + " is not annotated @DomainEvents: annotate " + events + " with @DomainEvents";
   }
 
+  public static String eventsNotAType(String aggregate, String written) {
+    return "[esgen:events-not-a-type] " + aggregate + "'s events = " + written + " is not a type that can hold"
+        + " events: events must be a sealed interface or class annotated @DomainEvents";
+  }
+
   public static String eventsNotSealed(String aggregate, String events) {
     return "[esgen:events-not-sealed] " + aggregate + "'s events type " + events
         + " is not sealed, so its events cannot be enumerated: declare \"sealed interface " + events
@@ -122,6 +127,11 @@ public final class Messages {
   public static String eventGeneric(String event) {
     return "[esgen:event-generic] " + event + " has type parameters: a stored event is read back without them,"
         + " so Jackson cannot know what they were; remove them and use concrete types";
+  }
+
+  public static String eventEnum(String event) {
+    return "[esgen:event-enum] " + event + " is an enum, and enums cannot be events (an event carries its own"
+        + " data, stored as JSON properties): make each constant a record, such as \"record Closed() implements ...\"";
   }
 
   public static String eventNotAccessible(String event, String aggregatePackage) {
@@ -291,7 +301,8 @@ public final class Messages {
 
   public static String writeFailed(String file, String problem) {
     return "[esgen:write-failed] could not write " + file + ": " + problem
-        + "; if you declared a class of that name yourself, rename it";
+        + "; if you declared a class of that name yourself, rename it; otherwise another aggregate may produce the"
+        + " same name (a nested Outer.A and a top-level Outer_A both generate Outer_A...), so rename one of them";
   }
 
   public static String internalError(String aggregate, String exception) {

@@ -411,6 +411,49 @@ class ValidationTest {
   }
 
   @Test
+  void eventsIsASealedType() {
+    JavaFileObject source = rule("EventsNotAType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-a-type] Note's events = int.class is not a type that can hold events:"
+            + " events must be a sealed interface or class annotated @DomainEvents")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+  }
+
+  @Test
+  void aMissingEventsTypeIsNamedAsSuch() {
+    JavaFileObject source = rule("MissingEventsType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:unresolved-type] esgen did not generate code for Note because the events type"
+            + " could not be resolved")
+        .inFile(source)
+        .onLineContaining("record Note(");
+  }
+
+  @Test
+  void enumsCannotBeEvents() {
+    JavaFileObject source = rule("EnumEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-enum] NoteFlag is an enum, and enums cannot be events")
+        .inFile(source)
+        .onLineContaining("enum NoteFlag");
+  }
+
+  @Test
+  void twoAggregatesGeneratingOneNameAreToldWhy() {
+    JavaFileObject source = rule("GeneratedNameClash");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:write-failed] could not write fixture.Outer_AKeys")
+        .inFile(source)
+        .onLineContaining("record Outer_A(");
+    assertThat(compilation).hadErrorContaining("another aggregate may produce the same name");
+  }
+
+  @Test
   void aggregateOptionsAreChecked() {
     JavaFileObject source = rule("InvalidOptions");
     Compilation compilation = compile(source);

@@ -98,7 +98,11 @@ public final class AggregateAnalyzer {
     Optional<String> name = checkName(type, aggregate);
     AggregateOptions options = checkOptions(type, aggregate);
 
-    TypeElement root = (TypeElement) ((DeclaredType) eventsValue.getValue()).asElement();
+    if (!(eventsValue.getValue() instanceof DeclaredType eventsType)) {
+      errors.error(type, aggregate, eventsValue, Messages.eventsNotAType(simpleName, eventsValue.toString()));
+      throw new AbortAggregateException();
+    }
+    TypeElement root = (TypeElement) eventsType.asElement();
     boolean rootOk = true;
     if (!Annotations.has(root, Annotations.DOMAIN_EVENTS)) {
       errors.error(type, aggregate, eventsValue, Messages.eventsNotDomainEvents(simpleName, display(root)));
@@ -162,9 +166,12 @@ public final class AggregateAnalyzer {
     Object events = eventsValue == null ? null : eventsValue.getValue();
     if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
       unresolvedPermitted((TypeElement) declared.asElement(), missing, new HashSet<>());
-    } else {
-      missing.add(String.valueOf(events));
+    } else if (events == null) {
+      // javac reports the missing member itself.
+      missing.add("the events type");
     }
+    // A resolved type that is no class (events = int.class) is reported by analyze; an unresolved one by
+    // unresolvedValues.
     for (Element member : type.getEnclosedElements()) {
       if (member.getKind() == ElementKind.FIELD || member.getKind() == ElementKind.RECORD_COMPONENT) {
         unresolved(member.asType(), missing);
@@ -204,7 +211,11 @@ public final class AggregateAnalyzer {
   private static void unresolvedValues(AnnotationMirror annotation, Set<String> missing) {
     for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
         annotation.getElementValues().entrySet()) {
-      if (!isResolved(entry.getKey().getReturnType(), entry.getValue().getValue())) {
+      Object value = entry.getValue().getValue();
+      if (isType(entry.getKey().getReturnType(), "java.lang.Class") && !isResolved(entry.getKey().getReturnType(), value)) {
+        // javac hands over "<error>" rather than the name written; its own error above names the class.
+        missing.add("the " + entry.getKey().getSimpleName() + " type");
+      } else if (!isResolved(entry.getKey().getReturnType(), value)) {
         missing.add("the " + entry.getKey().getSimpleName() + " of @"
             + annotation.getAnnotationType().asElement().getSimpleName());
       }
@@ -718,6 +729,9 @@ public final class AggregateAnalyzer {
         hierarchy.sealedLevels.add(permitted);
         checkAccessible(permitted, generatedPackage);
         leaves = collect(permitted, hierarchy, generatedPackage);
+      } else if (permitted.getKind() == ElementKind.ENUM) {
+        errors.error(permitted, Messages.eventEnum(display(permitted)));
+        leaves = Set.of();
       } else {
         errors.error(permitted, Messages.eventNotEnumerable(display(permitted), display(sealed)));
         leaves = Set.of();
@@ -1054,7 +1068,7 @@ public final class AggregateAnalyzer {
 
   // ---- small helpers
 
-  private boolean isType(TypeMirror type, String qualifiedName) {
+  private static boolean isType(TypeMirror type, String qualifiedName) {
     return type instanceof DeclaredType declared
         && ((TypeElement) declared.asElement()).getQualifiedName().contentEquals(qualifiedName);
   }
