@@ -52,7 +52,7 @@ public final class EsgenProcessor extends AbstractProcessor {
     errors = new ErrorReporter(processingEnv.getMessager());
     analyzer =
         new AggregateAnalyzer(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames);
-    generator = new AggregateGenerator(processingEnv.getFiler());
+    generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
   }
 
   @Override

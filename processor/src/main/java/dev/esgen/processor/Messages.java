@@ -107,6 +107,11 @@ public final class Messages {
         + " is not annotated @DomainEvents: annotate " + events + " with @DomainEvents";
   }
 
+  public static String eventsNotAType(String aggregate, String written) {
+    return "[esgen:events-not-a-type] " + aggregate + "'s events = " + written + " is not a type that can hold"
+        + " events: events must be a sealed interface or class annotated @DomainEvents";
+  }
+
   public static String eventsNotSealed(String aggregate, String events) {
     return "[esgen:events-not-sealed] " + aggregate + "'s events type " + events
         + " is not sealed, so its events cannot be enumerated: declare \"sealed interface " + events
@@ -117,6 +122,16 @@ public final class Messages {
     return "[esgen:event-not-enumerable] " + event + " (permitted by " + permittedBy
         + ") is neither sealed nor final, so esgen cannot know all events: make it a record, a final class,"
         + " or a sealed type that permits its subtypes";
+  }
+
+  public static String eventGeneric(String event) {
+    return "[esgen:event-generic] " + event + " has type parameters: a stored event is read back without them,"
+        + " so Jackson cannot know what they were; remove them and use concrete types";
+  }
+
+  public static String eventEnum(String event) {
+    return "[esgen:event-enum] " + event + " is an enum, and enums cannot be events (an event carries its own"
+        + " data, stored as JSON properties): make each constant a record, such as \"record Closed() implements ...\"";
   }
 
   public static String eventNotAccessible(String event, String aggregatePackage) {
@@ -130,9 +145,33 @@ public final class Messages {
         + " constructor with @JsonCreator (or make it a record)";
   }
 
+  public static String eventWithoutProperties(String event, String simpleName, String parent) {
+    return "[esgen:event-without-properties] event " + event + " has no property Jackson can see, and Jackson"
+        + " refuses to write such a class: make it a record (\"record " + simpleName + "() implements " + parent
+        + " {}\") or give it a public getter";
+  }
+
+  public static String fieldInvisibleToJackson(String type, String field, String fieldType, String getter, String what) {
+    return "[esgen:field-invisible-to-jackson] Jackson cannot see field " + field + " of " + type
+        + " (it detects public fields, public getX()/isX() getters and @JsonProperty, not x() accessors), so"
+        + " every " + what + " would silently lose it: add \"public " + fieldType + " " + getter + "()\","
+        + " annotate the field @JsonProperty, make it public, or mark it transient if it is not state";
+  }
+
+  public static String creatorParameterNames(String type, List<String> parameters) {
+    return "[esgen:creator-parameter-names] Jackson cannot tell which properties the parameters "
+        + String.join(", ", parameters) + " of this @JsonCreator of " + type + " receive (parameter names are not"
+        + " kept at run time): annotate each with @JsonProperty(\"name\")";
+  }
+
   public static String blankEventType(String event) {
     return "[esgen:blank-event-type] @EventType on " + event
         + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use \"" + event + "\"";
+  }
+
+  public static String eventTypeOnSealed(String type, List<String> events) {
+    return "[esgen:event-type-on-sealed] @EventType on " + type + " is ignored: it names concrete events, and "
+        + type + " is a sealed parent; put it on " + (events.isEmpty() ? "the events it permits" : String.join(" and ", events));
   }
 
   public static String duplicateEventType(String storedName, String event, String other) {
@@ -161,6 +200,12 @@ public final class Messages {
   public static String handlerPrivate(String aggregate) {
     return "[esgen:handler-private] apply handlers are called by the generated " + aggregate
         + "Replay in the same package: make this one package-private (or more visible), not private";
+  }
+
+  public static String handlerThrows(String method, String exception) {
+    return "[esgen:handler-throws] " + method + " declares checked exception " + exception
+        + ", which the generated replay cannot pass on: handlers must not throw checked exceptions (throw an"
+        + " unchecked one, or reject the command before its event is appended)";
   }
 
   public static String noCreator(String aggregate, String firstEvent) {
@@ -202,6 +247,13 @@ public final class Messages {
         + ": make it non-private or add an accessor " + getters;
   }
 
+  public static String typeNotAccessible(String component, String type, String culprit, String aggregatePackage) {
+    String fix = culprit.equals(type) ? "make " + type : "make " + culprit + " (which encloses " + type + ")";
+    return "[esgen:type-not-accessible] " + component + "'s type " + type + " cannot be seen from package "
+        + aggregatePackage + ", where the generated code that reads and looks it up lives: " + fix
+        + " at least package-private (public when it is in another package)";
+  }
+
   public static String indexedId(String annotation, String component) {
     return "[esgen:indexed-id] @" + annotation + " on @AggregateId " + component
         + " is not needed: an aggregate is always found by its id; remove @" + annotation;
@@ -224,6 +276,17 @@ public final class Messages {
         + " (it is part of the stored index keys), for example \"email\"";
   }
 
+  public static String lookupClashesWithRepository(String annotation, String component, String method, String aggregate) {
+    return "[esgen:lookup-clash] @" + annotation + " " + component + " would generate " + method + ", which "
+        + aggregate + "Repository already inherits from EventSourcedRepository: rename the component (lookups are"
+        + " named after it; keep the stored name with column = \"" + component + "\")";
+  }
+
+  public static String columnConstantClash(String component, String other, String constant, String aggregate) {
+    return "[esgen:column-constant-clash] " + component + " and " + other + " would both be the constant "
+        + constant + " of " + aggregate + "IndexColumns: rename one of them";
+  }
+
   public static String duplicateColumn(String component, String column, String other) {
     return "[esgen:duplicate-column] " + component + " is stored as column \"" + column + "\", like " + other
         + ": give one of them a distinct column = \"...\" in its @Indexed or @Unique";
@@ -238,7 +301,8 @@ public final class Messages {
 
   public static String writeFailed(String file, String problem) {
     return "[esgen:write-failed] could not write " + file + ": " + problem
-        + "; if you declared a class of that name yourself, rename it";
+        + "; if you declared a class of that name yourself, rename it; otherwise another aggregate may produce the"
+        + " same name (a nested Outer.A and a top-level Outer_A both generate Outer_A...), so rename one of them";
   }
 
   public static String internalError(String aggregate, String exception) {

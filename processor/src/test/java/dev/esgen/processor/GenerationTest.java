@@ -2,6 +2,7 @@ package dev.esgen.processor;
 
 import static com.google.testing.compile.CompilationSubject.assertThat;
 import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
@@ -16,6 +17,7 @@ import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.TypeElement;
+import javax.tools.Diagnostic;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +50,20 @@ class GenerationTest {
     }
   }
 
+  @Test
+  void namesThatShadowJavaLangOrGeneratedMembersStillCompile() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        // The fixture keeps its whole domain in one file, which auxiliaryclass would warn about.
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(JavaFileObjects.forResource("names/Shelf.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.ShelfRepository")
+        .contentsAsUtf8String()
+        .contains("listByPage(String page, PageRequest pageRequest)");
+  }
+
   /**
    * The one golden file, compared as text: esgen controls all of the formatting, and the generated code
    * is what users read in a debugger. (compile-testing's tree comparison needs javac internals that
@@ -70,7 +86,7 @@ class GenerationTest {
   void anAggregateWaitsForATypeAnotherProcessorGenerates() {
     Compilation compilation =
         javac()
-            .withProcessors(new EsgenProcessor(), new CurrencyGenerator())
+            .withProcessors(new EsgenProcessor(), new OtherProcessor())
             .compile(JavaFileObjects.forResource("deferred/Wallet.java"));
     // Only an enum (or another supported type) passes the column-type check: the deferred type was seen.
     assertThat(compilation).succeeded();
@@ -90,9 +106,57 @@ class GenerationTest {
         .onLineContaining("record Wallet(");
   }
 
-  /** Stands in for another annotation processor: writes {@code fixture.Currency} in the first round. */
-  private static final class CurrencyGenerator extends AbstractProcessor {
+  @Test
+  void annotationValuesWaitForConstantsAnotherProcessorGenerates() {
+    Compilation compilation =
+        javac()
+            .withProcessors(new EsgenProcessor(), new OtherProcessor("fixture.VaultNames",
+                "public final class VaultNames {\n  public static final String NAME = \"vault\";\n"
+                    + "  public static final int SHARDS = 3;\n  public static final String OPENED = \"vault-opened\";\n"
+                    + "  public static final String OWNER = \"holder\";\n}\n"))
+            .compile(JavaFileObjects.forResource("deferred/Vault.java"));
+    assertThat(compilation).succeeded();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.VaultRepository")
+        .contentsAsUtf8String()
+        .contains(".shards(3)");
+    assertThat(compilation)
+        .generatedSourceFile("fixture.VaultIndexColumns")
+        .contentsAsUtf8String()
+        .contains("IndexColumn.indexed(\"holder\")");
+  }
+
+  @Test
+  void annotationValuesThatNeverResolveAreReportedOnTheAggregate() {
+    JavaFileObject source = JavaFileObjects.forResource("deferred/Vault.java");
+    Compilation compilation = javac().withProcessors(new EsgenProcessor()).compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:unresolved-type] esgen did not generate code for Vault because the name of"
+            + " @Aggregate, the shards of @Aggregate")
+        .inFile(source)
+        .onLineContaining("record Vault(");
+    assertThat(compilation).hadErrorContaining("the column of @Indexed");
+    assertThat(compilation).hadErrorContaining("the value of @EventType");
+    for (Diagnostic<?> error : compilation.errors()) {
+      assertFalse(error.getMessage(null).contains("[esgen:internal-error]"), error.getMessage(null));
+      assertFalse(error.getMessage(null).contains("[esgen:invalid-name]"), error.getMessage(null));
+    }
+  }
+
+  /** Stands in for another annotation processor: writes one source file in the first round. */
+  private static final class OtherProcessor extends AbstractProcessor {
+    private final String type;
+    private final String body;
     private boolean written;
+
+    OtherProcessor() {
+      this("fixture.Currency", "public enum Currency { EUR, USD }\n");
+    }
+
+    OtherProcessor(String type, String body) {
+      this.type = type;
+      this.body = body;
+    }
 
     @Override
     public Set<String> getSupportedAnnotationTypes() {
@@ -108,8 +172,8 @@ class GenerationTest {
     public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
       if (!written) {
         written = true;
-        try (Writer writer = processingEnv.getFiler().createSourceFile("fixture.Currency").openWriter()) {
-          writer.write("package fixture;\n\npublic enum Currency { EUR, USD }\n");
+        try (Writer writer = processingEnv.getFiler().createSourceFile(type).openWriter()) {
+          writer.write("package fixture;\n\n" + body);
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }

@@ -277,6 +277,183 @@ class ValidationTest {
   }
 
   @Test
+  void everyFieldOfAClassAggregateIsVisibleToJackson() {
+    JavaFileObject source = rule("AggregateFieldInvisibleToJackson");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:field-invisible-to-jackson] Jackson cannot see field total of Counter (it detects public fields,")
+        .inFile(source)
+        .onLineContaining("private final long total;");
+    assertThat(compilation).hadErrorContaining("every snapshot would silently lose it: add \"public long getTotal()\"");
+  }
+
+  @Test
+  void everyFieldOfAClassEventIsVisibleToJackson() {
+    JavaFileObject source = rule("EventFieldInvisibleToJackson");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:field-invisible-to-jackson] Jackson cannot see field amount of CounterAdded")
+        .inFile(source)
+        .onLineContaining("private final long amount;");
+    assertThat(compilation).hadErrorContaining("every stored event would silently lose it");
+  }
+
+  @Test
+  void aJsonCreatorNamesItsParameters() {
+    JavaFileObject source = rule("CreatorWithoutPropertyNames");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining(
+            "[esgen:creator-parameter-names] Jackson cannot tell which properties the parameters from, to of this"
+                + " @JsonCreator of CounterRenamed receive")
+        .inFile(source)
+        .onLineContaining("@JsonCreator");
+  }
+
+  @Test
+  void aClassEventHasAPropertyJacksonCanWrite() {
+    JavaFileObject source = rule("EmptyClassEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-without-properties] event CounterReset has no property Jackson can see")
+        .inFile(source)
+        .onLineContaining("final class CounterReset");
+  }
+
+  @Test
+  void idAndColumnTypesAreVisibleToTheGeneratedCode() {
+    JavaFileObject source = rule("PrivateNestedTypes");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:type-not-accessible] id's type Ticket.Id cannot be seen from package fixture,"
+            + " where the generated code that reads and looks it up lives: make Ticket.Id at least package-private")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:type-not-accessible] status's type Ticket.Status cannot be seen")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void handlersAndCreatorsDoNotThrowCheckedExceptions() {
+    JavaFileObject source = rule("HandlersThrowingCheckedExceptions");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-throws] open(TicketOpened) declares checked exception java.io.IOException,"
+            + " which the generated replay cannot pass on: handlers must not throw checked exceptions")
+        .inFile(source)
+        .onLineContaining("static Ticket open(TicketOpened e)");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-throws] apply(TicketClosed) declares checked exception java.lang.Exception")
+        .inFile(source)
+        .onLineContaining("Ticket apply(TicketClosed e)");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void aLookupDoesNotReuseAnInheritedRepositoryMethod() {
+    JavaFileObject source = rule("LookupClash");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:lookup-clash] @Unique id would generate findById, which TicketRepository already"
+            + " inherits from EventSourcedRepository: rename the component")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void twoColumnsMustNotShareAConstant() {
+    JavaFileObject source = rule("ColumnConstantClash");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:column-constant-clash] foo_bar and fooBar would both be the constant FOO_BAR of"
+            + " TicketIndexColumns: rename one of them")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void eventsHaveNoTypeParameters() {
+    JavaFileObject source = rule("GenericEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-generic] NoteChanged has type parameters: a stored event is read back"
+            + " without them")
+        .inFile(source)
+        .onLineContaining("record NoteChanged<T>");
+  }
+
+  @Test
+  void theEventsRootHasNoTypeParameters() {
+    JavaFileObject source = rule("GenericEventsRoot");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-generic] NoteEvent has type parameters")
+        .inFile(source)
+        .onLineContaining("sealed interface NoteEvent<T>");
+  }
+
+  @Test
+  void eventTypeBelongsOnConcreteEvents() {
+    JavaFileObject source = rule("EventTypeOnSealedParent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-type-on-sealed] @EventType on NoteEdit is ignored: it names concrete events,"
+            + " and NoteEdit is a sealed parent; put it on NoteRenamed and NoteMoved")
+        .inFile(source)
+        .onLineContaining("@EventType(\"note-edit\")");
+  }
+
+  @Test
+  void eventsIsASealedType() {
+    JavaFileObject source = rule("EventsNotAType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-a-type] Note's events = int.class is not a type that can hold events:"
+            + " events must be a sealed interface or class annotated @DomainEvents")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+  }
+
+  @Test
+  void aMissingEventsTypeIsNamedAsSuch() {
+    JavaFileObject source = rule("MissingEventsType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:unresolved-type] esgen did not generate code for Note because the events type"
+            + " could not be resolved")
+        .inFile(source)
+        .onLineContaining("record Note(");
+  }
+
+  @Test
+  void enumsCannotBeEvents() {
+    JavaFileObject source = rule("EnumEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-enum] NoteFlag is an enum, and enums cannot be events")
+        .inFile(source)
+        .onLineContaining("enum NoteFlag");
+  }
+
+  @Test
+  void twoAggregatesGeneratingOneNameAreToldWhy() {
+    JavaFileObject source = rule("GeneratedNameClash");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:write-failed] could not write fixture.Outer_AKeys")
+        .inFile(source)
+        .onLineContaining("record Outer_A(");
+    assertThat(compilation).hadErrorContaining("another aggregate may produce the same name");
+  }
+
+  @Test
   void aggregateOptionsAreChecked() {
     JavaFileObject source = rule("InvalidOptions");
     Compilation compilation = compile(source);

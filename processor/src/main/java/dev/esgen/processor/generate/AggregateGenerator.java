@@ -6,14 +6,20 @@ import dev.esgen.processor.model.AggregateModel;
 import java.io.IOException;
 import java.util.List;
 import javax.annotation.processing.Filer;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
 
 /** Writes every source file generated for one aggregate. */
 public final class AggregateGenerator {
 
   private final Filer filer;
+  private final Elements elements;
 
-  public AggregateGenerator(Filer filer) {
+  public AggregateGenerator(Filer filer, Elements elements) {
     this.filer = filer;
+    this.elements = elements;
   }
 
   /** All the types generated for {@code model}, built before any is written. */
@@ -33,14 +39,32 @@ public final class AggregateGenerator {
    * @throws GenerationException naming the file that could not be written
    */
   public void generate(AggregateModel model) throws GenerationException {
+    String[] hidingJavaLang = typesHidingJavaLang(model);
     for (TypeSpec type : types(model)) {
-      JavaFile file = JavaFile.builder(model.type().packageName(), type).skipJavaLangImports(true).build();
+      TypeSpec qualified = type.toBuilder().alwaysQualify(hidingJavaLang).build();
+      JavaFile file = JavaFile.builder(model.type().packageName(), qualified).skipJavaLangImports(true).build();
       try {
         file.writeTo(filer);
       } catch (IOException e) {
         throw new GenerationException(model.type().packageName() + "." + type.name(), e);
       }
     }
+  }
+
+  /**
+   * The simple names of the aggregate's package's top-level types that hide a {@code java.lang} type:
+   * an event called {@code Override} or {@code NullPointerException} makes the generated code's
+   * unimported use of the {@code java.lang} one mean the event, so JavaPoet qualifies both.
+   */
+  private String[] typesHidingJavaLang(AggregateModel model) {
+    Element element = model.element();
+    while (!(element instanceof PackageElement)) {
+      element = element.getEnclosingElement();
+    }
+    return ElementFilter.typesIn(element.getEnclosedElements()).stream()
+        .map(type -> type.getSimpleName().toString())
+        .filter(name -> elements.getTypeElement("java.lang." + name) != null)
+        .toArray(String[]::new);
   }
 
   /** A generated file could not be written. */

@@ -13,7 +13,6 @@ import dev.esgen.processor.model.ColumnModel;
 import dev.esgen.processor.model.ColumnModel.ValueForm;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import javax.lang.model.element.Modifier;
 
@@ -28,7 +27,7 @@ final class IndexColumnsGenerator {
 
   /** The constant naming {@code column} in {@code FooIndexColumns}: {@code EMAIL} for {@code email}. */
   static String constant(ColumnModel column) {
-    return column.property().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+    return ColumnModel.constantFor(column.property());
   }
 
   /** The static method encoding a value of {@code column}: {@code encodeEmail}. */
@@ -65,7 +64,8 @@ final class IndexColumnsGenerator {
       type.addField(field.build());
       all.add(i == 0 ? "$L" : ", $L", constant(column));
     }
-    type.addField(FieldSpec.builder(columnList, "ALL", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+    // Lower case, unlike every column constant, so that a column named "all" cannot clash with it.
+    type.addField(FieldSpec.builder(columnList, "all", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
         .initializer("$T.of($L)", List.class, all.build())
         .build());
 
@@ -105,7 +105,7 @@ final class IndexColumnsGenerator {
             .addAnnotation(Override.class)
             .addModifiers(Modifier.PUBLIC)
             .returns(columnList)
-            .addStatement("return ALL")
+            .addStatement("return all")
             .build())
         .addMethod(values.build())
         .build();

@@ -150,16 +150,18 @@ final class RepositoryGenerator {
         .addParameter(column.type(), parameter)
         .addStatement("return maybeFindByIndex($L, $L)", columnRef, value)
         .build());
+    // A column named "page" takes the parameter name the page request has everywhere else.
+    String page = parameter.equals("page") ? "pageRequest" : "page";
     repository.addMethod(MethodSpec.methodBuilder("listBy" + suffix)
         .addJavadoc("A page of the $Ls whose {@code $L} is {@code $N}, ordered by id string; pass the page's"
             + " {@code nextCursor()} to {@link $T#after} for the next one.\n\n<p>$L A page may hold fewer than"
-            + " {@code page.size()} items while more follow; only an empty cursor ends the listing.\n$L",
-            aggregate, column.name(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), nullNote)
+            + " {@code $N.size()} items while more follow; only an empty cursor ends the listing.\n$L",
+            aggregate, column.name(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), page, nullNote)
         .addModifiers(Modifier.PUBLIC)
         .returns(ParameterizedTypeName.get(RuntimeTypes.PAGE, model.type()))
         .addParameter(column.type(), parameter)
-        .addParameter(RuntimeTypes.PAGE_REQUEST, "page")
-        .addStatement("return listByIndex($L, $L, page)", columnRef, value)
+        .addParameter(RuntimeTypes.PAGE_REQUEST, page)
+        .addStatement("return listByIndex($L, $L, $N)", columnRef, value, page)
         .build());
   }
 }

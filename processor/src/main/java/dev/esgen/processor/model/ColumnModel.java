@@ -1,6 +1,7 @@
 package dev.esgen.processor.model;
 
 import com.palantir.javapoet.TypeName;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -25,6 +26,11 @@ public record ColumnModel(
     TypeName type,
     ValueForm form,
     Optional<Wrapped> wrapped) {
+
+  /** The constant naming a column read from {@code property} in {@code FooIndexColumns}: {@code FOO_BAR} for {@code fooBar}. */
+  public static String constantFor(String property) {
+    return property.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+  }
 
   /** How a value reaches {@code IndexValues.of}. */
   public enum ValueForm {

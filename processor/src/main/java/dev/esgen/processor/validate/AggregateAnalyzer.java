@@ -54,11 +54,13 @@ import javax.lang.model.util.Types;
 public final class AggregateAnalyzer {
 
   private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+  private static final String REPOSITORY = "dev.esgen.runtime.repository.EventSourcedRepository";
 
   private final Elements elements;
   private final Types types;
   private final ErrorReporter errors;
   private final Map<String, String> aggregateNames;
+  private Set<String> repositoryMethods;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
@@ -87,7 +89,7 @@ public final class AggregateAnalyzer {
       throw new AbortAggregateException();
     }
     AnnotationValue eventsValue = Annotations.explicitValue(aggregate, "events");
-    List<String> unresolved = unresolvedTypes(type, eventsValue);
+    List<String> unresolved = unresolvedTypes(type, aggregate, eventsValue);
     if (!unresolved.isEmpty()) {
       throw new DeferAggregateException(unresolved);
     }
@@ -96,7 +98,11 @@ public final class AggregateAnalyzer {
     Optional<String> name = checkName(type, aggregate);
     AggregateOptions options = checkOptions(type, aggregate);
 
-    TypeElement root = (TypeElement) ((DeclaredType) eventsValue.getValue()).asElement();
+    if (!(eventsValue.getValue() instanceof DeclaredType eventsType)) {
+      errors.error(type, aggregate, eventsValue, Messages.eventsNotAType(simpleName, eventsValue.toString()));
+      throw new AbortAggregateException();
+    }
+    TypeElement root = (TypeElement) eventsType.asElement();
     boolean rootOk = true;
     if (!Annotations.has(root, Annotations.DOMAIN_EVENTS)) {
       errors.error(type, aggregate, eventsValue, Messages.eventsNotDomainEvents(simpleName, display(root)));
@@ -104,6 +110,10 @@ public final class AggregateAnalyzer {
     }
     if (!root.getModifiers().contains(Modifier.SEALED)) {
       errors.error(type, aggregate, eventsValue, Messages.eventsNotSealed(simpleName, display(root)));
+      rootOk = false;
+    }
+    if (!root.getTypeParameters().isEmpty()) {
+      errors.error(root, Messages.eventGeneric(display(root)));
       rootOk = false;
     }
 
@@ -150,17 +160,24 @@ public final class AggregateAnalyzer {
 
   // ---- deferral
 
-  private List<String> unresolvedTypes(TypeElement type, AnnotationValue eventsValue) {
+  private List<String> unresolvedTypes(TypeElement type, AnnotationMirror aggregate, AnnotationValue eventsValue) {
     Set<String> missing = new LinkedHashSet<>();
+    unresolvedValues(aggregate, missing);
     Object events = eventsValue == null ? null : eventsValue.getValue();
     if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
       unresolvedPermitted((TypeElement) declared.asElement(), missing, new HashSet<>());
-    } else {
-      missing.add(String.valueOf(events));
+    } else if (events == null) {
+      // javac reports the missing member itself.
+      missing.add("the events type");
     }
+    // A resolved type that is no class (events = int.class) is reported by analyze; an unresolved one by
+    // unresolvedValues.
     for (Element member : type.getEnclosedElements()) {
       if (member.getKind() == ElementKind.FIELD || member.getKind() == ElementKind.RECORD_COMPONENT) {
         unresolved(member.asType(), missing);
+        for (String column : List.of(Annotations.INDEXED, Annotations.UNIQUE)) {
+          Annotations.find(member, column).ifPresent(mirror -> unresolvedValues(mirror, missing));
+        }
       } else if (member instanceof ExecutableElement executable) {
         unresolved(executable.getReturnType(), missing);
         for (VariableElement parameter : executable.getParameters()) {
@@ -179,9 +196,69 @@ public final class AggregateAnalyzer {
       if (permitted.getKind() == TypeKind.ERROR) {
         missing.add(permitted.toString());
       } else if (permitted.getKind() == TypeKind.DECLARED) {
-        unresolvedPermitted((TypeElement) types.asElement(permitted), missing, seen);
+        TypeElement element = (TypeElement) types.asElement(permitted);
+        Annotations.find(element, Annotations.EVENT_TYPE).ifPresent(mirror -> unresolvedValues(mirror, missing));
+        unresolvedPermitted(element, missing, seen);
       }
     }
+  }
+
+  /**
+   * Adds the members of {@code annotation} whose written values javac could not resolve, such as a
+   * constant of a class another processor has not generated yet: javac then hands over the string
+   * {@code "<error>"}, an error type, or a value of the wrong kind, none of which may be checked or cast.
+   */
+  private static void unresolvedValues(AnnotationMirror annotation, Set<String> missing) {
+    for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+        annotation.getElementValues().entrySet()) {
+      Object value = entry.getValue().getValue();
+      if (isType(entry.getKey().getReturnType(), "java.lang.Class") && !isResolved(entry.getKey().getReturnType(), value)) {
+        // javac hands over "<error>" rather than the name written; its own error above names the class.
+        missing.add("the " + entry.getKey().getSimpleName() + " type");
+      } else if (!isResolved(entry.getKey().getReturnType(), value)) {
+        missing.add("the " + entry.getKey().getSimpleName() + " of @"
+            + annotation.getAnnotationType().asElement().getSimpleName());
+      }
+    }
+  }
+
+  private static boolean isResolved(TypeMirror memberType, Object value) {
+    if ("<error>".equals(value)) {
+      return false;
+    }
+    return switch (memberType.getKind()) {
+      case BOOLEAN -> value instanceof Boolean;
+      case BYTE -> value instanceof Byte;
+      case SHORT -> value instanceof Short;
+      case CHAR -> value instanceof Character;
+      case INT -> value instanceof Integer;
+      case LONG -> value instanceof Long;
+      case FLOAT -> value instanceof Float;
+      case DOUBLE -> value instanceof Double;
+      case ARRAY -> value instanceof List<?> list && list.stream()
+          .allMatch(v -> v instanceof AnnotationValue element
+              && isResolved(((ArrayType) memberType).getComponentType(), element.getValue()));
+      case DECLARED -> isResolvedDeclared((DeclaredType) memberType, value);
+      default -> true;
+    };
+  }
+
+  private static boolean isResolvedDeclared(DeclaredType memberType, Object value) {
+    TypeElement element = (TypeElement) memberType.asElement();
+    if (element.getQualifiedName().contentEquals("java.lang.String")) {
+      return value instanceof String;
+    }
+    if (element.getQualifiedName().contentEquals("java.lang.Class")) {
+      // A primitive such as int.class resolves; whether it is a valid events type is checked later.
+      return value instanceof TypeMirror mirror && mirror.getKind() != TypeKind.ERROR;
+    }
+    if (element.getKind() == ElementKind.ENUM) {
+      return value instanceof VariableElement;
+    }
+    if (element.getKind() == ElementKind.ANNOTATION_TYPE) {
+      return value instanceof AnnotationMirror;
+    }
+    return true;
   }
 
   private static void unresolved(TypeMirror type, Set<String> missing) {
@@ -212,6 +289,7 @@ public final class AggregateAnalyzer {
       if (!modifiers.contains(Modifier.ABSTRACT) && !jacksonCanConstruct(type)) {
         errors.error(type, aggregate, Messages.aggregateNotDeserializable(simpleName));
       }
+      checkJacksonProperties(type, "snapshot");
     }
     if (isPrivate(type)) {
       errors.error(type, aggregate, Messages.aggregatePrivate(simpleName));
@@ -376,6 +454,9 @@ public final class AggregateAnalyzer {
     }
     Property id = ids.get(0);
     AnnotationMirror idAnnotation = Annotations.find(id.element(), Annotations.AGGREGATE_ID).orElseThrow();
+    if (!checkTypeAccessible(type, id, idAnnotation)) {
+      return Optional.empty();
+    }
     Optional<PropertyAccess> access = requireAccess(simpleName, id);
     IdModel.ValueKind direct = idValueKind(id.type());
     if (direct != null) {
@@ -395,6 +476,27 @@ public final class AggregateAnalyzer {
     }
     errors.error(id.element(), idAnnotation, Messages.idType(id.name(), id.type().toString()));
     return Optional.empty();
+  }
+
+  /**
+   * Reports an id or column whose declared type the generated code, in the aggregate's package, cannot
+   * name: a private nested type, or a non-public type of another package.
+   */
+  private boolean checkTypeAccessible(TypeElement aggregate, Property property, AnnotationMirror annotation) {
+    if (!(property.type() instanceof DeclaredType declared)) {
+      return true;
+    }
+    TypeElement valueType = (TypeElement) declared.asElement();
+    boolean samePackage = packageOf(valueType).equals(packageOf(aggregate));
+    for (Element e = valueType; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      Set<Modifier> modifiers = e.getModifiers();
+      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
+        errors.error(property.element(), annotation, Messages.typeNotAccessible(
+            property.name(), display(valueType), display((TypeElement) e), packageOf(aggregate).getQualifiedName().toString()));
+        return false;
+      }
+    }
+    return true;
   }
 
   private IdModel.ValueKind idValueKind(TypeMirror type) {
@@ -431,6 +533,7 @@ public final class AggregateAnalyzer {
   private List<ColumnModel> checkColumns(TypeElement type, String simpleName, List<Property> properties) {
     List<ColumnModel> columns = new ArrayList<>();
     Map<String, String> propertyByColumn = new HashMap<>();
+    Map<String, String> propertyByConstant = new HashMap<>();
     for (Property property : properties) {
       Optional<AnnotationMirror> indexed = Annotations.find(property.element(), Annotations.INDEXED);
       Optional<AnnotationMirror> unique = Annotations.find(property.element(), Annotations.UNIQUE);
@@ -461,10 +564,28 @@ public final class AggregateAnalyzer {
         errors.error(property.element(), annotation, Messages.duplicateColumn(property.name(), column, other));
         continue;
       }
+      Optional<String> inherited = lookupMethods(property.name(), unique.isPresent()).stream()
+          .filter(repositoryMethods()::contains)
+          .findFirst();
+      if (inherited.isPresent()) {
+        errors.error(property.element(), annotation,
+            Messages.lookupClashesWithRepository(annotationName, property.name(), inherited.get(), simpleName));
+        continue;
+      }
+      String constant = ColumnModel.constantFor(property.name());
+      String sameConstant = propertyByConstant.putIfAbsent(constant, property.name());
+      if (sameConstant != null) {
+        errors.error(property.element(), annotation,
+            Messages.columnConstantClash(property.name(), sameConstant, constant, simpleName));
+        continue;
+      }
       Optional<ValueForm> form = valueForm(property.type());
       if (form.isEmpty()) {
         errors.error(property.element(), annotation,
             Messages.columnType(annotationName, property.name(), property.type().toString()));
+        continue;
+      }
+      if (!checkTypeAccessible(type, property, annotation)) {
         continue;
       }
       Optional<PropertyAccess> access = requireAccess(simpleName, property);
@@ -486,6 +607,32 @@ public final class AggregateAnalyzer {
           TypeName.get(property.type()), form.get(), wrapped));
     }
     return columns;
+  }
+
+  /** The lookups the generated repository declares for a column read from {@code property}. */
+  private static List<String> lookupMethods(String property, boolean unique) {
+    String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+    return unique
+        ? List.of("findBy" + suffix, "maybeFindBy" + suffix)
+        : List.of("findBy" + suffix, "maybeFindBy" + suffix, "listBy" + suffix);
+  }
+
+  /**
+   * The names of the methods every generated repository inherits ({@code findById}, {@code findAll},
+   * {@code findByIndex}, ...), which a generated lookup must not reuse: they are final, and an overload
+   * taking the same id type would be a duplicate.
+   */
+  private Set<String> repositoryMethods() {
+    if (repositoryMethods == null) {
+      repositoryMethods = new HashSet<>();
+      TypeElement repository = elements.getTypeElement(REPOSITORY);
+      if (repository != null) {
+        for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(repository))) {
+          repositoryMethods.add(method.getSimpleName().toString());
+        }
+      }
+    }
+    return repositoryMethods;
   }
 
   /** How a supported column value is encoded; empty for an unsupported type. */
@@ -540,6 +687,15 @@ public final class AggregateAnalyzer {
     hierarchy.sealedLevels.add(root);
     collect(root, hierarchy, generatedPackage);
     checkAccessible(root, generatedPackage);
+    for (TypeElement level : hierarchy.sealedLevels) {
+      Optional<AnnotationMirror> eventType = Annotations.find(level, Annotations.EVENT_TYPE);
+      if (eventType.isPresent()) {
+        List<String> leaves = hierarchy.leavesUnder.getOrDefault(level, Set.of()).stream()
+            .map(AggregateAnalyzer::display)
+            .toList();
+        errors.error(level, eventType.get(), Messages.eventTypeOnSealed(display(level), leaves));
+      }
+    }
     return hierarchy;
   }
 
@@ -553,17 +709,29 @@ public final class AggregateAnalyzer {
         continue;
       }
       Set<TypeElement> leaves;
+      if (!permitted.getTypeParameters().isEmpty()) {
+        errors.error(permitted, Messages.eventGeneric(display(permitted)));
+      }
       if (isConcreteEvent(permitted)) {
         hierarchy.leaves.add(permitted);
         leaves = Set.of(permitted);
         checkAccessible(permitted, generatedPackage);
-        if (permitted.getKind() == ElementKind.CLASS && !jacksonCanConstruct(permitted)) {
-          errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
+        if (permitted.getKind() == ElementKind.CLASS) {
+          if (!jacksonCanConstruct(permitted)) {
+            errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
+          }
+          if (!checkJacksonProperties(permitted, "stored event")) {
+            errors.error(permitted, Messages.eventWithoutProperties(
+                display(permitted), permitted.getSimpleName().toString(), display(sealed)));
+          }
         }
       } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
         hierarchy.sealedLevels.add(permitted);
         checkAccessible(permitted, generatedPackage);
         leaves = collect(permitted, hierarchy, generatedPackage);
+      } else if (permitted.getKind() == ElementKind.ENUM) {
+        errors.error(permitted, Messages.eventEnum(display(permitted)));
+        leaves = Set.of();
       } else {
         errors.error(permitted, Messages.eventNotEnumerable(display(permitted), display(sealed)));
         leaves = Set.of();
@@ -593,21 +761,171 @@ public final class AggregateAnalyzer {
     }
   }
 
+  /**
+   * Whether Jackson can build {@code type}: through a non-private no-argument constructor or a
+   * {@code @JsonCreator}. A creator whose parameters Jackson cannot name is reported on the creator.
+   */
   private boolean jacksonCanConstruct(TypeElement type) {
+    boolean constructible = false;
+    List<ExecutableElement> creators = new ArrayList<>();
     for (ExecutableElement constructor : ElementFilter.constructorsIn(type.getEnclosedElements())) {
-      if (Annotations.has(constructor, Annotations.JSON_CREATOR)) {
-        return true;
-      }
-      if (constructor.getParameters().isEmpty() && !constructor.getModifiers().contains(Modifier.PRIVATE)) {
-        return true;
+      if (isJsonCreator(constructor)) {
+        creators.add(constructor);
+      } else if (constructor.getParameters().isEmpty() && !constructor.getModifiers().contains(Modifier.PRIVATE)) {
+        constructible = true;
       }
     }
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-      if (method.getModifiers().contains(Modifier.STATIC) && Annotations.has(method, Annotations.JSON_CREATOR)) {
+      if (method.getModifiers().contains(Modifier.STATIC) && isJsonCreator(method)) {
+        creators.add(method);
+      }
+    }
+    for (ExecutableElement creator : creators) {
+      constructible = true;
+      checkCreatorParameters(type, creator);
+    }
+    return constructible;
+  }
+
+  private boolean isJsonCreator(ExecutableElement method) {
+    return Annotations.find(method, Annotations.JSON_CREATOR).filter(c -> !creatorMode(c).equals("DISABLED")).isPresent();
+  }
+
+  private String creatorMode(AnnotationMirror creator) {
+    AnnotationValue mode = Annotations.explicitValue(creator, "mode");
+    return mode == null ? "DEFAULT" : mode.getValue().toString();
+  }
+
+  /**
+   * esgen's mapper does not know parameter names (they are not kept in class files by default, and no
+   * module reads them), so a properties creator must name each parameter with {@code @JsonProperty}. A
+   * single unnamed parameter makes a delegating creator, which only reads back what a {@code @JsonValue}
+   * wrote.
+   */
+  private void checkCreatorParameters(TypeElement type, ExecutableElement creator) {
+    List<? extends VariableElement> parameters = creator.getParameters();
+    AnnotationMirror annotation = Annotations.find(creator, Annotations.JSON_CREATOR).orElseThrow();
+    if (parameters.size() == 1
+        && !Annotations.has(parameters.get(0), Annotations.JSON_PROPERTY)
+        && (creatorMode(annotation).equals("DELEGATING") || hasJsonValue(type))) {
+      return;
+    }
+    List<String> unnamed = new ArrayList<>();
+    for (VariableElement parameter : parameters) {
+      if (!Annotations.has(parameter, Annotations.JSON_PROPERTY)) {
+        unnamed.add(parameter.getSimpleName().toString());
+      }
+    }
+    if (!unnamed.isEmpty()) {
+      errors.error(creator, annotation, Messages.creatorParameterNames(display(type), unnamed));
+    }
+  }
+
+  private static boolean hasJsonValue(TypeElement type) {
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (Annotations.has(method, Annotations.JSON_VALUE)) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Reports every instance field of class {@code type} that Jackson, with its default visibility, would
+   * neither write nor read back, so that it would silently vanish from every stored {@code what}.
+   *
+   * @return whether {@code type} has a property Jackson sees or a field reported here: Jackson refuses
+   *     to write a class without any property
+   */
+  private boolean checkJacksonProperties(TypeElement type, String what) {
+    boolean anyProperty = false;
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (jacksonGetterName(method).isPresent()) {
+        anyProperty = true;
+      }
+    }
+    for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
+      Set<Modifier> modifiers = field.getModifiers();
+      if (modifiers.contains(Modifier.STATIC)
+          || modifiers.contains(Modifier.TRANSIENT)
+          || Annotations.has(field, Annotations.JSON_IGNORE)) {
+        continue;
+      }
+      // A field Jackson cannot see is reported here, which says more than "no property" would.
+      anyProperty = true;
+      if (!jacksonReads(type, field)) {
+        String name = field.getSimpleName().toString();
+        errors.error(field, Messages.fieldInvisibleToJackson(
+            display(type), name, field.asType().toString(), getterName(name, field.asType()), what));
+      }
+    }
+    return anyProperty;
+  }
+
+  private boolean jacksonReads(TypeElement type, VariableElement field) {
+    String name = field.getSimpleName().toString();
+    if (field.getModifiers().contains(Modifier.PUBLIC)) {
+      return true;
+    }
+    Optional<AnnotationMirror> property = Annotations.find(field, Annotations.JSON_PROPERTY);
+    if (property.isPresent()) {
+      return true;
+    }
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (jacksonGetterName(method).filter(name::equals).isPresent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The property a method gives Jackson to read with the default visibility: a public
+   * {@code getX()}, a public {@code boolean isX()}, or any no-argument method annotated
+   * {@code @JsonProperty} (named by it, or after the method). Jackson 2 does not detect record-style
+   * {@code x()} accessors on classes.
+   */
+  private static Optional<String> jacksonGetterName(ExecutableElement method) {
+    if (method.getModifiers().contains(Modifier.STATIC)
+        || !method.getParameters().isEmpty()
+        || method.getReturnType().getKind() == TypeKind.VOID
+        || Annotations.has(method, Annotations.JSON_IGNORE)) {
+      return Optional.empty();
+    }
+    String name = method.getSimpleName().toString();
+    Optional<AnnotationMirror> property = Annotations.find(method, Annotations.JSON_PROPERTY);
+    if (property.isPresent()) {
+      AnnotationValue value = Annotations.explicitValue(property.get(), "value");
+      if (value != null && !value.getValue().toString().isEmpty()) {
+        return Optional.of(value.getValue().toString());
+      }
+      return Optional.of(propertyName(name).orElse(name));
+    }
+    if (!method.getModifiers().contains(Modifier.PUBLIC)) {
+      return Optional.empty();
+    }
+    if (name.startsWith("is") && method.getReturnType().getKind() != TypeKind.BOOLEAN) {
+      return Optional.empty();
+    }
+    return propertyName(name);
+  }
+
+  /** {@code amount} for {@code getAmount} and {@code isAmount}; empty for other names. */
+  private static Optional<String> propertyName(String method) {
+    for (String prefix : List.of("get", "is")) {
+      if (method.length() > prefix.length()
+          && method.startsWith(prefix)
+          && Character.isUpperCase(method.charAt(prefix.length()))) {
+        String rest = method.substring(prefix.length());
+        return Optional.of(Character.toLowerCase(rest.charAt(0)) + rest.substring(1));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String getterName(String field, TypeMirror type) {
+    String capitalized = Character.toUpperCase(field.charAt(0)) + field.substring(1);
+    return (type.getKind() == TypeKind.BOOLEAN ? "is" : "get") + capitalized;
   }
 
   private Map<TypeElement, String> checkStoredNames(Set<TypeElement> leaves) {
@@ -668,7 +986,10 @@ public final class AggregateAnalyzer {
         } else if (method.getModifiers().contains(Modifier.PRIVATE)) {
           errors.error(method, Messages.handlerPrivate(simpleName));
         } else {
-          result.handlers.add(new Handler(method, event));
+          Handler handler = new Handler(method, event);
+          checkedException(method).ifPresent(thrown ->
+              errors.error(method, Messages.handlerThrows(signature(handler), thrown)));
+          result.handlers.add(handler);
         }
       } else if (isStatic && event != null && returnsAggregate(method, type)) {
         creators.add(new Handler(method, event));
@@ -700,6 +1021,8 @@ public final class AggregateAnalyzer {
     if (result.creator.method().getModifiers().contains(Modifier.PRIVATE)) {
       errors.error(result.creator.method(), Messages.creatorPrivate(simpleName));
     }
+    checkedException(result.creator.method()).ifPresent(thrown ->
+        errors.error(result.creator.method(), Messages.handlerThrows(signature(result.creator), thrown)));
     for (Handler extra : creators.subList(1, creators.size())) {
       errors.error(extra.method(), Messages.duplicateCreator(signature(extra), signature(result.creator)));
     }
@@ -709,6 +1032,18 @@ public final class AggregateAnalyzer {
       }
     }
     return result;
+  }
+
+  /** The first checked exception {@code method} declares: replay implements an interface that throws none. */
+  private Optional<String> checkedException(ExecutableElement method) {
+    TypeElement runtime = elements.getTypeElement("java.lang.RuntimeException");
+    TypeElement error = elements.getTypeElement("java.lang.Error");
+    for (TypeMirror thrown : method.getThrownTypes()) {
+      if (!types.isSubtype(thrown, runtime.asType()) && !types.isSubtype(thrown, error.asType())) {
+        return Optional.of(thrown.toString());
+      }
+    }
+    return Optional.empty();
   }
 
   private TypeElement eventParameter(ExecutableElement method, Hierarchy events) {
@@ -733,7 +1068,7 @@ public final class AggregateAnalyzer {
 
   // ---- small helpers
 
-  private boolean isType(TypeMirror type, String qualifiedName) {
+  private static boolean isType(TypeMirror type, String qualifiedName) {
     return type instanceof DeclaredType declared
         && ((TypeElement) declared.asElement()).getQualifiedName().contentEquals(qualifiedName);
   }

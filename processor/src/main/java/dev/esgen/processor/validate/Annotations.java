@@ -22,6 +22,9 @@ public final class Annotations {
   public static final String INDEXED = "dev.esgen.annotations.Indexed";
   public static final String UNIQUE = "dev.esgen.annotations.Unique";
   public static final String JSON_CREATOR = "com.fasterxml.jackson.annotation.JsonCreator";
+  public static final String JSON_PROPERTY = "com.fasterxml.jackson.annotation.JsonProperty";
+  public static final String JSON_IGNORE = "com.fasterxml.jackson.annotation.JsonIgnore";
+  public static final String JSON_VALUE = "com.fasterxml.jackson.annotation.JsonValue";
 
   private Annotations() {}
 

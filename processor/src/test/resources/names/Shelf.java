@@ -1,0 +1,25 @@
+package fixture;
+
+import dev.esgen.annotations.Aggregate;
+import dev.esgen.annotations.AggregateId;
+import dev.esgen.annotations.DomainEvents;
+import dev.esgen.annotations.Indexed;
+
+/** Events named like the java.lang types generated code uses, and columns named like generated members. */
+@DomainEvents
+sealed interface ShelfEvent permits Override, NullPointerException {}
+
+record Override(String id) implements ShelfEvent {}
+
+record NullPointerException(String page) implements ShelfEvent {}
+
+@Aggregate(name = "shelf", events = ShelfEvent.class)
+record Shelf(@AggregateId String id, @Indexed String page, @Indexed String all) {
+  static Shelf open(Override e) {
+    return new Shelf(e.id(), null, null);
+  }
+
+  Shelf apply(NullPointerException e) {
+    return new Shelf(id, e.page(), all);
+  }
+}

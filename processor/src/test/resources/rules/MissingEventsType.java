@@ -1,0 +1,7 @@
+package fixture;
+
+import dev.esgen.annotations.Aggregate;
+import dev.esgen.annotations.AggregateId;
+
+@Aggregate(name = "note", events = NoteEvent.class)
+record Note(@AggregateId String id) {}
