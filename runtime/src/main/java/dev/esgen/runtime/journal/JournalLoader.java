@@ -16,6 +16,7 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.storage.ConsistentBatchReader;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -28,9 +29,7 @@ import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -38,15 +37,14 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 /** Reads a stream: the head row, then the events after its snapshot. */
 final class JournalLoader {
 
-  /** BatchGetItem reads at most 100 keys per call. */
-  private static final int BATCH_LIMIT = 100;
-
   private final DynamoDbClient client;
   private final StoreConfig config;
+  private final ConsistentBatchReader headReader;
 
   JournalLoader(DynamoDbClient client, StoreConfig config) {
     this.client = client;
     this.config = config;
+    this.headReader = new ConsistentBatchReader(client, config.snapshotTable());
   }
 
   <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
@@ -70,18 +68,15 @@ final class JournalLoader {
     for (I id : ids) {
       byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
     }
+    List<Map<String, AttributeValue>> headKeys = new ArrayList<>();
+    for (String aid : byAid.keySet()) {
+      headKeys.add(Map.of(
+          PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
+          SKEY, AttributeValue.fromS(keys.headSortKey(aid))));
+    }
     Map<String, Map<String, AttributeValue>> heads = new HashMap<>();
-    List<String> aids = new ArrayList<>(byAid.keySet());
-    for (int from = 0; from < aids.size(); from += BATCH_LIMIT) {
-      List<Map<String, AttributeValue>> batch = new ArrayList<>();
-      for (String aid : aids.subList(from, Math.min(aids.size(), from + BATCH_LIMIT))) {
-        batch.add(Map.of(
-            PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
-            SKEY, AttributeValue.fromS(keys.headSortKey(aid))));
-      }
-      for (Map<String, AttributeValue> head : batchGet(batch)) {
-        heads.put(head.get(AID).s(), head);
-      }
+    for (Map<String, AttributeValue> head : headReader.read(headKeys)) {
+      heads.put(head.get(AID).s(), head);
     }
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
     byAid.forEach((aid, id) -> {
@@ -110,37 +105,6 @@ final class JournalLoader {
     }
     JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head));
     return new LoadedStream<>(state, version, lastSeqNr, position);
-  }
-
-  private List<Map<String, AttributeValue>> batchGet(List<Map<String, AttributeValue>> keys) {
-    List<Map<String, AttributeValue>> items = new ArrayList<>();
-    Map<String, KeysAndAttributes> request =
-        Map.of(config.snapshotTable(), KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
-    for (int attempt = 1; !request.isEmpty(); attempt++) {
-      BatchGetItemResponse response;
-      try {
-        Map<String, KeysAndAttributes> pending = request;
-        response = client.batchGetItem(b -> b.requestItems(pending));
-      } catch (ResourceNotFoundException e) {
-        throw new MissingTableException(List.of(config.snapshotTable()), e);
-      }
-      items.addAll(response.responses().getOrDefault(config.snapshotTable(), List.of()));
-      request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-      if (!request.isEmpty()) {
-        // Unprocessed keys mean throttling or a response over 16 MB: back off before asking again.
-        backOff(attempt);
-      }
-    }
-    return items;
-  }
-
-  private static void backOff(int attempt) {
-    try {
-      Thread.sleep(Math.min(1_000L, 20L << Math.min(attempt, 6)));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting to retry unprocessed keys", e);
-    }
   }
 
   private Map<String, AttributeValue> readHead(JournalKeys keys, String aid) {

@@ -17,6 +17,7 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.storage.ConsistentBatchReader;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,9 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -40,15 +39,14 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 /** Reads a stream of the tip layout: the tip, and the calved batches only when its snapshot does not cover them. */
 final class TipLoader {
 
-  /** BatchGetItem reads at most 100 keys per call. */
-  private static final int BATCH_LIMIT = 100;
-
   private final DynamoDbClient client;
   private final StoreConfig config;
+  private final ConsistentBatchReader tipReader;
 
   TipLoader(DynamoDbClient client, StoreConfig config) {
     this.client = client;
     this.config = config;
+    this.tipReader = new ConsistentBatchReader(client, config.tipTable());
   }
 
   <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
@@ -73,16 +71,13 @@ final class TipLoader {
     for (I id : ids) {
       byStream.putIfAbsent(keys.streamName(definition.keys().idString(Objects.requireNonNull(id, "id"))), id);
     }
+    List<Map<String, AttributeValue>> tipKeys = new ArrayList<>();
+    for (String stream : byStream.keySet()) {
+      tipKeys.add(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)));
+    }
     Map<String, Map<String, AttributeValue>> tips = new HashMap<>();
-    List<String> streams = new ArrayList<>(byStream.keySet());
-    for (int from = 0; from < streams.size(); from += BATCH_LIMIT) {
-      List<Map<String, AttributeValue>> batch = new ArrayList<>();
-      for (String stream : streams.subList(from, Math.min(streams.size(), from + BATCH_LIMIT))) {
-        batch.add(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)));
-      }
-      for (Map<String, AttributeValue> tip : batchGet(batch)) {
-        tips.put(tip.get(STREAM).s(), tip);
-      }
+    for (Map<String, AttributeValue> tip : tipReader.read(tipKeys)) {
+      tips.put(tip.get(STREAM).s(), tip);
     }
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
     byStream.forEach((stream, id) -> {
@@ -92,37 +87,6 @@ final class TipLoader {
       }
     });
     return loaded;
-  }
-
-  private List<Map<String, AttributeValue>> batchGet(List<Map<String, AttributeValue>> keys) {
-    List<Map<String, AttributeValue>> items = new ArrayList<>();
-    Map<String, KeysAndAttributes> request =
-        Map.of(config.tipTable(), KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
-    for (int attempt = 1; !request.isEmpty(); attempt++) {
-      BatchGetItemResponse response;
-      try {
-        Map<String, KeysAndAttributes> pending = request;
-        response = client.batchGetItem(b -> b.requestItems(pending));
-      } catch (ResourceNotFoundException e) {
-        throw new MissingTableException(List.of(config.tipTable()), e);
-      }
-      items.addAll(response.responses().getOrDefault(config.tipTable(), List.of()));
-      request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-      if (!request.isEmpty()) {
-        // Unprocessed keys mean throttling or a response over 16 MB: back off before asking again.
-        backOff(attempt);
-      }
-    }
-    return items;
-  }
-
-  private static void backOff(int attempt) {
-    try {
-      Thread.sleep(Math.min(1_000L, 20L << Math.min(attempt, 6)));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting to retry unprocessed keys", e);
-    }
   }
 
   /** The stream whose tip is {@code tip}: its snapshot, and the batches only when the snapshot needs them. */
