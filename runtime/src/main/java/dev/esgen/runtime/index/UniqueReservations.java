@@ -1,8 +1,10 @@
 package dev.esgen.runtime.index;
 
 import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.index.IndexChanges.UniqueChange;
 import dev.esgen.runtime.storage.ItemSize;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,6 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
@@ -83,14 +86,21 @@ public final class UniqueReservations {
   /**
    * The id string of the aggregate holding {@code value} (a stored string form, normalised here) in
    * {@code column}, read with strong consistency: a value reserved by a completed append is found.
+   *
+   * @throws MissingTableException when the table does not exist
    */
   public Optional<String> holder(DynamoDbClient client, String aggregateName, IndexColumn column, String value) {
     String key = IndexKeys.valueKey(aggregateName, column.name(), column.normalize(value));
-    Map<String, AttributeValue> item = client.getItem(b -> b
-        .tableName(table)
-        .key(key(key))
-        .consistentRead(true))
-        .item();
+    Map<String, AttributeValue> item;
+    try {
+      item = client.getItem(b -> b
+          .tableName(table)
+          .key(key(key))
+          .consistentRead(true))
+          .item();
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(table), e);
+    }
     if (item == null || !item.containsKey(IndexKeys.AID)) {
       return Optional.empty();
     }

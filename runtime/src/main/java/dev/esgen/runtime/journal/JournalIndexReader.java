@@ -6,10 +6,9 @@ import static dev.esgen.runtime.journal.JournalAttributes.VERSION;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
-import dev.esgen.runtime.error.MissingIndexException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.index.IndexColumn;
-import dev.esgen.runtime.index.IndexKeys;
+import dev.esgen.runtime.index.SlotIndexQuery;
 import dev.esgen.runtime.index.UniqueReservations;
 import dev.esgen.runtime.query.Cursors;
 import dev.esgen.runtime.query.Page;
@@ -21,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -39,49 +37,23 @@ final class JournalIndexReader {
   private final StoreConfig config;
   private final JournalLoader loader;
   private final UniqueReservations reservations;
+  private final SlotIndexQuery slots;
 
   JournalIndexReader(DynamoDbClient client, StoreConfig config, JournalLoader loader) {
     this.client = client;
     this.config = config;
     this.loader = loader;
     this.reservations = new UniqueReservations(config.snapshotTable());
+    this.slots = new SlotIndexQuery(client, config.snapshotTable());
   }
 
   <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
-    try {
-      return reservations.holder(client, definition.name(), column, value).map(definition.keys()::parseId);
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.snapshotTable()), e);
-    }
+    return reservations.holder(client, definition.name(), column, value).map(definition.keys()::parseId);
   }
 
   <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
-    int slot = definition.indexColumns().slotOf(column);
-    String index = IndexKeys.slotIndexName(slot);
-    QueryRequest request = QueryRequest.builder()
-        .tableName(config.snapshotTable())
-        .indexName(index)
-        .keyConditionExpression("#k = :k")
-        .expressionAttributeNames(Map.of("#k", IndexKeys.slotAttribute(slot)))
-        .expressionAttributeValues(Map.of(
-            ":k", AttributeValue.fromS(IndexKeys.valueKey(definition.name(), column.name(), value))))
-        .limit(page.size())
-        .exclusiveStartKey(page.cursor().map(Cursors::decode).orElse(null))
-        .build();
-    QueryResponse response;
-    try {
-      response = client.query(request);
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.snapshotTable()), e);
-    } catch (DynamoDbException e) {
-      if (e.statusCode() == 400 && String.valueOf(e.getMessage()).contains("index")) {
-        throw new MissingIndexException(config.snapshotTable(), index, definition.name(), column.name(), e);
-      }
-      throw e;
-    }
-    List<I> ids = response.items().stream().map(item -> definition.keys().parseId(item.get(AID).s())).toList();
-    return new Page<>(ids, next(response));
+    return slots.find(definition, column, value, page, Cursors::decode, Cursors::encode);
   }
 
   /**
@@ -145,9 +117,7 @@ final class JournalIndexReader {
   }
 
   private static Optional<String> next(QueryResponse response) {
-    return response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
-        ? Optional.of(Cursors.encode(response.lastEvaluatedKey()))
-        : Optional.empty();
+    return SlotIndexQuery.next(response, Cursors::encode);
   }
 
 }

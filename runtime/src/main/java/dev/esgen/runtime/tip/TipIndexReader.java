@@ -6,10 +6,8 @@ import static dev.esgen.runtime.tip.TipAttributes.LISTING;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
-import dev.esgen.runtime.error.MissingIndexException;
-import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.index.IndexColumn;
-import dev.esgen.runtime.index.IndexKeys;
+import dev.esgen.runtime.index.SlotIndexQuery;
 import dev.esgen.runtime.index.UniqueReservations;
 import dev.esgen.runtime.query.Cursors;
 import dev.esgen.runtime.query.Page;
@@ -22,10 +20,8 @@ import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * The tip layout's lookups: through a unique value's reservation (in the snapshot table, shared with the
@@ -45,38 +41,23 @@ final class TipIndexReader {
   private final StoreConfig config;
   private final TipLoader loader;
   private final UniqueReservations reservations;
+  private final SlotIndexQuery slots;
 
   TipIndexReader(DynamoDbClient client, StoreConfig config, TipLoader loader) {
     this.client = client;
     this.config = config;
     this.loader = loader;
     this.reservations = new UniqueReservations(config.snapshotTable());
+    this.slots = new SlotIndexQuery(client, config.tipTable());
   }
 
   <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
-    try {
-      return reservations.holder(client, definition.name(), column, value).map(definition.keys()::parseId);
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.snapshotTable()), e);
-    }
+    return reservations.holder(client, definition.name(), column, value).map(definition.keys()::parseId);
   }
 
   <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
-    int slot = definition.indexColumns().slotOf(column);
-    String index = IndexKeys.slotIndexName(slot);
-    QueryResponse response = query(QueryRequest.builder()
-        .tableName(config.tipTable())
-        .indexName(index)
-        .keyConditionExpression("#k = :k")
-        .expressionAttributeNames(Map.of("#k", IndexKeys.slotAttribute(slot)))
-        .expressionAttributeValues(Map.of(
-            ":k", AttributeValue.fromS(IndexKeys.valueKey(definition.name(), column.name(), value))))
-        .limit(page.size())
-        .exclusiveStartKey(page.cursor().map(TipIndexReader::startKey).orElse(null))
-        .build(), definition.name(), column.name());
-    List<I> ids = response.items().stream().map(item -> definition.keys().parseId(item.get(AID).s())).toList();
-    return new Page<>(ids, next(response));
+    return slots.find(definition, column, value, page, TipIndexReader::startKey, TipIndexReader::cursor);
   }
 
   /**
@@ -101,7 +82,7 @@ final class TipIndexReader {
     List<I> ids = new ArrayList<>();
     Optional<String> nextCursor = Optional.empty();
     while (shard < definition.shards()) {
-      QueryResponse response = query(QueryRequest.builder()
+      QueryResponse response = slots.run(QueryRequest.builder()
           .tableName(config.tipTable())
           .indexName(TipKeys.LISTING_INDEX)
           .keyConditionExpression("#lk = :lk")
@@ -132,26 +113,14 @@ final class TipIndexReader {
     return new Page<>(List.copyOf(loader.loadAll(definition, ids).values()), nextCursor);
   }
 
-  private QueryResponse query(QueryRequest request, String aggregateName, String column) {
-    try {
-      return client.query(request);
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.tipTable()), e);
-    } catch (DynamoDbException e) {
-      if (e.statusCode() == 400 && String.valueOf(e.getMessage()).contains("index")) {
-        throw new MissingIndexException(config.tipTable(), request.indexName(), aggregateName, column, e);
-      }
-      throw e;
-    }
+  private static Optional<String> next(QueryResponse response) {
+    return SlotIndexQuery.next(response, TipIndexReader::cursor);
   }
 
-  private static Optional<String> next(QueryResponse response) {
-    if (!response.hasLastEvaluatedKey() || response.lastEvaluatedKey().isEmpty()) {
-      return Optional.empty();
-    }
-    Map<String, AttributeValue> key = new HashMap<>(response.lastEvaluatedKey());
+  private static String cursor(Map<String, AttributeValue> lastEvaluatedKey) {
+    Map<String, AttributeValue> key = new HashMap<>(lastEvaluatedKey);
     key.remove(INDEX);
-    return Optional.of(Cursors.encode(key));
+    return Cursors.encode(key);
   }
 
   private static Map<String, AttributeValue> startKey(String cursor) {
