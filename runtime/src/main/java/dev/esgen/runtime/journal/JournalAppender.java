@@ -17,9 +17,9 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.error.EventEncodingException;
 import dev.esgen.runtime.error.ItemTooLargeException;
-import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.index.ConflictResend;
 import dev.esgen.runtime.index.IndexChanges;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexKeys;
@@ -37,17 +37,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.Put;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
@@ -55,12 +51,6 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  * transaction sizes before sending, and maps cancellations to esgen's errors.
  */
 final class JournalAppender {
-
-  /**
-   * How often, in all, an append that takes or gives up unique values is sent when it only lost a
-   * transaction race.
-   */
-  private static final int CONFLICT_ATTEMPTS = 4;
 
   private final DynamoDbClient client;
   private final StoreConfig config;
@@ -262,36 +252,11 @@ final class JournalAppender {
   }
 
   private void send(Transaction transaction, String aggregateName, String aid, long expectedVersion, boolean creating) {
-    for (int attempt = 1; ; attempt++) {
-      // One token per send: the SDK's own retries of this request reuse it and so cannot apply it twice,
-      // while a resend after a cancellation, which applied nothing, is a new request with a new token.
-      String token = UUID.randomUUID().toString();
-      try {
-        client.transactWriteItems(b -> b.transactItems(transaction.items()).clientRequestToken(token));
-        return;
-      } catch (TransactionCanceledException e) {
-        // Two appends racing for the same reservation item, one taking a value and one giving it up or
-        // both taking it, can both be cancelled with TransactionConflict; sending again lets one win and
-        // the other then succeed or see the reservation as a duplicate.
-        if (transaction.changesReservations() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
-          pauseAfterConflict(attempt);
-          continue;
-        }
-        throw new CancellationReasons(aggregateName, aid, expectedVersion, creating, transaction.labels(),
-            transaction.headIndex(), VERSION, transaction.reservationsByIndex(), transaction.releaseIndexes()).toException(e);
-      } catch (ResourceNotFoundException e) {
-        throw new MissingTableException(List.of(config.journalTable(), config.snapshotTable()), e);
-      }
-    }
-  }
-
-  private static void pauseAfterConflict(int attempt) {
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(5, 25L * attempt));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while retrying a conflicting append", e);
-    }
+    ConflictResend.send(client, transaction.items(), transaction.changesReservations(),
+        e -> new CancellationReasons(aggregateName, aid, expectedVersion, creating, transaction.labels(),
+            transaction.headIndex(), VERSION, transaction.reservationsByIndex(), transaction.releaseIndexes())
+            .toException(e),
+        List.of(config.journalTable(), config.snapshotTable()));
   }
 
   private static AttributeValue number(long value) {

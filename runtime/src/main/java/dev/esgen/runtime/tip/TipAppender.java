@@ -28,6 +28,7 @@ import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.index.ConflictResend;
 import dev.esgen.runtime.index.IndexChanges;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexKeys;
@@ -46,7 +47,6 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -55,7 +55,6 @@ import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
@@ -73,12 +72,6 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * at creation only, for the same reason.
  */
 final class TipAppender {
-
-  /**
-   * How often, in all, an append that takes or gives up unique values is sent when it only lost a
-   * transaction race.
-   */
-  private static final int CONFLICT_ATTEMPTS = 4;
 
   private final DynamoDbClient client;
   private final StoreConfig config;
@@ -356,39 +349,13 @@ final class TipAppender {
   }
 
   private void send(Transaction transaction, long expectedVersion, boolean creating) {
-    for (int attempt = 1; ; attempt++) {
-      // One token per send: the SDK's own retries of this request reuse it and so cannot apply it twice,
-      // while a resend after a cancellation, which applied nothing, is a new request with a new token.
-      String token = UUID.randomUUID().toString();
-      try {
-        client.transactWriteItems(b -> b.transactItems(transaction.items).clientRequestToken(token));
-        return;
-      } catch (TransactionCanceledException e) {
-        // Two appends racing for the same reservation item, one taking a value and one giving it up or
-        // both taking it, can both be cancelled with TransactionConflict; sending again lets one win and
-        // the other then succeed or see the reservation as a duplicate.
-        if (transaction.changesReservations() && attempt < CONFLICT_ATTEMPTS && CancellationReasons.onlyConflicts(e)) {
-          pauseAfterConflict(attempt);
-          continue;
-        }
-        throw new CancellationReasons(transaction.aggregateName, transaction.aid, expectedVersion, creating,
+    ConflictResend.send(client, transaction.items, transaction.changesReservations(),
+        e -> new CancellationReasons(transaction.aggregateName, transaction.aid, expectedVersion, creating,
             transaction.labels, transaction.tipIndex, VERSION, transaction.reservations, transaction.releases)
-            .toException(e);
-      } catch (ResourceNotFoundException e) {
-        throw new MissingTableException(transaction.changesReservations()
+            .toException(e),
+        transaction.changesReservations()
             ? List.of(config.tipTable(), config.snapshotTable())
-            : List.of(config.tipTable()), e);
-      }
-    }
-  }
-
-  private static void pauseAfterConflict(int attempt) {
-    try {
-      Thread.sleep(ThreadLocalRandom.current().nextLong(5, 25L * attempt));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while retrying a conflicting append", e);
-    }
+            : List.of(config.tipTable()));
   }
 
   /** The actions of one transactional append, with a label per action for error messages. */
