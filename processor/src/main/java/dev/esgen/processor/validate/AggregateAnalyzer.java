@@ -61,6 +61,7 @@ public final class AggregateAnalyzer {
   private final ErrorReporter errors;
   private final Map<String, String> aggregateNames;
   private final JacksonVisibility jackson;
+  private final EventAnalyzer eventAnalyzer;
   private Set<String> repositoryMethods;
 
   /**
@@ -73,6 +74,7 @@ public final class AggregateAnalyzer {
     this.errors = errors;
     this.aggregateNames = aggregateNames;
     this.jackson = new JacksonVisibility(errors);
+    this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson);
   }
 
   /**
@@ -126,8 +128,8 @@ public final class AggregateAnalyzer {
     if (!rootOk) {
       throw new AbortAggregateException();
     }
-    Hierarchy events = walk(root, packageOf(type));
-    Map<TypeElement, String> storedNames = checkStoredNames(events.leaves);
+    EventHierarchy events = eventAnalyzer.walk(root, packageOf(type));
+    Map<TypeElement, String> storedNames = eventAnalyzer.checkStoredNames(events.leaves);
     Handlers handlers = checkHandlers(type, aggregate, simpleName, events);
 
     if (errors.errorCount() > errorsBefore) {
@@ -666,126 +668,6 @@ public final class AggregateAnalyzer {
     return false;
   }
 
-  // ---- the events
-
-  /** The sealed event hierarchy: every sealed level (root included) and the concrete events. */
-  private static final class Hierarchy {
-    final TypeElement root;
-    final Set<TypeElement> sealedLevels = new LinkedHashSet<>();
-    final Set<TypeElement> leaves = new LinkedHashSet<>();
-    final Map<TypeElement, Set<TypeElement>> leavesUnder = new HashMap<>();
-
-    Hierarchy(TypeElement root) {
-      this.root = root;
-    }
-
-    boolean contains(TypeElement type) {
-      return sealedLevels.contains(type) || leaves.contains(type);
-    }
-  }
-
-  private Hierarchy walk(TypeElement root, PackageElement generatedPackage) {
-    Hierarchy hierarchy = new Hierarchy(root);
-    hierarchy.sealedLevels.add(root);
-    collect(root, hierarchy, generatedPackage);
-    checkAccessible(root, generatedPackage);
-    for (TypeElement level : hierarchy.sealedLevels) {
-      Optional<AnnotationMirror> eventType = Annotations.find(level, Annotations.EVENT_TYPE);
-      if (eventType.isPresent()) {
-        List<String> leaves = hierarchy.leavesUnder.getOrDefault(level, Set.of()).stream()
-            .map(AggregateAnalyzer::display)
-            .toList();
-        errors.error(level, eventType.get(), Messages.eventTypeOnSealed(display(level), leaves));
-      }
-    }
-    return hierarchy;
-  }
-
-  private Set<TypeElement> collect(TypeElement sealed, Hierarchy hierarchy, PackageElement generatedPackage) {
-    Set<TypeElement> under = new LinkedHashSet<>();
-    for (TypeMirror permittedType : sealed.getPermittedSubclasses()) {
-      TypeElement permitted = (TypeElement) types.asElement(permittedType);
-      Set<TypeElement> known = hierarchy.leavesUnder.get(permitted);
-      if (known != null) {
-        under.addAll(known);
-        continue;
-      }
-      Set<TypeElement> leaves;
-      if (!permitted.getTypeParameters().isEmpty()) {
-        errors.error(permitted, Messages.eventGeneric(display(permitted)));
-      }
-      if (isConcreteEvent(permitted)) {
-        hierarchy.leaves.add(permitted);
-        leaves = Set.of(permitted);
-        checkAccessible(permitted, generatedPackage);
-        if (permitted.getKind() == ElementKind.CLASS) {
-          if (!jackson.jacksonCanConstruct(permitted)) {
-            errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
-          }
-          if (!jackson.checkJacksonProperties(permitted, "stored event")) {
-            errors.error(permitted, Messages.eventWithoutProperties(
-                display(permitted), permitted.getSimpleName().toString(), display(sealed)));
-          }
-        }
-      } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
-        hierarchy.sealedLevels.add(permitted);
-        checkAccessible(permitted, generatedPackage);
-        leaves = collect(permitted, hierarchy, generatedPackage);
-      } else if (permitted.getKind() == ElementKind.ENUM) {
-        errors.error(permitted, Messages.eventEnum(display(permitted)));
-        leaves = Set.of();
-      } else {
-        errors.error(permitted, Messages.eventNotEnumerable(display(permitted), display(sealed)));
-        leaves = Set.of();
-      }
-      hierarchy.leavesUnder.put(permitted, leaves);
-      under.addAll(leaves);
-    }
-    hierarchy.leavesUnder.put(sealed, under);
-    return under;
-  }
-
-  private static boolean isConcreteEvent(TypeElement type) {
-    return type.getKind() == ElementKind.RECORD
-        || (type.getKind() == ElementKind.CLASS
-            && type.getModifiers().contains(Modifier.FINAL)
-            && !type.getModifiers().contains(Modifier.ABSTRACT));
-  }
-
-  private void checkAccessible(TypeElement event, PackageElement generatedPackage) {
-    boolean samePackage = packageOf(event).equals(generatedPackage);
-    for (Element e = event; e instanceof TypeElement; e = e.getEnclosingElement()) {
-      Set<Modifier> modifiers = e.getModifiers();
-      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
-        errors.error(event, Messages.eventNotAccessible(display(event), generatedPackage.getQualifiedName().toString()));
-        return;
-      }
-    }
-  }
-
-  private Map<TypeElement, String> checkStoredNames(Set<TypeElement> leaves) {
-    Map<TypeElement, String> storedNames = new LinkedHashMap<>();
-    Map<String, TypeElement> byName = new HashMap<>();
-    for (TypeElement leaf : leaves) {
-      Optional<AnnotationMirror> eventType = Annotations.find(leaf, Annotations.EVENT_TYPE);
-      String storedName = leaf.getSimpleName().toString();
-      if (eventType.isPresent()) {
-        AnnotationValue value = Annotations.value(elements, eventType.get(), "value");
-        storedName = (String) value.getValue();
-        if (storedName.isBlank()) {
-          errors.error(leaf, eventType.get(), value, Messages.blankEventType(display(leaf)));
-          continue;
-        }
-      }
-      TypeElement other = byName.putIfAbsent(storedName, leaf);
-      if (other != null) {
-        errors.error(leaf, eventType.orElse(null), Messages.duplicateEventType(storedName, display(leaf), display(other)));
-      }
-      storedNames.put(leaf, storedName);
-    }
-    return storedNames;
-  }
-
   // ---- handlers
 
   /** A handler or creating method and the event type it takes. */
@@ -798,7 +680,7 @@ public final class AggregateAnalyzer {
     Set<TypeElement> creatorLeaves = Set.of();
   }
 
-  private Handlers checkHandlers(TypeElement type, AnnotationMirror aggregate, String simpleName, Hierarchy events) {
+  private Handlers checkHandlers(TypeElement type, AnnotationMirror aggregate, String simpleName, EventHierarchy events) {
     Handlers result = new Handlers();
     List<Handler> creators = new ArrayList<>();
     String rootName = display(events.root);
@@ -881,7 +763,7 @@ public final class AggregateAnalyzer {
     return Optional.empty();
   }
 
-  private TypeElement eventParameter(ExecutableElement method, Hierarchy events) {
+  private TypeElement eventParameter(ExecutableElement method, EventHierarchy events) {
     if (method.getParameters().size() != 1) {
       return null;
     }
