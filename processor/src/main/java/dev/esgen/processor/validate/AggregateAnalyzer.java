@@ -1,33 +1,25 @@
 package dev.esgen.processor.validate;
 
 import com.palantir.javapoet.ClassName;
-import com.palantir.javapoet.TypeName;
 import dev.esgen.processor.Messages;
 import dev.esgen.processor.model.AggregateModel;
 import dev.esgen.processor.model.AggregateOptions;
 import dev.esgen.processor.model.ColumnModel;
-import dev.esgen.processor.model.ColumnModel.ValueForm;
 import dev.esgen.processor.model.CreatorModel;
 import dev.esgen.processor.model.EventModel;
 import dev.esgen.processor.model.HandlerModel;
 import dev.esgen.processor.model.IdModel;
-import dev.esgen.processor.model.PropertyAccess;
 import dev.esgen.processor.validate.ColumnAnalyzer.Property;
 import dev.esgen.processor.validate.HandlerAnalyzer.Handler;
 import dev.esgen.processor.validate.HandlerAnalyzer.Handlers;
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
@@ -36,14 +28,12 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.PackageElement;
-import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
@@ -53,15 +43,18 @@ import javax.lang.model.util.Types;
  *
  * <p>Every problem is reported on the element at fault, and checking goes on so that one compile shows
  * all of an aggregate's mistakes; the aggregate is then abandoned with {@link AbortAggregateException}.
+ *
+ * <p>The checks of each concern live in a collaborator ({@link AggregateOptionsReader},
+ * {@link ColumnAnalyzer}, {@link EventAnalyzer}, {@link HandlerAnalyzer}, {@link JacksonVisibility});
+ * this class decides their order, which is the order the errors are reported in, and when to defer or
+ * give up.
  */
 public final class AggregateAnalyzer {
-
-  private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
 
   private final Elements elements;
   private final Types types;
   private final ErrorReporter errors;
-  private final Map<String, String> aggregateNames;
+  private final AggregateOptionsReader optionsReader;
   private final JacksonVisibility jackson;
   private final EventAnalyzer eventAnalyzer;
   private final HandlerAnalyzer handlerAnalyzer;
@@ -75,7 +68,7 @@ public final class AggregateAnalyzer {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
-    this.aggregateNames = aggregateNames;
+    this.optionsReader = new AggregateOptionsReader(elements, errors, aggregateNames);
     this.jackson = new JacksonVisibility(errors);
     this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson);
     this.handlerAnalyzer = new HandlerAnalyzer(elements, types, errors);
@@ -104,8 +97,8 @@ public final class AggregateAnalyzer {
     }
 
     checkDeclaration(type, aggregate, simpleName);
-    Optional<String> name = checkName(type, aggregate);
-    AggregateOptions options = checkOptions(type, aggregate);
+    Optional<String> name = optionsReader.checkName(type, aggregate);
+    AggregateOptions options = optionsReader.checkOptions(type, aggregate);
 
     if (!(eventsValue.getValue() instanceof DeclaredType eventsType)) {
       errors.error(type, aggregate, eventsValue, Messages.eventsNotAType(simpleName, eventsValue.toString()));
@@ -282,7 +275,7 @@ public final class AggregateAnalyzer {
     }
   }
 
-  // ---- the aggregate declaration and its options
+  // ---- the aggregate declaration
 
   private void checkDeclaration(TypeElement type, AnnotationMirror aggregate, String simpleName) {
     Set<Modifier> modifiers = type.getModifiers();
@@ -306,83 +299,6 @@ public final class AggregateAnalyzer {
     if (!type.getTypeParameters().isEmpty()) {
       errors.error(type, aggregate, Messages.aggregateGeneric(simpleName));
     }
-  }
-
-  private Optional<String> checkName(TypeElement type, AnnotationMirror aggregate) {
-    AnnotationValue value = Annotations.value(elements, aggregate, "name");
-    String name = (String) value.getValue();
-    if (!NAME.matcher(name).matches()) {
-      errors.error(type, aggregate, value, Messages.invalidName(name));
-      return Optional.empty();
-    }
-    String qualifiedName = type.getQualifiedName().toString();
-    String owner = aggregateNames.putIfAbsent(name, qualifiedName);
-    if (owner != null && !owner.equals(qualifiedName)) {
-      errors.error(type, aggregate, value, Messages.duplicateAggregateName(name, owner));
-    }
-    return Optional.of(name);
-  }
-
-  private AggregateOptions checkOptions(TypeElement type, AnnotationMirror aggregate) {
-    AnnotationValue shards = Annotations.value(elements, aggregate, "shards");
-    if ((Integer) shards.getValue() < 1) {
-      errors.error(type, aggregate, shards, Messages.invalidShards((Integer) shards.getValue()));
-    }
-    AnnotationValue every = Annotations.value(elements, aggregate, "snapshotEvery");
-    if ((Integer) every.getValue() < 1) {
-      errors.error(type, aggregate, every, Messages.invalidSnapshotEvery((Integer) every.getValue()));
-    }
-    AnnotationValue keep = Annotations.value(elements, aggregate, "snapshotsToKeep");
-    if ((Integer) keep.getValue() < 0) {
-      errors.error(type, aggregate, keep, Messages.invalidSnapshotsToKeep((Integer) keep.getValue()));
-    }
-    AnnotationValue ttlValue = Annotations.value(elements, aggregate, "snapshotTtl");
-    String ttl = (String) ttlValue.getValue();
-    if (!ttl.isEmpty()) {
-      try {
-        Duration duration = Duration.parse(ttl);
-        if (duration.isNegative() || duration.isZero()) {
-          errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not positive"));
-        }
-      } catch (DateTimeParseException e) {
-        errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not an ISO-8601 duration"));
-      }
-    }
-    return new AggregateOptions(
-        (Integer) shards.getValue(),
-        (Integer) every.getValue(),
-        (Integer) keep.getValue(),
-        ttl.isEmpty() ? Optional.empty() : Optional.of(ttl),
-        checkTipOptions(type, aggregate));
-  }
-
-  /** The tip options when {@code layout = TIP}; options of the other layout are errors where they are written. */
-  private Optional<AggregateOptions.TipOptions> checkTipOptions(TypeElement type, AnnotationMirror aggregate) {
-    boolean tip = Annotations.value(elements, aggregate, "layout").getValue().toString().equals("TIP");
-    List<String> otherLayoutsOptions = tip
-        ? List.of("snapshotEvery", "snapshotsToKeep", "snapshotTtl")
-        : List.of("tipMaxBytes", "tipMaxEvents", "tipSnapshot");
-    for (String option : otherLayoutsOptions) {
-      AnnotationValue written = Annotations.explicitValue(aggregate, option);
-      if (written != null) {
-        errors.error(type, aggregate, written,
-            tip ? Messages.journalOptionOnTip(option) : Messages.tipOptionOnJournal(option));
-      }
-    }
-    AnnotationValue maxBytes = Annotations.value(elements, aggregate, "tipMaxBytes");
-    int bytes = (Integer) maxBytes.getValue();
-    if (bytes < 1 || bytes > 409_600) {
-      errors.error(type, aggregate, maxBytes, Messages.invalidTipMaxBytes(bytes));
-    }
-    AnnotationValue maxEvents = Annotations.value(elements, aggregate, "tipMaxEvents");
-    if ((Integer) maxEvents.getValue() < 0) {
-      errors.error(type, aggregate, maxEvents, Messages.invalidTipMaxEvents((Integer) maxEvents.getValue()));
-    }
-    if (!tip) {
-      return Optional.empty();
-    }
-    return Optional.of(new AggregateOptions.TipOptions(
-        bytes, (Integer) maxEvents.getValue(), (Boolean) Annotations.value(elements, aggregate, "tipSnapshot").getValue()));
   }
 
   // ---- small helpers
