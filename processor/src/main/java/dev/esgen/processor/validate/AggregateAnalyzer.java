@@ -1,30 +1,25 @@
 package dev.esgen.processor.validate;
 
 import com.palantir.javapoet.ClassName;
-import com.palantir.javapoet.TypeName;
 import dev.esgen.processor.Messages;
 import dev.esgen.processor.model.AggregateModel;
 import dev.esgen.processor.model.AggregateOptions;
 import dev.esgen.processor.model.ColumnModel;
-import dev.esgen.processor.model.ColumnModel.ValueForm;
 import dev.esgen.processor.model.CreatorModel;
 import dev.esgen.processor.model.EventModel;
 import dev.esgen.processor.model.HandlerModel;
 import dev.esgen.processor.model.IdModel;
-import dev.esgen.processor.model.PropertyAccess;
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
+import dev.esgen.processor.validate.ColumnAnalyzer.Property;
+import dev.esgen.processor.validate.HandlerAnalyzer.Handler;
+import dev.esgen.processor.validate.HandlerAnalyzer.Handlers;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
@@ -33,14 +28,12 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.PackageElement;
-import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
@@ -50,17 +43,22 @@ import javax.lang.model.util.Types;
  *
  * <p>Every problem is reported on the element at fault, and checking goes on so that one compile shows
  * all of an aggregate's mistakes; the aggregate is then abandoned with {@link AbortAggregateException}.
+ *
+ * <p>The checks of each concern live in a collaborator ({@link AggregateOptionsReader},
+ * {@link ColumnAnalyzer}, {@link EventAnalyzer}, {@link HandlerAnalyzer}, {@link JacksonVisibility});
+ * this class decides their order, which is the order the errors are reported in, and when to defer or
+ * give up.
  */
 public final class AggregateAnalyzer {
-
-  private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
-  private static final String REPOSITORY = "dev.esgen.runtime.repository.EventSourcedRepository";
 
   private final Elements elements;
   private final Types types;
   private final ErrorReporter errors;
-  private final Map<String, String> aggregateNames;
-  private Set<String> repositoryMethods;
+  private final AggregateOptionsReader optionsReader;
+  private final JacksonVisibility jackson;
+  private final EventAnalyzer eventAnalyzer;
+  private final HandlerAnalyzer handlerAnalyzer;
+  private final ColumnAnalyzer columnAnalyzer;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
@@ -70,7 +68,11 @@ public final class AggregateAnalyzer {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
-    this.aggregateNames = aggregateNames;
+    this.optionsReader = new AggregateOptionsReader(elements, errors, aggregateNames);
+    this.jackson = new JacksonVisibility(errors);
+    this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson);
+    this.handlerAnalyzer = new HandlerAnalyzer(elements, types, errors);
+    this.columnAnalyzer = new ColumnAnalyzer(elements, types, errors);
   }
 
   /**
@@ -95,8 +97,8 @@ public final class AggregateAnalyzer {
     }
 
     checkDeclaration(type, aggregate, simpleName);
-    Optional<String> name = checkName(type, aggregate);
-    AggregateOptions options = checkOptions(type, aggregate);
+    Optional<String> name = optionsReader.checkName(type, aggregate);
+    AggregateOptions options = optionsReader.checkOptions(type, aggregate);
 
     if (!(eventsValue.getValue() instanceof DeclaredType eventsType)) {
       errors.error(type, aggregate, eventsValue, Messages.eventsNotAType(simpleName, eventsValue.toString()));
@@ -117,16 +119,16 @@ public final class AggregateAnalyzer {
       rootOk = false;
     }
 
-    List<Property> properties = properties(type);
-    Optional<IdModel> id = checkId(type, aggregate, simpleName, properties);
-    List<ColumnModel> columns = checkColumns(type, simpleName, properties);
+    List<Property> properties = columnAnalyzer.properties(type);
+    Optional<IdModel> id = columnAnalyzer.checkId(type, aggregate, simpleName, properties);
+    List<ColumnModel> columns = columnAnalyzer.checkColumns(type, simpleName, properties);
 
     if (!rootOk) {
       throw new AbortAggregateException();
     }
-    Hierarchy events = walk(root, packageOf(type));
-    Map<TypeElement, String> storedNames = checkStoredNames(events.leaves);
-    Handlers handlers = checkHandlers(type, aggregate, simpleName, events);
+    EventHierarchy events = eventAnalyzer.walk(root, packageOf(type));
+    Map<TypeElement, String> storedNames = eventAnalyzer.checkStoredNames(events.leaves);
+    Handlers handlers = handlerAnalyzer.checkHandlers(type, aggregate, simpleName, events);
 
     if (errors.errorCount() > errorsBefore) {
       throw new AbortAggregateException();
@@ -142,7 +144,7 @@ public final class AggregateAnalyzer {
     }
     List<HandlerModel> handlerModels = new ArrayList<>();
     for (Handler handler : handlers.handlers) {
-      handlerModels.add(new HandlerModel(ClassName.get(handler.event), handler.event.equals(root)));
+      handlerModels.add(new HandlerModel(ClassName.get(handler.event()), handler.event().equals(root)));
     }
     Handler creator = handlers.creator;
     return new AggregateModel(
@@ -151,7 +153,7 @@ public final class AggregateAnalyzer {
         name.orElseThrow(),
         ClassName.get(root),
         eventModels,
-        new CreatorModel(creator.method.getSimpleName().toString(), ClassName.get(creator.event), creator.event.equals(root)),
+        new CreatorModel(creator.method().getSimpleName().toString(), ClassName.get(creator.event()), creator.event().equals(root)),
         handlerModels,
         id.orElseThrow(),
         columns,
@@ -273,7 +275,7 @@ public final class AggregateAnalyzer {
     }
   }
 
-  // ---- the aggregate declaration and its options
+  // ---- the aggregate declaration
 
   private void checkDeclaration(TypeElement type, AnnotationMirror aggregate, String simpleName) {
     Set<Modifier> modifiers = type.getModifiers();
@@ -286,10 +288,10 @@ public final class AggregateAnalyzer {
       if (type.getNestingKind() == NestingKind.MEMBER && !modifiers.contains(Modifier.STATIC)) {
         errors.error(type, aggregate, Messages.aggregateInner(simpleName));
       }
-      if (!modifiers.contains(Modifier.ABSTRACT) && !jacksonCanConstruct(type)) {
+      if (!modifiers.contains(Modifier.ABSTRACT) && !jackson.jacksonCanConstruct(type)) {
         errors.error(type, aggregate, Messages.aggregateNotDeserializable(simpleName));
       }
-      checkJacksonProperties(type, "snapshot");
+      jackson.checkJacksonProperties(type, "snapshot");
     }
     if (isPrivate(type)) {
       errors.error(type, aggregate, Messages.aggregatePrivate(simpleName));
@@ -299,776 +301,9 @@ public final class AggregateAnalyzer {
     }
   }
 
-  private Optional<String> checkName(TypeElement type, AnnotationMirror aggregate) {
-    AnnotationValue value = Annotations.value(elements, aggregate, "name");
-    String name = (String) value.getValue();
-    if (!NAME.matcher(name).matches()) {
-      errors.error(type, aggregate, value, Messages.invalidName(name));
-      return Optional.empty();
-    }
-    String qualifiedName = type.getQualifiedName().toString();
-    String owner = aggregateNames.putIfAbsent(name, qualifiedName);
-    if (owner != null && !owner.equals(qualifiedName)) {
-      errors.error(type, aggregate, value, Messages.duplicateAggregateName(name, owner));
-    }
-    return Optional.of(name);
-  }
-
-  private AggregateOptions checkOptions(TypeElement type, AnnotationMirror aggregate) {
-    AnnotationValue shards = Annotations.value(elements, aggregate, "shards");
-    if ((Integer) shards.getValue() < 1) {
-      errors.error(type, aggregate, shards, Messages.invalidShards((Integer) shards.getValue()));
-    }
-    AnnotationValue every = Annotations.value(elements, aggregate, "snapshotEvery");
-    if ((Integer) every.getValue() < 1) {
-      errors.error(type, aggregate, every, Messages.invalidSnapshotEvery((Integer) every.getValue()));
-    }
-    AnnotationValue keep = Annotations.value(elements, aggregate, "snapshotsToKeep");
-    if ((Integer) keep.getValue() < 0) {
-      errors.error(type, aggregate, keep, Messages.invalidSnapshotsToKeep((Integer) keep.getValue()));
-    }
-    AnnotationValue ttlValue = Annotations.value(elements, aggregate, "snapshotTtl");
-    String ttl = (String) ttlValue.getValue();
-    if (!ttl.isEmpty()) {
-      try {
-        Duration duration = Duration.parse(ttl);
-        if (duration.isNegative() || duration.isZero()) {
-          errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not positive"));
-        }
-      } catch (DateTimeParseException e) {
-        errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not an ISO-8601 duration"));
-      }
-    }
-    return new AggregateOptions(
-        (Integer) shards.getValue(),
-        (Integer) every.getValue(),
-        (Integer) keep.getValue(),
-        ttl.isEmpty() ? Optional.empty() : Optional.of(ttl),
-        checkTipOptions(type, aggregate));
-  }
-
-  /** The tip options when {@code layout = TIP}; options of the other layout are errors where they are written. */
-  private Optional<AggregateOptions.TipOptions> checkTipOptions(TypeElement type, AnnotationMirror aggregate) {
-    boolean tip = Annotations.value(elements, aggregate, "layout").getValue().toString().equals("TIP");
-    List<String> otherLayoutsOptions = tip
-        ? List.of("snapshotEvery", "snapshotsToKeep", "snapshotTtl")
-        : List.of("tipMaxBytes", "tipMaxEvents", "tipSnapshot");
-    for (String option : otherLayoutsOptions) {
-      AnnotationValue written = Annotations.explicitValue(aggregate, option);
-      if (written != null) {
-        errors.error(type, aggregate, written,
-            tip ? Messages.journalOptionOnTip(option) : Messages.tipOptionOnJournal(option));
-      }
-    }
-    AnnotationValue maxBytes = Annotations.value(elements, aggregate, "tipMaxBytes");
-    int bytes = (Integer) maxBytes.getValue();
-    if (bytes < 1 || bytes > 409_600) {
-      errors.error(type, aggregate, maxBytes, Messages.invalidTipMaxBytes(bytes));
-    }
-    AnnotationValue maxEvents = Annotations.value(elements, aggregate, "tipMaxEvents");
-    if ((Integer) maxEvents.getValue() < 0) {
-      errors.error(type, aggregate, maxEvents, Messages.invalidTipMaxEvents((Integer) maxEvents.getValue()));
-    }
-    if (!tip) {
-      return Optional.empty();
-    }
-    return Optional.of(new AggregateOptions.TipOptions(
-        bytes, (Integer) maxEvents.getValue(), (Boolean) Annotations.value(elements, aggregate, "tipSnapshot").getValue()));
-  }
-
-  // ---- id and index columns
-
-  /** An aggregate's record components, or a class's instance fields, with how to read each. */
-  private record Property(Element element, String name, TypeMirror type, Optional<PropertyAccess> access) {}
-
-  private List<Property> properties(TypeElement type) {
-    List<Property> all = new ArrayList<>();
-    if (type.getKind() == ElementKind.RECORD) {
-      // A record's component annotations are read from, and errors reported on, the component's private
-      // field: all esgen's component annotations also target fields, and javac (17) cannot place a
-      // diagnostic on a record component element, only on the field declared by the same header.
-      Map<String, VariableElement> fields = new HashMap<>();
-      for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
-        fields.put(field.getSimpleName().toString(), field);
-      }
-      for (RecordComponentElement component : type.getRecordComponents()) {
-        String name = component.getSimpleName().toString();
-        Element element = fields.containsKey(name) ? fields.get(name) : component;
-        all.add(new Property(element, name, component.asType(), Optional.of(new PropertyAccess(name, false))));
-      }
-    } else {
-      for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
-        if (!field.getModifiers().contains(Modifier.STATIC)) {
-          all.add(new Property(field, field.getSimpleName().toString(), field.asType(), fieldAccess(type, field)));
-        }
-      }
-    }
-    return all;
-  }
-
-  private Optional<PropertyAccess> fieldAccess(TypeElement type, VariableElement field) {
-    String name = field.getSimpleName().toString();
-    if (!field.getModifiers().contains(Modifier.PRIVATE)) {
-      return Optional.of(new PropertyAccess(name, true));
-    }
-    for (String getter : getterNames(name, field.asType())) {
-      for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-        if (method.getSimpleName().contentEquals(getter)
-            && method.getParameters().isEmpty()
-            && !method.getModifiers().contains(Modifier.STATIC)
-            && !method.getModifiers().contains(Modifier.PRIVATE)
-            && types.isSameType(method.getReturnType(), field.asType())) {
-          return Optional.of(new PropertyAccess(getter, false));
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static List<String> getterNames(String name, TypeMirror type) {
-    String capitalized = Character.toUpperCase(name.charAt(0)) + name.substring(1);
-    List<String> names = new ArrayList<>(List.of(name, "get" + capitalized));
-    if (type.getKind() == TypeKind.BOOLEAN) {
-      names.add("is" + capitalized);
-    }
-    return names;
-  }
-
-  private Optional<IdModel> checkId(
-      TypeElement type, AnnotationMirror aggregate, String simpleName, List<Property> properties) {
-    List<Property> ids = new ArrayList<>();
-    for (Property property : properties) {
-      if (Annotations.has(property.element(), Annotations.AGGREGATE_ID)) {
-        ids.add(property);
-      }
-    }
-    if (ids.isEmpty()) {
-      errors.error(type, aggregate, Messages.noId(simpleName));
-      return Optional.empty();
-    }
-    for (Property extra : ids.subList(1, ids.size())) {
-      errors.error(
-          extra.element(),
-          Annotations.find(extra.element(), Annotations.AGGREGATE_ID).orElseThrow(),
-          Messages.duplicateId(extra.name(), ids.get(0).name()));
-    }
-    Property id = ids.get(0);
-    AnnotationMirror idAnnotation = Annotations.find(id.element(), Annotations.AGGREGATE_ID).orElseThrow();
-    if (!checkTypeAccessible(type, id, idAnnotation)) {
-      return Optional.empty();
-    }
-    Optional<PropertyAccess> access = requireAccess(simpleName, id);
-    IdModel.ValueKind direct = idValueKind(id.type());
-    if (direct != null) {
-      return access.map(a -> new IdModel(id.name(), a, (ClassName) TypeName.get(id.type()), direct, Optional.empty()));
-    }
-    if (id.type() instanceof DeclaredType declared
-        && declared.asElement().getKind() == ElementKind.RECORD
-        && declared.getTypeArguments().isEmpty()) {
-      List<? extends RecordComponentElement> components =
-          ((TypeElement) declared.asElement()).getRecordComponents();
-      if (components.size() == 1 && idValueKind(components.get(0).asType()) != null) {
-        IdModel.ValueKind wrapped = idValueKind(components.get(0).asType());
-        String accessor = components.get(0).getAccessor().getSimpleName().toString();
-        return access.map(
-            a -> new IdModel(id.name(), a, ClassName.get((TypeElement) declared.asElement()), wrapped, Optional.of(accessor)));
-      }
-    }
-    errors.error(id.element(), idAnnotation, Messages.idType(id.name(), id.type().toString()));
-    return Optional.empty();
-  }
-
-  /**
-   * Reports an id or column whose declared type the generated code, in the aggregate's package, cannot
-   * name: a private nested type, or a non-public type of another package.
-   */
-  private boolean checkTypeAccessible(TypeElement aggregate, Property property, AnnotationMirror annotation) {
-    if (!(property.type() instanceof DeclaredType declared)) {
-      return true;
-    }
-    TypeElement valueType = (TypeElement) declared.asElement();
-    boolean samePackage = packageOf(valueType).equals(packageOf(aggregate));
-    for (Element e = valueType; e instanceof TypeElement; e = e.getEnclosingElement()) {
-      Set<Modifier> modifiers = e.getModifiers();
-      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
-        errors.error(property.element(), annotation, Messages.typeNotAccessible(
-            property.name(), display(valueType), display((TypeElement) e), packageOf(aggregate).getQualifiedName().toString()));
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private IdModel.ValueKind idValueKind(TypeMirror type) {
-    if (isType(type, "java.lang.String")) {
-      return IdModel.ValueKind.STRING;
-    }
-    if (isType(type, "java.util.UUID")) {
-      return IdModel.ValueKind.UUID;
-    }
-    return null;
-  }
-
-  private Optional<PropertyAccess> requireAccess(String aggregate, Property property) {
-    if (property.access().isEmpty()) {
-      String capitalized = Character.toUpperCase(property.name().charAt(0)) + property.name().substring(1);
-      errors.error(
-          property.element(),
-          Messages.noAccessor(
-              aggregate,
-              property.name(),
-              "\"" + property.type() + " " + property.name() + "()\" or \"" + property.type() + " get" + capitalized + "()\""));
-    }
-    return property.access();
-  }
-
-  private static final Pattern COLUMN_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
-
-  /** Reference types whose values {@code IndexValues} encodes, besides enums. */
-  private static final Set<String> COLUMN_TYPES = Set.of(
-      "java.lang.String", "java.lang.Byte", "java.lang.Short", "java.lang.Integer", "java.lang.Long",
-      "java.lang.Float", "java.lang.Double", "java.lang.Boolean", "java.math.BigInteger", "java.math.BigDecimal",
-      "java.util.UUID", "java.time.Instant", "java.time.LocalDate");
-
-  private List<ColumnModel> checkColumns(TypeElement type, String simpleName, List<Property> properties) {
-    List<ColumnModel> columns = new ArrayList<>();
-    Map<String, String> propertyByColumn = new HashMap<>();
-    Map<String, String> propertyByConstant = new HashMap<>();
-    for (Property property : properties) {
-      Optional<AnnotationMirror> indexed = Annotations.find(property.element(), Annotations.INDEXED);
-      Optional<AnnotationMirror> unique = Annotations.find(property.element(), Annotations.UNIQUE);
-      if (indexed.isEmpty() && unique.isEmpty()) {
-        continue;
-      }
-      AnnotationMirror annotation = unique.orElseGet(indexed::orElseThrow);
-      String annotationName = unique.isPresent() ? "Unique" : "Indexed";
-      if (Annotations.has(property.element(), Annotations.AGGREGATE_ID)) {
-        errors.error(property.element(), annotation, Messages.indexedId(annotationName, property.name()));
-        continue;
-      }
-      if (indexed.isPresent() && unique.isPresent()) {
-        errors.error(property.element(), indexed.get(), Messages.indexedAndUnique(property.name()));
-        continue;
-      }
-      AnnotationValue columnValue = Annotations.explicitValue(annotation, "column");
-      String column = property.name();
-      if (columnValue != null) {
-        column = (String) columnValue.getValue();
-        if (!COLUMN_NAME.matcher(column).matches()) {
-          errors.error(property.element(), annotation, columnValue, Messages.invalidColumnName(column));
-          continue;
-        }
-      }
-      String other = propertyByColumn.putIfAbsent(column, property.name());
-      if (other != null) {
-        errors.error(property.element(), annotation, Messages.duplicateColumn(property.name(), column, other));
-        continue;
-      }
-      Optional<String> inherited = lookupMethods(property.name(), unique.isPresent()).stream()
-          .filter(repositoryMethods()::contains)
-          .findFirst();
-      if (inherited.isPresent()) {
-        errors.error(property.element(), annotation,
-            Messages.lookupClashesWithRepository(annotationName, property.name(), inherited.get(), simpleName));
-        continue;
-      }
-      String constant = ColumnModel.constantFor(property.name());
-      String sameConstant = propertyByConstant.putIfAbsent(constant, property.name());
-      if (sameConstant != null) {
-        errors.error(property.element(), annotation,
-            Messages.columnConstantClash(property.name(), sameConstant, constant, simpleName));
-        continue;
-      }
-      Optional<ValueForm> form = valueForm(property.type());
-      if (form.isEmpty()) {
-        errors.error(property.element(), annotation,
-            Messages.columnType(annotationName, property.name(), property.type().toString()));
-        continue;
-      }
-      if (!checkTypeAccessible(type, property, annotation)) {
-        continue;
-      }
-      Optional<PropertyAccess> access = requireAccess(simpleName, property);
-      if (access.isEmpty()) {
-        continue;
-      }
-      Optional<ColumnModel.Wrapped> wrapped = Optional.empty();
-      if (form.get() == ValueForm.WRAPPER) {
-        RecordComponentElement component =
-            ((TypeElement) types.asElement(property.type())).getRecordComponents().get(0);
-        wrapped = Optional.of(new ColumnModel.Wrapped(
-            component.getAccessor().getSimpleName().toString(), component.asType().getKind().isPrimitive()));
-      }
-      String normalization = "EXACT";
-      if (unique.isPresent()) {
-        normalization = Annotations.value(elements, unique.get(), "normalize").getValue().toString();
-      }
-      columns.add(new ColumnModel(column, property.name(), unique.isPresent(), normalization, access.get(),
-          TypeName.get(property.type()), form.get(), wrapped));
-    }
-    return columns;
-  }
-
-  /** The lookups the generated repository declares for a column read from {@code property}. */
-  private static List<String> lookupMethods(String property, boolean unique) {
-    String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
-    return unique
-        ? List.of("findBy" + suffix, "maybeFindBy" + suffix)
-        : List.of("findBy" + suffix, "maybeFindBy" + suffix, "listBy" + suffix);
-  }
-
-  /**
-   * The names of the methods every generated repository inherits ({@code findById}, {@code findAll},
-   * {@code findByIndex}, ...), which a generated lookup must not reuse: they are final, and an overload
-   * taking the same id type would be a duplicate.
-   */
-  private Set<String> repositoryMethods() {
-    if (repositoryMethods == null) {
-      repositoryMethods = new HashSet<>();
-      TypeElement repository = elements.getTypeElement(REPOSITORY);
-      if (repository != null) {
-        for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(repository))) {
-          repositoryMethods.add(method.getSimpleName().toString());
-        }
-      }
-    }
-    return repositoryMethods;
-  }
-
-  /** How a supported column value is encoded; empty for an unsupported type. */
-  private Optional<ValueForm> valueForm(TypeMirror type) {
-    if (isSupportedValue(type)) {
-      return Optional.of(type.getKind().isPrimitive() ? ValueForm.PRIMITIVE : ValueForm.OBJECT);
-    }
-    if (type instanceof DeclaredType declared
-        && declared.asElement().getKind() == ElementKind.RECORD
-        && declared.getTypeArguments().isEmpty()) {
-      List<? extends RecordComponentElement> components = ((TypeElement) declared.asElement()).getRecordComponents();
-      if (components.size() == 1 && isSupportedValue(components.get(0).asType())) {
-        return Optional.of(ValueForm.WRAPPER);
-      }
-    }
-    return Optional.empty();
-  }
-
-  private boolean isSupportedValue(TypeMirror type) {
-    if (type.getKind().isPrimitive()) {
-      return type.getKind() != TypeKind.CHAR;
-    }
-    if (type instanceof DeclaredType declared) {
-      Element element = declared.asElement();
-      return element.getKind() == ElementKind.ENUM
-          || (element instanceof TypeElement typeElement
-              && COLUMN_TYPES.contains(typeElement.getQualifiedName().toString()));
-    }
-    return false;
-  }
-
-  // ---- the events
-
-  /** The sealed event hierarchy: every sealed level (root included) and the concrete events. */
-  private static final class Hierarchy {
-    final TypeElement root;
-    final Set<TypeElement> sealedLevels = new LinkedHashSet<>();
-    final Set<TypeElement> leaves = new LinkedHashSet<>();
-    final Map<TypeElement, Set<TypeElement>> leavesUnder = new HashMap<>();
-
-    Hierarchy(TypeElement root) {
-      this.root = root;
-    }
-
-    boolean contains(TypeElement type) {
-      return sealedLevels.contains(type) || leaves.contains(type);
-    }
-  }
-
-  private Hierarchy walk(TypeElement root, PackageElement generatedPackage) {
-    Hierarchy hierarchy = new Hierarchy(root);
-    hierarchy.sealedLevels.add(root);
-    collect(root, hierarchy, generatedPackage);
-    checkAccessible(root, generatedPackage);
-    for (TypeElement level : hierarchy.sealedLevels) {
-      Optional<AnnotationMirror> eventType = Annotations.find(level, Annotations.EVENT_TYPE);
-      if (eventType.isPresent()) {
-        List<String> leaves = hierarchy.leavesUnder.getOrDefault(level, Set.of()).stream()
-            .map(AggregateAnalyzer::display)
-            .toList();
-        errors.error(level, eventType.get(), Messages.eventTypeOnSealed(display(level), leaves));
-      }
-    }
-    return hierarchy;
-  }
-
-  private Set<TypeElement> collect(TypeElement sealed, Hierarchy hierarchy, PackageElement generatedPackage) {
-    Set<TypeElement> under = new LinkedHashSet<>();
-    for (TypeMirror permittedType : sealed.getPermittedSubclasses()) {
-      TypeElement permitted = (TypeElement) types.asElement(permittedType);
-      Set<TypeElement> known = hierarchy.leavesUnder.get(permitted);
-      if (known != null) {
-        under.addAll(known);
-        continue;
-      }
-      Set<TypeElement> leaves;
-      if (!permitted.getTypeParameters().isEmpty()) {
-        errors.error(permitted, Messages.eventGeneric(display(permitted)));
-      }
-      if (isConcreteEvent(permitted)) {
-        hierarchy.leaves.add(permitted);
-        leaves = Set.of(permitted);
-        checkAccessible(permitted, generatedPackage);
-        if (permitted.getKind() == ElementKind.CLASS) {
-          if (!jacksonCanConstruct(permitted)) {
-            errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
-          }
-          if (!checkJacksonProperties(permitted, "stored event")) {
-            errors.error(permitted, Messages.eventWithoutProperties(
-                display(permitted), permitted.getSimpleName().toString(), display(sealed)));
-          }
-        }
-      } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
-        hierarchy.sealedLevels.add(permitted);
-        checkAccessible(permitted, generatedPackage);
-        leaves = collect(permitted, hierarchy, generatedPackage);
-      } else if (permitted.getKind() == ElementKind.ENUM) {
-        errors.error(permitted, Messages.eventEnum(display(permitted)));
-        leaves = Set.of();
-      } else {
-        errors.error(permitted, Messages.eventNotEnumerable(display(permitted), display(sealed)));
-        leaves = Set.of();
-      }
-      hierarchy.leavesUnder.put(permitted, leaves);
-      under.addAll(leaves);
-    }
-    hierarchy.leavesUnder.put(sealed, under);
-    return under;
-  }
-
-  private static boolean isConcreteEvent(TypeElement type) {
-    return type.getKind() == ElementKind.RECORD
-        || (type.getKind() == ElementKind.CLASS
-            && type.getModifiers().contains(Modifier.FINAL)
-            && !type.getModifiers().contains(Modifier.ABSTRACT));
-  }
-
-  private void checkAccessible(TypeElement event, PackageElement generatedPackage) {
-    boolean samePackage = packageOf(event).equals(generatedPackage);
-    for (Element e = event; e instanceof TypeElement; e = e.getEnclosingElement()) {
-      Set<Modifier> modifiers = e.getModifiers();
-      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
-        errors.error(event, Messages.eventNotAccessible(display(event), generatedPackage.getQualifiedName().toString()));
-        return;
-      }
-    }
-  }
-
-  /**
-   * Whether Jackson can build {@code type}: through a non-private no-argument constructor or a
-   * {@code @JsonCreator}. A creator whose parameters Jackson cannot name is reported on the creator.
-   */
-  private boolean jacksonCanConstruct(TypeElement type) {
-    boolean constructible = false;
-    List<ExecutableElement> creators = new ArrayList<>();
-    for (ExecutableElement constructor : ElementFilter.constructorsIn(type.getEnclosedElements())) {
-      if (isJsonCreator(constructor)) {
-        creators.add(constructor);
-      } else if (constructor.getParameters().isEmpty() && !constructor.getModifiers().contains(Modifier.PRIVATE)) {
-        constructible = true;
-      }
-    }
-    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-      if (method.getModifiers().contains(Modifier.STATIC) && isJsonCreator(method)) {
-        creators.add(method);
-      }
-    }
-    for (ExecutableElement creator : creators) {
-      constructible = true;
-      checkCreatorParameters(type, creator);
-    }
-    return constructible;
-  }
-
-  private boolean isJsonCreator(ExecutableElement method) {
-    return Annotations.find(method, Annotations.JSON_CREATOR).filter(c -> !creatorMode(c).equals("DISABLED")).isPresent();
-  }
-
-  private String creatorMode(AnnotationMirror creator) {
-    AnnotationValue mode = Annotations.explicitValue(creator, "mode");
-    return mode == null ? "DEFAULT" : mode.getValue().toString();
-  }
-
-  /**
-   * esgen's mapper does not know parameter names (they are not kept in class files by default, and no
-   * module reads them), so a properties creator must name each parameter with {@code @JsonProperty}. A
-   * single unnamed parameter makes a delegating creator, which only reads back what a {@code @JsonValue}
-   * wrote.
-   */
-  private void checkCreatorParameters(TypeElement type, ExecutableElement creator) {
-    List<? extends VariableElement> parameters = creator.getParameters();
-    AnnotationMirror annotation = Annotations.find(creator, Annotations.JSON_CREATOR).orElseThrow();
-    if (parameters.size() == 1
-        && !Annotations.has(parameters.get(0), Annotations.JSON_PROPERTY)
-        && (creatorMode(annotation).equals("DELEGATING") || hasJsonValue(type))) {
-      return;
-    }
-    List<String> unnamed = new ArrayList<>();
-    for (VariableElement parameter : parameters) {
-      if (!Annotations.has(parameter, Annotations.JSON_PROPERTY)) {
-        unnamed.add(parameter.getSimpleName().toString());
-      }
-    }
-    if (!unnamed.isEmpty()) {
-      errors.error(creator, annotation, Messages.creatorParameterNames(display(type), unnamed));
-    }
-  }
-
-  private static boolean hasJsonValue(TypeElement type) {
-    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-      if (Annotations.has(method, Annotations.JSON_VALUE)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Reports every instance field of class {@code type} that Jackson, with its default visibility, would
-   * neither write nor read back, so that it would silently vanish from every stored {@code what}.
-   *
-   * @return whether {@code type} has a property Jackson sees or a field reported here: Jackson refuses
-   *     to write a class without any property
-   */
-  private boolean checkJacksonProperties(TypeElement type, String what) {
-    boolean anyProperty = false;
-    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-      if (jacksonGetterName(method).isPresent()) {
-        anyProperty = true;
-      }
-    }
-    for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
-      Set<Modifier> modifiers = field.getModifiers();
-      if (modifiers.contains(Modifier.STATIC)
-          || modifiers.contains(Modifier.TRANSIENT)
-          || Annotations.has(field, Annotations.JSON_IGNORE)) {
-        continue;
-      }
-      // A field Jackson cannot see is reported here, which says more than "no property" would.
-      anyProperty = true;
-      if (!jacksonReads(type, field)) {
-        String name = field.getSimpleName().toString();
-        errors.error(field, Messages.fieldInvisibleToJackson(
-            display(type), name, field.asType().toString(), getterName(name, field.asType()), what));
-      }
-    }
-    return anyProperty;
-  }
-
-  private boolean jacksonReads(TypeElement type, VariableElement field) {
-    String name = field.getSimpleName().toString();
-    if (field.getModifiers().contains(Modifier.PUBLIC)) {
-      return true;
-    }
-    Optional<AnnotationMirror> property = Annotations.find(field, Annotations.JSON_PROPERTY);
-    if (property.isPresent()) {
-      return true;
-    }
-    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-      if (jacksonGetterName(method).filter(name::equals).isPresent()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The property a method gives Jackson to read with the default visibility: a public
-   * {@code getX()}, a public {@code boolean isX()}, or any no-argument method annotated
-   * {@code @JsonProperty} (named by it, or after the method). Jackson 2 does not detect record-style
-   * {@code x()} accessors on classes.
-   */
-  private static Optional<String> jacksonGetterName(ExecutableElement method) {
-    if (method.getModifiers().contains(Modifier.STATIC)
-        || !method.getParameters().isEmpty()
-        || method.getReturnType().getKind() == TypeKind.VOID
-        || Annotations.has(method, Annotations.JSON_IGNORE)) {
-      return Optional.empty();
-    }
-    String name = method.getSimpleName().toString();
-    Optional<AnnotationMirror> property = Annotations.find(method, Annotations.JSON_PROPERTY);
-    if (property.isPresent()) {
-      AnnotationValue value = Annotations.explicitValue(property.get(), "value");
-      if (value != null && !value.getValue().toString().isEmpty()) {
-        return Optional.of(value.getValue().toString());
-      }
-      return Optional.of(propertyName(name).orElse(name));
-    }
-    if (!method.getModifiers().contains(Modifier.PUBLIC)) {
-      return Optional.empty();
-    }
-    if (name.startsWith("is") && method.getReturnType().getKind() != TypeKind.BOOLEAN) {
-      return Optional.empty();
-    }
-    return propertyName(name);
-  }
-
-  /** {@code amount} for {@code getAmount} and {@code isAmount}; empty for other names. */
-  private static Optional<String> propertyName(String method) {
-    for (String prefix : List.of("get", "is")) {
-      if (method.length() > prefix.length()
-          && method.startsWith(prefix)
-          && Character.isUpperCase(method.charAt(prefix.length()))) {
-        String rest = method.substring(prefix.length());
-        return Optional.of(Character.toLowerCase(rest.charAt(0)) + rest.substring(1));
-      }
-    }
-    return Optional.empty();
-  }
-
-  private static String getterName(String field, TypeMirror type) {
-    String capitalized = Character.toUpperCase(field.charAt(0)) + field.substring(1);
-    return (type.getKind() == TypeKind.BOOLEAN ? "is" : "get") + capitalized;
-  }
-
-  private Map<TypeElement, String> checkStoredNames(Set<TypeElement> leaves) {
-    Map<TypeElement, String> storedNames = new LinkedHashMap<>();
-    Map<String, TypeElement> byName = new HashMap<>();
-    for (TypeElement leaf : leaves) {
-      Optional<AnnotationMirror> eventType = Annotations.find(leaf, Annotations.EVENT_TYPE);
-      String storedName = leaf.getSimpleName().toString();
-      if (eventType.isPresent()) {
-        AnnotationValue value = Annotations.value(elements, eventType.get(), "value");
-        storedName = (String) value.getValue();
-        if (storedName.isBlank()) {
-          errors.error(leaf, eventType.get(), value, Messages.blankEventType(display(leaf)));
-          continue;
-        }
-      }
-      TypeElement other = byName.putIfAbsent(storedName, leaf);
-      if (other != null) {
-        errors.error(leaf, eventType.orElse(null), Messages.duplicateEventType(storedName, display(leaf), display(other)));
-      }
-      storedNames.put(leaf, storedName);
-    }
-    return storedNames;
-  }
-
-  // ---- handlers
-
-  /** A handler or creating method and the event type it takes. */
-  private record Handler(ExecutableElement method, TypeElement event) {}
-
-  private static final class Handlers {
-    final List<Handler> handlers = new ArrayList<>();
-    final Map<TypeElement, Handler> appliedBy = new LinkedHashMap<>();
-    Handler creator;
-    Set<TypeElement> creatorLeaves = Set.of();
-  }
-
-  private Handlers checkHandlers(TypeElement type, AnnotationMirror aggregate, String simpleName, Hierarchy events) {
-    Handlers result = new Handlers();
-    List<Handler> creators = new ArrayList<>();
-    String rootName = display(events.root);
-    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-      boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
-      TypeElement event = eventParameter(method, events);
-      if (method.getSimpleName().contentEquals("apply")) {
-        String problem = null;
-        if (isStatic) {
-          problem = "is static";
-        } else if (method.getParameters().size() != 1) {
-          problem = "takes " + method.getParameters().size() + " parameters";
-        } else if (event == null) {
-          problem = "takes " + method.getParameters().get(0).asType() + ", which is not an event of " + rootName;
-        } else if (!returnsAggregate(method, type)) {
-          problem = "returns " + method.getReturnType();
-        }
-        if (problem != null) {
-          errors.error(method, Messages.handlerShape(simpleName, rootName, problem));
-        } else if (method.getModifiers().contains(Modifier.PRIVATE)) {
-          errors.error(method, Messages.handlerPrivate(simpleName));
-        } else {
-          Handler handler = new Handler(method, event);
-          checkedException(method).ifPresent(thrown ->
-              errors.error(method, Messages.handlerThrows(signature(handler), thrown)));
-          result.handlers.add(handler);
-        }
-      } else if (isStatic && event != null && returnsAggregate(method, type)) {
-        creators.add(new Handler(method, event));
-      }
-    }
-
-    for (Handler handler : result.handlers) {
-      List<String> overlap = new ArrayList<>();
-      Handler other = null;
-      for (TypeElement leaf : events.leavesUnder.get(handler.event())) {
-        Handler owner = result.appliedBy.putIfAbsent(leaf, handler);
-        if (owner != null) {
-          overlap.add(display(leaf));
-          other = owner;
-        }
-      }
-      if (other != null) {
-        errors.error(handler.method(), Messages.duplicateHandler(signature(handler), overlap, signature(other)));
-      }
-    }
-
-    if (creators.isEmpty()) {
-      String example = events.leaves.isEmpty() ? rootName : display(events.leaves.iterator().next());
-      errors.error(type, aggregate, Messages.noCreator(simpleName, example));
-      return result;
-    }
-    result.creator = creators.get(0);
-    result.creatorLeaves = events.leavesUnder.get(result.creator.event());
-    if (result.creator.method().getModifiers().contains(Modifier.PRIVATE)) {
-      errors.error(result.creator.method(), Messages.creatorPrivate(simpleName));
-    }
-    checkedException(result.creator.method()).ifPresent(thrown ->
-        errors.error(result.creator.method(), Messages.handlerThrows(signature(result.creator), thrown)));
-    for (Handler extra : creators.subList(1, creators.size())) {
-      errors.error(extra.method(), Messages.duplicateCreator(signature(extra), signature(result.creator)));
-    }
-    for (TypeElement leaf : events.leaves) {
-      if (!result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf)) {
-        errors.error(type, aggregate, Messages.noHandler(display(leaf), simpleName));
-      }
-    }
-    return result;
-  }
-
-  /** The first checked exception {@code method} declares: replay implements an interface that throws none. */
-  private Optional<String> checkedException(ExecutableElement method) {
-    TypeElement runtime = elements.getTypeElement("java.lang.RuntimeException");
-    TypeElement error = elements.getTypeElement("java.lang.Error");
-    for (TypeMirror thrown : method.getThrownTypes()) {
-      if (!types.isSubtype(thrown, runtime.asType()) && !types.isSubtype(thrown, error.asType())) {
-        return Optional.of(thrown.toString());
-      }
-    }
-    return Optional.empty();
-  }
-
-  private TypeElement eventParameter(ExecutableElement method, Hierarchy events) {
-    if (method.getParameters().size() != 1) {
-      return null;
-    }
-    TypeMirror parameter = method.getParameters().get(0).asType();
-    if (parameter.getKind() != TypeKind.DECLARED) {
-      return null;
-    }
-    TypeElement element = (TypeElement) types.asElement(parameter);
-    return events.contains(element) ? element : null;
-  }
-
-  private boolean returnsAggregate(ExecutableElement method, TypeElement type) {
-    return types.isSameType(types.erasure(method.getReturnType()), types.erasure(type.asType()));
-  }
-
-  private static String signature(Handler handler) {
-    return handler.method().getSimpleName() + "(" + display(handler.event()) + ")";
-  }
-
   // ---- small helpers
 
-  private static boolean isType(TypeMirror type, String qualifiedName) {
+  static boolean isType(TypeMirror type, String qualifiedName) {
     return type instanceof DeclaredType declared
         && ((TypeElement) declared.asElement()).getQualifiedName().contentEquals(qualifiedName);
   }

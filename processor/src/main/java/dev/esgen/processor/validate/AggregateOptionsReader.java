@@ -1,0 +1,114 @@
+package dev.esgen.processor.validate;
+
+import dev.esgen.processor.Messages;
+import dev.esgen.processor.model.AggregateOptions;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
+
+/**
+ * Reads and checks the members of an {@code @Aggregate} annotation: the stored aggregate name, unique
+ * within one compilation, and the layout, shard and snapshot options.
+ */
+final class AggregateOptionsReader {
+
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+
+  private final Elements elements;
+  private final ErrorReporter errors;
+  private final Map<String, String> aggregateNames;
+
+  /**
+   * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
+   *     shared by all aggregates of one compilation
+   */
+  AggregateOptionsReader(Elements elements, ErrorReporter errors, Map<String, String> aggregateNames) {
+    this.elements = elements;
+    this.errors = errors;
+    this.aggregateNames = aggregateNames;
+  }
+
+  Optional<String> checkName(TypeElement type, AnnotationMirror aggregate) {
+    AnnotationValue value = Annotations.value(elements, aggregate, "name");
+    String name = (String) value.getValue();
+    if (!NAME.matcher(name).matches()) {
+      errors.error(type, aggregate, value, Messages.invalidName(name));
+      return Optional.empty();
+    }
+    String qualifiedName = type.getQualifiedName().toString();
+    String owner = aggregateNames.putIfAbsent(name, qualifiedName);
+    if (owner != null && !owner.equals(qualifiedName)) {
+      errors.error(type, aggregate, value, Messages.duplicateAggregateName(name, owner));
+    }
+    return Optional.of(name);
+  }
+
+  AggregateOptions checkOptions(TypeElement type, AnnotationMirror aggregate) {
+    AnnotationValue shards = Annotations.value(elements, aggregate, "shards");
+    if ((Integer) shards.getValue() < 1) {
+      errors.error(type, aggregate, shards, Messages.invalidShards((Integer) shards.getValue()));
+    }
+    AnnotationValue every = Annotations.value(elements, aggregate, "snapshotEvery");
+    if ((Integer) every.getValue() < 1) {
+      errors.error(type, aggregate, every, Messages.invalidSnapshotEvery((Integer) every.getValue()));
+    }
+    AnnotationValue keep = Annotations.value(elements, aggregate, "snapshotsToKeep");
+    if ((Integer) keep.getValue() < 0) {
+      errors.error(type, aggregate, keep, Messages.invalidSnapshotsToKeep((Integer) keep.getValue()));
+    }
+    AnnotationValue ttlValue = Annotations.value(elements, aggregate, "snapshotTtl");
+    String ttl = (String) ttlValue.getValue();
+    if (!ttl.isEmpty()) {
+      try {
+        Duration duration = Duration.parse(ttl);
+        if (duration.isNegative() || duration.isZero()) {
+          errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not positive"));
+        }
+      } catch (DateTimeParseException e) {
+        errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not an ISO-8601 duration"));
+      }
+    }
+    return new AggregateOptions(
+        (Integer) shards.getValue(),
+        (Integer) every.getValue(),
+        (Integer) keep.getValue(),
+        ttl.isEmpty() ? Optional.empty() : Optional.of(ttl),
+        checkTipOptions(type, aggregate));
+  }
+
+  /** The tip options when {@code layout = TIP}; options of the other layout are errors where they are written. */
+  private Optional<AggregateOptions.TipOptions> checkTipOptions(TypeElement type, AnnotationMirror aggregate) {
+    boolean tip = Annotations.value(elements, aggregate, "layout").getValue().toString().equals("TIP");
+    List<String> otherLayoutsOptions = tip
+        ? List.of("snapshotEvery", "snapshotsToKeep", "snapshotTtl")
+        : List.of("tipMaxBytes", "tipMaxEvents", "tipSnapshot");
+    for (String option : otherLayoutsOptions) {
+      AnnotationValue written = Annotations.explicitValue(aggregate, option);
+      if (written != null) {
+        errors.error(type, aggregate, written,
+            tip ? Messages.journalOptionOnTip(option) : Messages.tipOptionOnJournal(option));
+      }
+    }
+    AnnotationValue maxBytes = Annotations.value(elements, aggregate, "tipMaxBytes");
+    int bytes = (Integer) maxBytes.getValue();
+    if (bytes < 1 || bytes > 409_600) {
+      errors.error(type, aggregate, maxBytes, Messages.invalidTipMaxBytes(bytes));
+    }
+    AnnotationValue maxEvents = Annotations.value(elements, aggregate, "tipMaxEvents");
+    if ((Integer) maxEvents.getValue() < 0) {
+      errors.error(type, aggregate, maxEvents, Messages.invalidTipMaxEvents((Integer) maxEvents.getValue()));
+    }
+    if (!tip) {
+      return Optional.empty();
+    }
+    return Optional.of(new AggregateOptions.TipOptions(
+        bytes, (Integer) maxEvents.getValue(), (Boolean) Annotations.value(elements, aggregate, "tipSnapshot").getValue()));
+  }
+}

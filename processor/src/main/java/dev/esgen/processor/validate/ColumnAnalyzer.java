@@ -1,0 +1,347 @@
+package dev.esgen.processor.validate;
+
+import static dev.esgen.processor.validate.AggregateAnalyzer.display;
+import static dev.esgen.processor.validate.AggregateAnalyzer.isType;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.TypeName;
+import dev.esgen.processor.Messages;
+import dev.esgen.processor.model.ColumnModel;
+import dev.esgen.processor.model.ColumnModel.ValueForm;
+import dev.esgen.processor.model.IdModel;
+import dev.esgen.processor.model.PropertyAccess;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Checks the aggregate's properties that become key or index columns: the {@code @AggregateId} and the
+ * {@code @Indexed} and {@code @Unique} ones (their types, column names, generated names and clashes), and
+ * how the generated code reads each.
+ */
+final class ColumnAnalyzer {
+
+  private static final String REPOSITORY = "dev.esgen.runtime.repository.EventSourcedRepository";
+
+  private final Elements elements;
+  private final Types types;
+  private final ErrorReporter errors;
+  private Set<String> repositoryMethods;
+
+  ColumnAnalyzer(Elements elements, Types types, ErrorReporter errors) {
+    this.elements = elements;
+    this.types = types;
+    this.errors = errors;
+  }
+
+  /** An aggregate's record components, or a class's instance fields, with how to read each. */
+  record Property(Element element, String name, TypeMirror type, Optional<PropertyAccess> access) {}
+
+  List<Property> properties(TypeElement type) {
+    List<Property> all = new ArrayList<>();
+    if (type.getKind() == ElementKind.RECORD) {
+      // A record's component annotations are read from, and errors reported on, the component's private
+      // field: all esgen's component annotations also target fields, and javac (17) cannot place a
+      // diagnostic on a record component element, only on the field declared by the same header.
+      Map<String, VariableElement> fields = new HashMap<>();
+      for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
+        fields.put(field.getSimpleName().toString(), field);
+      }
+      for (RecordComponentElement component : type.getRecordComponents()) {
+        String name = component.getSimpleName().toString();
+        Element element = fields.containsKey(name) ? fields.get(name) : component;
+        all.add(new Property(element, name, component.asType(), Optional.of(new PropertyAccess(name, false))));
+      }
+    } else {
+      for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
+        if (!field.getModifiers().contains(Modifier.STATIC)) {
+          all.add(new Property(field, field.getSimpleName().toString(), field.asType(), fieldAccess(type, field)));
+        }
+      }
+    }
+    return all;
+  }
+
+  private Optional<PropertyAccess> fieldAccess(TypeElement type, VariableElement field) {
+    String name = field.getSimpleName().toString();
+    if (!field.getModifiers().contains(Modifier.PRIVATE)) {
+      return Optional.of(new PropertyAccess(name, true));
+    }
+    for (String getter : getterNames(name, field.asType())) {
+      for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+        if (method.getSimpleName().contentEquals(getter)
+            && method.getParameters().isEmpty()
+            && !method.getModifiers().contains(Modifier.STATIC)
+            && !method.getModifiers().contains(Modifier.PRIVATE)
+            && types.isSameType(method.getReturnType(), field.asType())) {
+          return Optional.of(new PropertyAccess(getter, false));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static List<String> getterNames(String name, TypeMirror type) {
+    String capitalized = Character.toUpperCase(name.charAt(0)) + name.substring(1);
+    List<String> names = new ArrayList<>(List.of(name, "get" + capitalized));
+    if (type.getKind() == TypeKind.BOOLEAN) {
+      names.add("is" + capitalized);
+    }
+    return names;
+  }
+
+  Optional<IdModel> checkId(
+      TypeElement type, AnnotationMirror aggregate, String simpleName, List<Property> properties) {
+    List<Property> ids = new ArrayList<>();
+    for (Property property : properties) {
+      if (Annotations.has(property.element(), Annotations.AGGREGATE_ID)) {
+        ids.add(property);
+      }
+    }
+    if (ids.isEmpty()) {
+      errors.error(type, aggregate, Messages.noId(simpleName));
+      return Optional.empty();
+    }
+    for (Property extra : ids.subList(1, ids.size())) {
+      errors.error(
+          extra.element(),
+          Annotations.find(extra.element(), Annotations.AGGREGATE_ID).orElseThrow(),
+          Messages.duplicateId(extra.name(), ids.get(0).name()));
+    }
+    Property id = ids.get(0);
+    AnnotationMirror idAnnotation = Annotations.find(id.element(), Annotations.AGGREGATE_ID).orElseThrow();
+    if (!checkTypeAccessible(type, id, idAnnotation)) {
+      return Optional.empty();
+    }
+    Optional<PropertyAccess> access = requireAccess(simpleName, id);
+    IdModel.ValueKind direct = idValueKind(id.type());
+    if (direct != null) {
+      return access.map(a -> new IdModel(id.name(), a, (ClassName) TypeName.get(id.type()), direct, Optional.empty()));
+    }
+    if (id.type() instanceof DeclaredType declared
+        && declared.asElement().getKind() == ElementKind.RECORD
+        && declared.getTypeArguments().isEmpty()) {
+      List<? extends RecordComponentElement> components =
+          ((TypeElement) declared.asElement()).getRecordComponents();
+      if (components.size() == 1 && idValueKind(components.get(0).asType()) != null) {
+        IdModel.ValueKind wrapped = idValueKind(components.get(0).asType());
+        String accessor = components.get(0).getAccessor().getSimpleName().toString();
+        return access.map(
+            a -> new IdModel(id.name(), a, ClassName.get((TypeElement) declared.asElement()), wrapped, Optional.of(accessor)));
+      }
+    }
+    errors.error(id.element(), idAnnotation, Messages.idType(id.name(), id.type().toString()));
+    return Optional.empty();
+  }
+
+  /**
+   * Reports an id or column whose declared type the generated code, in the aggregate's package, cannot
+   * name: a private nested type, or a non-public type of another package.
+   */
+  private boolean checkTypeAccessible(TypeElement aggregate, Property property, AnnotationMirror annotation) {
+    if (!(property.type() instanceof DeclaredType declared)) {
+      return true;
+    }
+    TypeElement valueType = (TypeElement) declared.asElement();
+    boolean samePackage = packageOf(valueType).equals(packageOf(aggregate));
+    for (Element e = valueType; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      Set<Modifier> modifiers = e.getModifiers();
+      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
+        errors.error(property.element(), annotation, Messages.typeNotAccessible(
+            property.name(), display(valueType), display((TypeElement) e), packageOf(aggregate).getQualifiedName().toString()));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private IdModel.ValueKind idValueKind(TypeMirror type) {
+    if (isType(type, "java.lang.String")) {
+      return IdModel.ValueKind.STRING;
+    }
+    if (isType(type, "java.util.UUID")) {
+      return IdModel.ValueKind.UUID;
+    }
+    return null;
+  }
+
+  private Optional<PropertyAccess> requireAccess(String aggregate, Property property) {
+    if (property.access().isEmpty()) {
+      String capitalized = Character.toUpperCase(property.name().charAt(0)) + property.name().substring(1);
+      errors.error(
+          property.element(),
+          Messages.noAccessor(
+              aggregate,
+              property.name(),
+              "\"" + property.type() + " " + property.name() + "()\" or \"" + property.type() + " get" + capitalized + "()\""));
+    }
+    return property.access();
+  }
+
+  private static final Pattern COLUMN_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  /** Reference types whose values {@code IndexValues} encodes, besides enums. */
+  private static final Set<String> COLUMN_TYPES = Set.of(
+      "java.lang.String", "java.lang.Byte", "java.lang.Short", "java.lang.Integer", "java.lang.Long",
+      "java.lang.Float", "java.lang.Double", "java.lang.Boolean", "java.math.BigInteger", "java.math.BigDecimal",
+      "java.util.UUID", "java.time.Instant", "java.time.LocalDate");
+
+  List<ColumnModel> checkColumns(TypeElement type, String simpleName, List<Property> properties) {
+    List<ColumnModel> columns = new ArrayList<>();
+    Map<String, String> propertyByColumn = new HashMap<>();
+    Map<String, String> propertyByConstant = new HashMap<>();
+    for (Property property : properties) {
+      Optional<AnnotationMirror> indexed = Annotations.find(property.element(), Annotations.INDEXED);
+      Optional<AnnotationMirror> unique = Annotations.find(property.element(), Annotations.UNIQUE);
+      if (indexed.isEmpty() && unique.isEmpty()) {
+        continue;
+      }
+      AnnotationMirror annotation = unique.orElseGet(indexed::orElseThrow);
+      String annotationName = unique.isPresent() ? "Unique" : "Indexed";
+      if (Annotations.has(property.element(), Annotations.AGGREGATE_ID)) {
+        errors.error(property.element(), annotation, Messages.indexedId(annotationName, property.name()));
+        continue;
+      }
+      if (indexed.isPresent() && unique.isPresent()) {
+        errors.error(property.element(), indexed.get(), Messages.indexedAndUnique(property.name()));
+        continue;
+      }
+      AnnotationValue columnValue = Annotations.explicitValue(annotation, "column");
+      String column = property.name();
+      if (columnValue != null) {
+        column = (String) columnValue.getValue();
+        if (!COLUMN_NAME.matcher(column).matches()) {
+          errors.error(property.element(), annotation, columnValue, Messages.invalidColumnName(column));
+          continue;
+        }
+      }
+      String other = propertyByColumn.putIfAbsent(column, property.name());
+      if (other != null) {
+        errors.error(property.element(), annotation, Messages.duplicateColumn(property.name(), column, other));
+        continue;
+      }
+      Optional<String> inherited = lookupMethods(property.name(), unique.isPresent()).stream()
+          .filter(repositoryMethods()::contains)
+          .findFirst();
+      if (inherited.isPresent()) {
+        errors.error(property.element(), annotation,
+            Messages.lookupClashesWithRepository(annotationName, property.name(), inherited.get(), simpleName));
+        continue;
+      }
+      String constant = ColumnModel.constantFor(property.name());
+      String sameConstant = propertyByConstant.putIfAbsent(constant, property.name());
+      if (sameConstant != null) {
+        errors.error(property.element(), annotation,
+            Messages.columnConstantClash(property.name(), sameConstant, constant, simpleName));
+        continue;
+      }
+      Optional<ValueForm> form = valueForm(property.type());
+      if (form.isEmpty()) {
+        errors.error(property.element(), annotation,
+            Messages.columnType(annotationName, property.name(), property.type().toString()));
+        continue;
+      }
+      if (!checkTypeAccessible(type, property, annotation)) {
+        continue;
+      }
+      Optional<PropertyAccess> access = requireAccess(simpleName, property);
+      if (access.isEmpty()) {
+        continue;
+      }
+      Optional<ColumnModel.Wrapped> wrapped = Optional.empty();
+      if (form.get() == ValueForm.WRAPPER) {
+        RecordComponentElement component =
+            ((TypeElement) types.asElement(property.type())).getRecordComponents().get(0);
+        wrapped = Optional.of(new ColumnModel.Wrapped(
+            component.getAccessor().getSimpleName().toString(), component.asType().getKind().isPrimitive()));
+      }
+      String normalization = "EXACT";
+      if (unique.isPresent()) {
+        normalization = Annotations.value(elements, unique.get(), "normalize").getValue().toString();
+      }
+      columns.add(new ColumnModel(column, property.name(), unique.isPresent(), normalization, access.get(),
+          TypeName.get(property.type()), form.get(), wrapped));
+    }
+    return columns;
+  }
+
+  /** The lookups the generated repository declares for a column read from {@code property}. */
+  private static List<String> lookupMethods(String property, boolean unique) {
+    String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+    return unique
+        ? List.of("findBy" + suffix, "maybeFindBy" + suffix)
+        : List.of("findBy" + suffix, "maybeFindBy" + suffix, "listBy" + suffix);
+  }
+
+  /**
+   * The names of the methods every generated repository inherits ({@code findById}, {@code findAll},
+   * {@code findByIndex}, ...), which a generated lookup must not reuse: they are final, and an overload
+   * taking the same id type would be a duplicate.
+   */
+  private Set<String> repositoryMethods() {
+    if (repositoryMethods == null) {
+      repositoryMethods = new HashSet<>();
+      TypeElement repository = elements.getTypeElement(REPOSITORY);
+      if (repository != null) {
+        for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(repository))) {
+          repositoryMethods.add(method.getSimpleName().toString());
+        }
+      }
+    }
+    return repositoryMethods;
+  }
+
+  /** How a supported column value is encoded; empty for an unsupported type. */
+  private Optional<ValueForm> valueForm(TypeMirror type) {
+    if (isSupportedValue(type)) {
+      return Optional.of(type.getKind().isPrimitive() ? ValueForm.PRIMITIVE : ValueForm.OBJECT);
+    }
+    if (type instanceof DeclaredType declared
+        && declared.asElement().getKind() == ElementKind.RECORD
+        && declared.getTypeArguments().isEmpty()) {
+      List<? extends RecordComponentElement> components = ((TypeElement) declared.asElement()).getRecordComponents();
+      if (components.size() == 1 && isSupportedValue(components.get(0).asType())) {
+        return Optional.of(ValueForm.WRAPPER);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private boolean isSupportedValue(TypeMirror type) {
+    if (type.getKind().isPrimitive()) {
+      return type.getKind() != TypeKind.CHAR;
+    }
+    if (type instanceof DeclaredType declared) {
+      Element element = declared.asElement();
+      return element.getKind() == ElementKind.ENUM
+          || (element instanceof TypeElement typeElement
+              && COLUMN_TYPES.contains(typeElement.getQualifiedName().toString()));
+    }
+    return false;
+  }
+
+  private PackageElement packageOf(Element element) {
+    return elements.getPackageOf(element);
+  }
+}

@@ -1,0 +1,147 @@
+package dev.esgen.processor.validate;
+
+import static dev.esgen.processor.validate.AggregateAnalyzer.display;
+
+import dev.esgen.processor.Messages;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Walks an aggregate's sealed event hierarchy, checks each event type on the way (enumerable, accessible
+ * to the generated code, readable by Jackson), and gives each concrete event its stored name.
+ */
+final class EventAnalyzer {
+
+  private final Elements elements;
+  private final Types types;
+  private final ErrorReporter errors;
+  private final JacksonVisibility jackson;
+
+  EventAnalyzer(Elements elements, Types types, ErrorReporter errors, JacksonVisibility jackson) {
+    this.elements = elements;
+    this.types = types;
+    this.errors = errors;
+    this.jackson = jackson;
+  }
+
+  EventHierarchy walk(TypeElement root, PackageElement generatedPackage) {
+    EventHierarchy hierarchy = new EventHierarchy(root);
+    hierarchy.sealedLevels.add(root);
+    collect(root, hierarchy, generatedPackage);
+    checkAccessible(root, generatedPackage);
+    for (TypeElement level : hierarchy.sealedLevels) {
+      Optional<AnnotationMirror> eventType = Annotations.find(level, Annotations.EVENT_TYPE);
+      if (eventType.isPresent()) {
+        List<String> leaves = hierarchy.leavesUnder.getOrDefault(level, Set.of()).stream()
+            .map(AggregateAnalyzer::display)
+            .toList();
+        errors.error(level, eventType.get(), Messages.eventTypeOnSealed(display(level), leaves));
+      }
+    }
+    return hierarchy;
+  }
+
+  private Set<TypeElement> collect(TypeElement sealed, EventHierarchy hierarchy, PackageElement generatedPackage) {
+    Set<TypeElement> under = new LinkedHashSet<>();
+    for (TypeMirror permittedType : sealed.getPermittedSubclasses()) {
+      TypeElement permitted = (TypeElement) types.asElement(permittedType);
+      Set<TypeElement> known = hierarchy.leavesUnder.get(permitted);
+      if (known != null) {
+        under.addAll(known);
+        continue;
+      }
+      Set<TypeElement> leaves;
+      if (!permitted.getTypeParameters().isEmpty()) {
+        errors.error(permitted, Messages.eventGeneric(display(permitted)));
+      }
+      if (isConcreteEvent(permitted)) {
+        hierarchy.leaves.add(permitted);
+        leaves = Set.of(permitted);
+        checkAccessible(permitted, generatedPackage);
+        if (permitted.getKind() == ElementKind.CLASS) {
+          if (!jackson.jacksonCanConstruct(permitted)) {
+            errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
+          }
+          if (!jackson.checkJacksonProperties(permitted, "stored event")) {
+            errors.error(permitted, Messages.eventWithoutProperties(
+                display(permitted), permitted.getSimpleName().toString(), display(sealed)));
+          }
+        }
+      } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
+        hierarchy.sealedLevels.add(permitted);
+        checkAccessible(permitted, generatedPackage);
+        leaves = collect(permitted, hierarchy, generatedPackage);
+      } else if (permitted.getKind() == ElementKind.ENUM) {
+        errors.error(permitted, Messages.eventEnum(display(permitted)));
+        leaves = Set.of();
+      } else {
+        errors.error(permitted, Messages.eventNotEnumerable(display(permitted), display(sealed)));
+        leaves = Set.of();
+      }
+      hierarchy.leavesUnder.put(permitted, leaves);
+      under.addAll(leaves);
+    }
+    hierarchy.leavesUnder.put(sealed, under);
+    return under;
+  }
+
+  private static boolean isConcreteEvent(TypeElement type) {
+    return type.getKind() == ElementKind.RECORD
+        || (type.getKind() == ElementKind.CLASS
+            && type.getModifiers().contains(Modifier.FINAL)
+            && !type.getModifiers().contains(Modifier.ABSTRACT));
+  }
+
+  private void checkAccessible(TypeElement event, PackageElement generatedPackage) {
+    boolean samePackage = packageOf(event).equals(generatedPackage);
+    for (Element e = event; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      Set<Modifier> modifiers = e.getModifiers();
+      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
+        errors.error(event, Messages.eventNotAccessible(display(event), generatedPackage.getQualifiedName().toString()));
+        return;
+      }
+    }
+  }
+
+  Map<TypeElement, String> checkStoredNames(Set<TypeElement> leaves) {
+    Map<TypeElement, String> storedNames = new LinkedHashMap<>();
+    Map<String, TypeElement> byName = new HashMap<>();
+    for (TypeElement leaf : leaves) {
+      Optional<AnnotationMirror> eventType = Annotations.find(leaf, Annotations.EVENT_TYPE);
+      String storedName = leaf.getSimpleName().toString();
+      if (eventType.isPresent()) {
+        AnnotationValue value = Annotations.value(elements, eventType.get(), "value");
+        storedName = (String) value.getValue();
+        if (storedName.isBlank()) {
+          errors.error(leaf, eventType.get(), value, Messages.blankEventType(display(leaf)));
+          continue;
+        }
+      }
+      TypeElement other = byName.putIfAbsent(storedName, leaf);
+      if (other != null) {
+        errors.error(leaf, eventType.orElse(null), Messages.duplicateEventType(storedName, display(leaf), display(other)));
+      }
+      storedNames.put(leaf, storedName);
+    }
+    return storedNames;
+  }
+
+  private PackageElement packageOf(Element element) {
+    return elements.getPackageOf(element);
+  }
+}

@@ -1,0 +1,198 @@
+package dev.esgen.processor.validate;
+
+import static dev.esgen.processor.validate.AggregateAnalyzer.display;
+
+import dev.esgen.processor.Messages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+
+/**
+ * Checks that esgen's Jackson mapper can write and read back a class: a class aggregate (its snapshot)
+ * or a class event. Records need none of this, Jackson builds them through their canonical constructor.
+ */
+final class JacksonVisibility {
+
+  private final ErrorReporter errors;
+
+  JacksonVisibility(ErrorReporter errors) {
+    this.errors = errors;
+  }
+
+  /**
+   * Whether Jackson can build {@code type}: through a non-private no-argument constructor or a
+   * {@code @JsonCreator}. A creator whose parameters Jackson cannot name is reported on the creator.
+   */
+  boolean jacksonCanConstruct(TypeElement type) {
+    boolean constructible = false;
+    List<ExecutableElement> creators = new ArrayList<>();
+    for (ExecutableElement constructor : ElementFilter.constructorsIn(type.getEnclosedElements())) {
+      if (isJsonCreator(constructor)) {
+        creators.add(constructor);
+      } else if (constructor.getParameters().isEmpty() && !constructor.getModifiers().contains(Modifier.PRIVATE)) {
+        constructible = true;
+      }
+    }
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (method.getModifiers().contains(Modifier.STATIC) && isJsonCreator(method)) {
+        creators.add(method);
+      }
+    }
+    for (ExecutableElement creator : creators) {
+      constructible = true;
+      checkCreatorParameters(type, creator);
+    }
+    return constructible;
+  }
+
+  private boolean isJsonCreator(ExecutableElement method) {
+    return Annotations.find(method, Annotations.JSON_CREATOR).filter(c -> !creatorMode(c).equals("DISABLED")).isPresent();
+  }
+
+  private String creatorMode(AnnotationMirror creator) {
+    AnnotationValue mode = Annotations.explicitValue(creator, "mode");
+    return mode == null ? "DEFAULT" : mode.getValue().toString();
+  }
+
+  /**
+   * esgen's mapper does not know parameter names (they are not kept in class files by default, and no
+   * module reads them), so a properties creator must name each parameter with {@code @JsonProperty}. A
+   * single unnamed parameter makes a delegating creator, which only reads back what a {@code @JsonValue}
+   * wrote.
+   */
+  private void checkCreatorParameters(TypeElement type, ExecutableElement creator) {
+    List<? extends VariableElement> parameters = creator.getParameters();
+    AnnotationMirror annotation = Annotations.find(creator, Annotations.JSON_CREATOR).orElseThrow();
+    if (parameters.size() == 1
+        && !Annotations.has(parameters.get(0), Annotations.JSON_PROPERTY)
+        && (creatorMode(annotation).equals("DELEGATING") || hasJsonValue(type))) {
+      return;
+    }
+    List<String> unnamed = new ArrayList<>();
+    for (VariableElement parameter : parameters) {
+      if (!Annotations.has(parameter, Annotations.JSON_PROPERTY)) {
+        unnamed.add(parameter.getSimpleName().toString());
+      }
+    }
+    if (!unnamed.isEmpty()) {
+      errors.error(creator, annotation, Messages.creatorParameterNames(display(type), unnamed));
+    }
+  }
+
+  private static boolean hasJsonValue(TypeElement type) {
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (Annotations.has(method, Annotations.JSON_VALUE)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Reports every instance field of class {@code type} that Jackson, with its default visibility, would
+   * neither write nor read back, so that it would silently vanish from every stored {@code what}.
+   *
+   * @return whether {@code type} has a property Jackson sees or a field reported here: Jackson refuses
+   *     to write a class without any property
+   */
+  boolean checkJacksonProperties(TypeElement type, String what) {
+    boolean anyProperty = false;
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (jacksonGetterName(method).isPresent()) {
+        anyProperty = true;
+      }
+    }
+    for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
+      Set<Modifier> modifiers = field.getModifiers();
+      if (modifiers.contains(Modifier.STATIC)
+          || modifiers.contains(Modifier.TRANSIENT)
+          || Annotations.has(field, Annotations.JSON_IGNORE)) {
+        continue;
+      }
+      // A field Jackson cannot see is reported here, which says more than "no property" would.
+      anyProperty = true;
+      if (!jacksonReads(type, field)) {
+        String name = field.getSimpleName().toString();
+        errors.error(field, Messages.fieldInvisibleToJackson(
+            display(type), name, field.asType().toString(), getterName(name, field.asType()), what));
+      }
+    }
+    return anyProperty;
+  }
+
+  private boolean jacksonReads(TypeElement type, VariableElement field) {
+    String name = field.getSimpleName().toString();
+    if (field.getModifiers().contains(Modifier.PUBLIC)) {
+      return true;
+    }
+    Optional<AnnotationMirror> property = Annotations.find(field, Annotations.JSON_PROPERTY);
+    if (property.isPresent()) {
+      return true;
+    }
+    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (jacksonGetterName(method).filter(name::equals).isPresent()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The property a method gives Jackson to read with the default visibility: a public
+   * {@code getX()}, a public {@code boolean isX()}, or any no-argument method annotated
+   * {@code @JsonProperty} (named by it, or after the method). Jackson 2 does not detect record-style
+   * {@code x()} accessors on classes.
+   */
+  private static Optional<String> jacksonGetterName(ExecutableElement method) {
+    if (method.getModifiers().contains(Modifier.STATIC)
+        || !method.getParameters().isEmpty()
+        || method.getReturnType().getKind() == TypeKind.VOID
+        || Annotations.has(method, Annotations.JSON_IGNORE)) {
+      return Optional.empty();
+    }
+    String name = method.getSimpleName().toString();
+    Optional<AnnotationMirror> property = Annotations.find(method, Annotations.JSON_PROPERTY);
+    if (property.isPresent()) {
+      AnnotationValue value = Annotations.explicitValue(property.get(), "value");
+      if (value != null && !value.getValue().toString().isEmpty()) {
+        return Optional.of(value.getValue().toString());
+      }
+      return Optional.of(propertyName(name).orElse(name));
+    }
+    if (!method.getModifiers().contains(Modifier.PUBLIC)) {
+      return Optional.empty();
+    }
+    if (name.startsWith("is") && method.getReturnType().getKind() != TypeKind.BOOLEAN) {
+      return Optional.empty();
+    }
+    return propertyName(name);
+  }
+
+  /** {@code amount} for {@code getAmount} and {@code isAmount}; empty for other names. */
+  private static Optional<String> propertyName(String method) {
+    for (String prefix : List.of("get", "is")) {
+      if (method.length() > prefix.length()
+          && method.startsWith(prefix)
+          && Character.isUpperCase(method.charAt(prefix.length()))) {
+        String rest = method.substring(prefix.length());
+        return Optional.of(Character.toLowerCase(rest.charAt(0)) + rest.substring(1));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String getterName(String field, TypeMirror type) {
+    String capitalized = Character.toUpperCase(field.charAt(0)) + field.substring(1);
+    return (type.getKind() == TypeKind.BOOLEAN ? "is" : "get") + capitalized;
+  }
+}
