@@ -8,6 +8,7 @@ import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
 import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.scale.ScaleBenchmark;
+import dev.esgen.runtime.RetryPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -177,10 +178,12 @@ final class Report {
 
   private void contention() {
     md.append("\n## Contention\n\n");
-    line("%d threads, %d `transact` commands each, store defaults (10 attempts, jittered backoff from 10 ms,"
-        + " snapshot every 100 events). A conflict is an attempt that lost to another writer; a command gives up"
-        + " (starves) after its 10th attempt.", ContentionBenchmark.THREADS,
-        results.settings().contentionCommandsPerThread());
+    RetryPolicy retries = RetryPolicy.defaults();
+    line("%d threads, %d `transact` commands each, store defaults (%d attempts, jittered backoff from %d ms"
+        + " capped at %d ms, snapshot every 100 events). A conflict is an attempt that lost to another writer;"
+        + " a command gives up (starves) after its last attempt.", ContentionBenchmark.THREADS,
+        results.settings().contentionCommandsPerThread(), retries.maxAttempts(), retries.baseDelay().toMillis(),
+        retries.maxDelay().toMillis());
     md.append("| case | commands/s | conflicts | attempts p99 | attempts max | latency p99 ms | latency max ms"
         + " | gave up | requests per command |\n|---|---|---|---|---|---|---|---|---|\n");
     for (ContentionBenchmark.Result c : results.contention()) {

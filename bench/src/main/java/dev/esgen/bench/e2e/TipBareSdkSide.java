@@ -37,6 +37,8 @@ public final class TipBareSdkSide implements Side {
   private static final AttributeValue TIP_INDEX = AttributeValue.fromN(Long.toString(Long.MAX_VALUE));
   /** Far below TipPolicy's 32 KB default: the small events of the scenarios never reach it. */
   private static final int MAX_TIP_EVENTS = 200;
+  /** How many etags esgen keeps on a tip (TipAttributes.RECENT_ETAG_COUNT), written by hand here. */
+  private static final int RECENT_ETAGS = 8;
 
   private final DynamoDbClient client;
   private final Meter meter;
@@ -77,7 +79,9 @@ public final class TipBareSdkSide implements Side {
     tip.put("v", n(1));
     tip.put("n", n(1));
     tip.put("a", n(1));
-    tip.put("et", s(UUID.randomUUID().toString()));
+    String etag = UUID.randomUUID().toString();
+    tip.put("et", s(etag));
+    tip.put("eh", AttributeValue.fromL(List.of(s(etag))));
     tip.put("e", AttributeValue.fromL(List.of(event(now, stream.openedBody()))));
     tip.put("c", AttributeValue.fromL(List.of(s("cart-opened"))));
     tip.put("aid", s(stream.aid()));
@@ -206,20 +210,29 @@ public final class TipBareSdkSide implements Side {
     values.put(":v", n(version + 1));
     values.put(":n", n(next));
     values.put(":a", n(events));
-    values.put(":et", s(UUID.randomUUID().toString()));
+    String etag = UUID.randomUUID().toString();
+    values.put(":et", s(etag));
+    values.put(":eh", AttributeValue.fromL(recentEtags(tip, etag)));
     values.put(":e", AttributeValue.fromL(newEvents));
     values.put(":c", AttributeValue.fromL(newCases));
     values.put(":u", unfold(next, now, stream.snapshotAfter(events)));
     client.updateItem(b -> b
         .tableName(table)
         .key(Map.of("p", s(streamName(stream.aid())), "i", TIP_INDEX))
-        .updateExpression("SET #v = :v, #n = :n, #a = :a, #et = :et, #e = list_append(#e, :e),"
+        .updateExpression("SET #v = :v, #n = :n, #a = :a, #et = :et, #eh = :eh, #e = list_append(#e, :e),"
             + " #c = list_append(#c, :c), #u = :u")
         .conditionExpression("#v = :expected")
         .expressionAttributeNames(Map.of(
-            "#v", "v", "#n", "n", "#a", "a", "#et", "et", "#e", "e", "#c", "c", "#u", "u"))
+            "#v", "v", "#n", "n", "#a", "a", "#et", "et", "#eh", "eh", "#e", "e", "#c", "c", "#u", "u"))
         .expressionAttributeValues(values)
         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+  }
+
+  /** The tip's etag history as esgen keeps it: the loaded one plus the new etag, the latest 8. */
+  private static List<AttributeValue> recentEtags(Map<String, AttributeValue> tip, String etag) {
+    List<AttributeValue> etags = new ArrayList<>(tip.get("eh").l());
+    etags.add(s(etag));
+    return etags.subList(Math.max(0, etags.size() - RECENT_ETAGS), etags.size());
   }
 
   private static AttributeValue event(String at, byte[] body) {
