@@ -14,7 +14,7 @@ import dev.esgen.runtime.query.Cursors;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.storage.LoadedStream;
-import java.util.ArrayList;
+import dev.esgen.runtime.storage.ShardedListing;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,14 +30,12 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  */
 final class JournalIndexReader {
 
-  /** A cursor that starts at the beginning of a shard rather than after a key. */
-  private static final String SHARD = "shard";
-
   private final DynamoDbClient client;
   private final StoreConfig config;
   private final JournalLoader loader;
   private final UniqueReservations reservations;
   private final SlotIndexQuery slots;
+  private final ShardedListing listing = new ShardedListing(PKEY, Cursors::encode, Cursors::decode);
 
   JournalIndexReader(DynamoDbClient client, StoreConfig config, JournalLoader loader) {
     this.client = client;
@@ -62,50 +60,18 @@ final class JournalIndexReader {
    */
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
-    int shard = 0;
-    Map<String, AttributeValue> start = null;
-    if (page.cursor().isPresent()) {
-      Map<String, AttributeValue> cursor = Cursors.decode(page.cursor().get());
-      if (cursor.containsKey(SHARD)) {
-        shard = Integer.parseInt(cursor.get(SHARD).s());
-      } else {
-        String pkey = cursor.get(PKEY).s();
-        shard = Integer.parseInt(pkey.substring(pkey.lastIndexOf('-') + 1));
-        start = cursor;
-      }
-    }
-    List<LoadedStream<A>> items = new ArrayList<>();
-    while (shard < definition.shards()) {
-      QueryResponse response = query(QueryRequest.builder()
-          .tableName(config.snapshotTable())
-          .keyConditionExpression("#pkey = :pkey")
-          .filterExpression("attribute_exists(#version)")
-          .expressionAttributeNames(Map.of("#pkey", PKEY, "#version", VERSION))
-          .expressionAttributeValues(Map.of(":pkey", AttributeValue.fromS(definition.name() + "-" + shard)))
-          .consistentRead(true)
-          .limit(page.size() - items.size())
-          .exclusiveStartKey(start)
-          .build());
-      for (Map<String, AttributeValue> head : response.items()) {
-        items.add(loader.fromHead(definition, keys, head.get(AID).s(), head));
-      }
-      Optional<String> next = next(response);
-      if (next.isPresent()) {
-        start = response.lastEvaluatedKey();
-        if (items.size() == page.size()) {
-          return new Page<>(items, next);
-        }
-      } else {
-        shard++;
-        start = null;
-        if (items.size() == page.size()) {
-          return new Page<>(items, shard < definition.shards()
-              ? Optional.of(Cursors.encode(Map.of(SHARD, AttributeValue.fromS(Integer.toString(shard)))))
-              : Optional.empty());
-        }
-      }
-    }
-    return new Page<>(items, Optional.empty());
+    Page<Map<String, AttributeValue>> heads = listing.page(definition.shards(), page, (shard, start, limit) ->
+        query(QueryRequest.builder()
+            .tableName(config.snapshotTable())
+            .keyConditionExpression("#pkey = :pkey")
+            .filterExpression("attribute_exists(#version)")
+            .expressionAttributeNames(Map.of("#pkey", PKEY, "#version", VERSION))
+            .expressionAttributeValues(Map.of(":pkey", AttributeValue.fromS(definition.name() + "-" + shard)))
+            .consistentRead(true)
+            .limit(limit)
+            .exclusiveStartKey(start)
+            .build()));
+    return heads.map(head -> loader.fromHead(definition, keys, head.get(AID).s(), head));
   }
 
   private QueryResponse query(QueryRequest request) {
@@ -114,10 +80,6 @@ final class JournalIndexReader {
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.snapshotTable()), e);
     }
-  }
-
-  private static Optional<String> next(QueryResponse response) {
-    return SlotIndexQuery.next(response, Cursors::encode);
   }
 
 }

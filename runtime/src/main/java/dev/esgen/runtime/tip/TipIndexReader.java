@@ -13,7 +13,7 @@ import dev.esgen.runtime.query.Cursors;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.storage.LoadedStream;
-import java.util.ArrayList;
+import dev.esgen.runtime.storage.ShardedListing;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,6 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * The tip layout's lookups: through a unique value's reservation (in the snapshot table, shared with the
@@ -34,14 +33,13 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  */
 final class TipIndexReader {
 
-  /** A cursor that starts at the beginning of a shard rather than after a key. */
-  private static final String SHARD = "shard";
-
   private final DynamoDbClient client;
   private final StoreConfig config;
   private final TipLoader loader;
   private final UniqueReservations reservations;
   private final SlotIndexQuery slots;
+  private final ShardedListing listing =
+      new ShardedListing(LISTING, TipIndexReader::cursor, TipIndexReader::startKey);
 
   TipIndexReader(DynamoDbClient client, StoreConfig config, TipLoader loader) {
     this.client = client;
@@ -67,54 +65,18 @@ final class TipIndexReader {
    */
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
     TipKeys keys = new TipKeys(definition.name());
-    int shard = 0;
-    Map<String, AttributeValue> start = null;
-    if (page.cursor().isPresent()) {
-      Map<String, AttributeValue> cursor = Cursors.decode(page.cursor().get());
-      if (cursor.containsKey(SHARD)) {
-        shard = Integer.parseInt(cursor.get(SHARD).s());
-      } else {
-        String listing = cursor.get(LISTING).s();
-        shard = Integer.parseInt(listing.substring(listing.lastIndexOf('-') + 1));
-        start = startKey(page.cursor().get());
-      }
-    }
-    List<I> ids = new ArrayList<>();
-    Optional<String> nextCursor = Optional.empty();
-    while (shard < definition.shards()) {
-      QueryResponse response = slots.run(QueryRequest.builder()
-          .tableName(config.tipTable())
-          .indexName(TipKeys.LISTING_INDEX)
-          .keyConditionExpression("#lk = :lk")
-          .expressionAttributeNames(Map.of("#lk", LISTING))
-          .expressionAttributeValues(Map.of(":lk", AttributeValue.fromS(keys.listingKey(shard))))
-          .limit(page.size() - ids.size())
-          .exclusiveStartKey(start)
-          .build(), definition.name(), "listAll");
-      response.items().forEach(item -> ids.add(definition.keys().parseId(item.get(AID).s())));
-      Optional<String> next = next(response);
-      if (next.isPresent()) {
-        start = response.lastEvaluatedKey();
-        if (ids.size() == page.size()) {
-          nextCursor = next;
-          break;
-        }
-      } else {
-        shard++;
-        start = null;
-        if (ids.size() == page.size()) {
-          nextCursor = shard < definition.shards()
-              ? Optional.of(Cursors.encode(Map.of(SHARD, AttributeValue.fromS(Integer.toString(shard)))))
-              : Optional.empty();
-          break;
-        }
-      }
-    }
-    return new Page<>(List.copyOf(loader.loadAll(definition, ids).values()), nextCursor);
-  }
-
-  private static Optional<String> next(QueryResponse response) {
-    return SlotIndexQuery.next(response, TipIndexReader::cursor);
+    Page<Map<String, AttributeValue>> listed = listing.page(definition.shards(), page, (shard, start, limit) ->
+        slots.run(QueryRequest.builder()
+            .tableName(config.tipTable())
+            .indexName(TipKeys.LISTING_INDEX)
+            .keyConditionExpression("#lk = :lk")
+            .expressionAttributeNames(Map.of("#lk", LISTING))
+            .expressionAttributeValues(Map.of(":lk", AttributeValue.fromS(keys.listingKey(shard))))
+            .limit(limit)
+            .exclusiveStartKey(start)
+            .build(), definition.name(), "listAll"));
+    List<I> ids = listed.items().stream().map(item -> definition.keys().parseId(item.get(AID).s())).toList();
+    return new Page<>(List.copyOf(loader.loadAll(definition, ids).values()), listed.nextCursor());
   }
 
   private static String cursor(Map<String, AttributeValue> lastEvaluatedKey) {
