@@ -5,6 +5,8 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.journal.JournalLayout;
 import dev.esgen.runtime.metrics.OperationRecorder;
+import dev.esgen.runtime.retry.RetryBudgets;
+import dev.esgen.runtime.retry.RetryingDynamoDbClient;
 import dev.esgen.runtime.storage.StorageLayout;
 import dev.esgen.runtime.tip.TipLayout;
 import java.util.Objects;
@@ -16,8 +18,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * <p>Each aggregate type is stored in the layout its definition chooses: the journal + snapshot layout
  * ({@link JournalLayout}, the default) in the journal and snapshot tables, or the tip layout
  * ({@link TipLayout}) in the tip table, all named by the {@link StoreConfig}. Every request either
- * layout sends reports its consumed capacity to the config's
- * {@link dev.esgen.runtime.metrics.StoreListener}. The store holds no per-aggregate state and is safe to
+ * layout sends goes out with the AWS SDK's own retries switched off: esgen retries in one place, within
+ * the config's {@link RetryPolicy}, and reports each request's consumed capacity and each failed attempt
+ * to the config's {@link dev.esgen.runtime.metrics.StoreListener}. The store holds no per-aggregate state and is safe to
  * share between threads and repositories; it does not own the client and does not close it.
  *
  * <pre>{@code
@@ -35,10 +38,12 @@ public final class DynamoDbEventStore implements EventStore {
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
     this.config = config;
-    this.recorder = new OperationRecorder(config.listener());
-    DynamoDbClient metered = recorder.meter(client);
-    this.journal = new JournalLayout(metered, config);
-    this.tip = new TipLayout(metered, config);
+    RetryBudgets budgets = new RetryBudgets(config.retryPolicy());
+    this.recorder = new OperationRecorder(config.listener(), budgets);
+    // Retries outside metering, so that every request sent again is counted and billed as such.
+    DynamoDbClient sending = new RetryingDynamoDbClient(recorder.meter(client), budgets);
+    this.journal = new JournalLayout(sending, config, recorder);
+    this.tip = new TipLayout(sending, config, recorder);
   }
 
   /** A store on {@code client} with {@code config}. */

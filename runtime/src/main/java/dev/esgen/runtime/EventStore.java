@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.metrics.StoreListener;
+import dev.esgen.runtime.retry.RetryBudgets;
 import dev.esgen.runtime.storage.StorageLayout;
 
 /**
@@ -22,14 +23,14 @@ public interface EventStore {
   /** The storage layout that holds streams of the aggregate type {@code definition} describes. */
   StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition);
 
-  /** How {@code transact} retries after a concurrent modification. */
+  /** The retry budget of every repository operation. */
   RetryPolicy retryPolicy();
 
   /**
-   * Measures each repository operation for the store's {@link StoreListener}; a store without a
-   * listener reports to none.
+   * Runs each repository operation with its retry budget and measures it for the store's
+   * {@link StoreListener}; a store without a listener reports to none.
    */
   default OperationRecorder recorder() {
-    return new OperationRecorder(StoreListener.NONE);
+    return new OperationRecorder(StoreListener.NONE, new RetryBudgets(retryPolicy()));
   }
 }

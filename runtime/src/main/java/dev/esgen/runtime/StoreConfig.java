@@ -25,7 +25,8 @@ import java.util.Objects;
  * @param snapshotTable the table holding each stream's head row and retained snapshots
  * @param clock stamps {@code occurred_at} on events and computes snapshot TTLs
  * @param objectMapper the mapper generated codecs use
- * @param retryPolicy how {@code transact} retries after conflicts
+ * @param retryPolicy the retry budget of every repository operation: attempts and deadline for conflicts,
+ *     throttling and writes whose outcome is unknown
  * @param aidIndex whether {@link dev.esgen.runtime.provision.TableProvisioner} creates the journal's
  *     {@code aid}/{@code seq_nr} global secondary index; esgen never reads through it (loads are
  *     strongly consistent base-table reads), it exists for operators' ad-hoc queries and is billed on

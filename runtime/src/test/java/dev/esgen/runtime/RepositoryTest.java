@@ -13,6 +13,7 @@ import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.journal.JournalAttributes;
 import dev.esgen.runtime.journal.JournalKeys;
 import dev.esgen.runtime.repository.Versioned;
@@ -108,11 +109,12 @@ class RepositoryTest {
   }
 
   @Test
-  void appendWhoseSecondJournalItemCollidesStoresNothing() {
+  void appendBlockedByAJournalItemEsgenDidNotWriteIsACorruptStreamAndStoresNothing() {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     JournalKeys keys = new JournalKeys(CounterRepository.NAME, 4);
-    // A stray item where the append's second event will go: the whole transaction must fail.
+    // A stray item where the append's second event will go, with no head row that knows of it: the whole
+    // transaction must fail, and no reload can fix it, so it is no conflict to retry.
     TestDynamo.client().putItem(b -> b.tableName("journal").item(Map.of(
         "pkey", AttributeValue.fromS(keys.partitionKey(id.value())),
         "skey", AttributeValue.fromS(keys.sortKey(id.value(), 3)),
@@ -121,8 +123,12 @@ class RepositoryTest {
         "event_type", AttributeValue.fromS("stray"),
         "payload", AttributeValue.fromB(SdkBytes.fromUtf8String("{}")))));
 
-    assertThrows(ConcurrentModificationException.class,
-        () -> counters.append(id, 1, List.of(new Incremented(1), new Incremented(2))));
+    TestDynamo.requests().reset();
+    CorruptStreamException e = assertThrows(CorruptStreamException.class,
+        () -> counters.transact(id, c -> List.of(new Incremented(1), new Incremented(2))));
+
+    assertTrue(e.getMessage().contains("event 3 already exists"), e.getMessage());
+    assertEquals(1, TestDynamo.requests().of("TransactWriteItems"));
 
     List<Map<String, AttributeValue>> journal = TestDynamo.streamItems("journal", "counter", id.value());
     assertEquals(List.of(1L, 3L), journal.stream().map(TestDynamo::seqNr).toList());

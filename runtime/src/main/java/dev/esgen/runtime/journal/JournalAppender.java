@@ -1,6 +1,7 @@
 package dev.esgen.runtime.journal;
 
 import static dev.esgen.runtime.journal.JournalAttributes.AID;
+import static dev.esgen.runtime.journal.JournalAttributes.APPEND_ID;
 import static dev.esgen.runtime.journal.JournalAttributes.EVENT_TYPE;
 import static dev.esgen.runtime.journal.JournalAttributes.LAST_SEQ_NR;
 import static dev.esgen.runtime.journal.JournalAttributes.OCCURRED_AT;
@@ -15,51 +16,68 @@ import static dev.esgen.runtime.journal.JournalAttributes.VERSION;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.command.CommandRecords;
+import dev.esgen.runtime.error.AggregateAlreadyExistsException;
+import dev.esgen.runtime.error.AppendOutcomeUnknownException;
+import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.EventEncodingException;
 import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
-import dev.esgen.runtime.error.TransactionTooLargeException;
-import dev.esgen.runtime.index.ConflictResend;
+import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.index.IndexChanges;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexKeys;
 import dev.esgen.runtime.index.UniqueReservations;
+import dev.esgen.runtime.metrics.OperationRecorder;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import dev.esgen.runtime.retry.AmbiguousWriteException;
+import dev.esgen.runtime.retry.FailureKind;
+import dev.esgen.runtime.retry.Failures;
 import dev.esgen.runtime.storage.AppendRequest;
-import dev.esgen.runtime.storage.CancellationReasons;
+import dev.esgen.runtime.storage.AppendTransaction;
 import dev.esgen.runtime.storage.ItemSize;
 import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.storage.StoredOutcome;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.OptionalLong;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * Writes one append as a single {@code TransactWriteItems}: builds every action, checks item and
- * transaction sizes before sending, and maps cancellations to esgen's errors.
+ * transaction sizes before sending, maps cancellations to esgen's errors, and settles a write whose
+ * outcome is unknown by reading back the append id stored with its first event.
  */
 final class JournalAppender {
 
   private final DynamoDbClient client;
   private final StoreConfig config;
+  private final OperationRecorder recorder;
   private final UniqueReservations reservations;
+  private final CommandRecords commands;
 
-  JournalAppender(DynamoDbClient client, StoreConfig config) {
+  JournalAppender(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
     this.client = client;
     this.config = config;
+    this.recorder = recorder;
     this.reservations = new UniqueReservations(config.snapshotTable());
+    this.commands = new CommandRecords(config.snapshotTable());
   }
 
   <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
@@ -74,11 +92,13 @@ final class JournalAppender {
     Instant now = config.clock().instant();
     String pkey = keys.partitionKey(aid);
 
-    Transaction transaction = new Transaction(definition.name(), aid);
+    AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
     long seqNr = baseSeqNr;
     for (E event : request.events()) {
       seqNr++;
-      transaction.add("event " + seqNr, journalItem(definition, keys, aid, pkey, seqNr, event, now));
+      TransactItem item = journalItem(definition, keys, aid, pkey, seqNr, event, now,
+          seqNr == baseSeqNr + 1 ? request.appendId() : null);
+      transaction.addStreamItem("event " + seqNr, item.item(), item.sizeBytes());
     }
     long lastSeqNr = seqNr;
     long version = baseVersion + 1;
@@ -94,8 +114,30 @@ final class JournalAppender {
     String headLabel;
     byte[] snapshot = null;
     List<Long> displaced = new ArrayList<>();
+    Map<String, AttributeValue> key = Map.of(
+        PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
+    if (creating) {
+      head.set(AID, AttributeValue.fromS(aid));
+    }
     if (creating || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
       snapshot = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
+      head.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)));
+      head.set(SEQ_NR, number(lastSeqNr));
+      long headSize = headSize(definition, key, aid, request.newState(), head);
+      if (headSize > ItemTooLargeException.LIMIT_BYTES) {
+        // A snapshot that does not fit must not block the stream: the events are stored without it, loads
+        // fold them onto the last snapshot that fitted, and the next append tries again.
+        head.unset(PAYLOAD);
+        head.unset(SEQ_NR);
+        if (creating) {
+          head.set(SEQ_NR, number(0));
+        }
+        recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, lastSeqNr, headSize,
+            ItemTooLargeException.LIMIT_BYTES));
+        snapshot = null;
+      }
+    }
+    if (snapshot != null) {
       List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
       if (policy.keep() > 0) {
         retained.add(lastSeqNr);
@@ -103,11 +145,6 @@ final class JournalAppender {
       while (retained.size() > policy.keep()) {
         displaced.add(retained.remove(0));
       }
-      if (creating) {
-        head.set(AID, AttributeValue.fromS(aid));
-      }
-      head.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)));
-      head.set(SEQ_NR, number(lastSeqNr));
       if (policy.keep() > 0) {
         head.set(RETAINED_SEQ_NRS, AttributeValue.fromL(retained.stream().map(JournalAppender::number).toList()));
       } else if (!position.retainedSeqNrs().isEmpty()) {
@@ -125,13 +162,12 @@ final class JournalAppender {
     // write to the global secondary index over it.
     for (IndexChanges.SlotChange slot : changes.slots()) {
       String attribute = IndexKeys.slotAttribute(slot.slot());
-      slot.key().ifPresentOrElse(key -> head.set(attribute, AttributeValue.fromS(key)), () -> head.remove(attribute));
+      slot.key().ifPresentOrElse(
+          slotKey -> head.set(attribute, AttributeValue.fromS(slotKey)), () -> head.remove(attribute));
     }
-    Map<String, AttributeValue> key = Map.of(
-        PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
-    // The head row's size matters only when it carries a snapshot; otherwise it changes by a few bytes.
-    transaction.addHead(head.toUpdate(config.snapshotTable(), key, creating, baseVersion),
-        snapshot == null ? 0 : headSize(definition, key, aid, request.newState(), head), headLabel);
+    // The head row's size matters only when it carries a snapshot, checked above; otherwise it changes by a
+    // few bytes.
+    transaction.addVersioned(headLabel, head.toUpdate(config.snapshotTable(), key, creating, baseVersion), 0);
     if (snapshot != null && policy.keep() > 0) {
       Map<String, AttributeValue> older = Map.of(
           PKEY, AttributeValue.fromS(pkey),
@@ -152,9 +188,15 @@ final class JournalAppender {
     for (IndexChanges.UniqueChange release : changes.releases()) {
       transaction.addRelease(release, reservations.release(release, aid));
     }
+    if (request.commandId().isPresent()) {
+      String command = request.commandId().get();
+      transaction.addCommand(command,
+          commands.put(definition.name(), aid, command, request.appendId(), version, lastSeqNr, now),
+          CommandRecords.itemSize(definition.name(), aid, command, request.appendId(), version, lastSeqNr, now));
+    }
 
     transaction.checkLimits();
-    send(transaction, definition.name(), aid, baseVersion, creating);
+    send(transaction, request, keys, aid);
     return new LoadedStream<>(request.newState(), version, lastSeqNr, next);
   }
 
@@ -194,7 +236,8 @@ final class JournalAppender {
       String pkey,
       long seqNr,
       E event,
-      Instant now) {
+      Instant now,
+      String appendId) {
     String type = definition.eventCodec().typeName(event);
     byte[] body;
     try {
@@ -202,14 +245,17 @@ final class JournalAppender {
     } catch (IOException | RuntimeException e) {
       throw new EventEncodingException(definition.name(), aid, type, e);
     }
-    Map<String, AttributeValue> item = Map.of(
+    Map<String, AttributeValue> item = new HashMap<>(Map.of(
         PKEY, AttributeValue.fromS(pkey),
         SKEY, AttributeValue.fromS(keys.sortKey(aid, seqNr)),
         AID, AttributeValue.fromS(aid),
         SEQ_NR, number(seqNr),
         EVENT_TYPE, AttributeValue.fromS(type),
         PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(body)),
-        OCCURRED_AT, AttributeValue.fromS(now.toString()));
+        OCCURRED_AT, AttributeValue.fromS(now.toString())));
+    if (appendId != null) {
+      item.put(APPEND_ID, AttributeValue.fromS(appendId));
+    }
     TransactWriteItem put = TransactWriteItem.builder()
         .put(Put.builder()
             .tableName(config.journalTable())
@@ -251,12 +297,70 @@ final class JournalAppender {
         .build();
   }
 
-  private void send(Transaction transaction, String aggregateName, String aid, long expectedVersion, boolean creating) {
-    ConflictResend.send(client, transaction.items(), transaction.changesReservations(),
-        e -> new CancellationReasons(aggregateName, aid, expectedVersion, creating, transaction.labels(),
-            transaction.headIndex(), VERSION, transaction.reservationsByIndex(), transaction.releaseIndexes())
-            .toException(e),
-        List.of(config.journalTable(), config.snapshotTable()));
+  /**
+   * Sends the transaction. The retrying client resends it with the same token while its outcome is
+   * unknown; when it gives up on such a write, the first event's append id tells whether it was stored.
+   */
+  private void send(AppendTransaction transaction, AppendRequest<?, ?, ?> request, JournalKeys keys, String aid) {
+    try {
+      client.transactWriteItems(b -> b.transactItems(transaction.items()));
+    } catch (TransactionCanceledException e) {
+      throw transaction.toException(e, request.expectedVersion(), request.creating(), VERSION);
+    } catch (AmbiguousWriteException e) {
+      settle(e, transaction, request, keys, aid);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.journalTable(), config.snapshotTable()), e);
+    }
+  }
+
+  /** Returns when the append is stored; throws what is true otherwise. */
+  private void settle(AmbiguousWriteException ambiguous, AppendTransaction transaction,
+      AppendRequest<?, ?, ?> request, JournalKeys keys, String aid) {
+    RuntimeException last = ambiguous.lastFailure();
+    StoredOutcome outcome;
+    try {
+      outcome = readBack(keys, aid, request.baseSeqNr() + 1, request.appendId());
+    } catch (RuntimeException unreadable) {
+      AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, last);
+      unknown.addSuppressed(unreadable);
+      throw unknown;
+    }
+    switch (outcome) {
+      case THIS_APPEND:
+        return;
+      case ANOTHER_APPEND:
+        throw request.creating()
+            ? new AggregateAlreadyExistsException(request.definition().name(), aid, OptionalLong.empty())
+            : new ConcurrentModificationException(request.definition().name(), aid, request.expectedVersion(),
+                OptionalLong.empty(), 1, last);
+      default:
+        if (last instanceof TransactionCanceledException cancelled) {
+          throw transaction.toException(cancelled, request.expectedVersion(), request.creating(), VERSION);
+        }
+        FailureKind kind = Failures.classify(last);
+        if (kind == FailureKind.OUTCOME_UNKNOWN) {
+          throw StoredOutcome.unknown(request, last);
+        }
+        throw new StoreUnavailableException("TransactWriteItems on [" + config.journalTable() + ", "
+            + config.snapshotTable() + "]", 0, kind, Failures.describe(last), last);
+    }
+  }
+
+  /** Which append, if any, wrote event {@code seqNr} of the stream: read with strong consistency. */
+  private StoredOutcome readBack(JournalKeys keys, String aid, long seqNr, String appendId) {
+    GetItemResponse response = client.getItem(b -> b
+        .tableName(config.journalTable())
+        .key(Map.of(
+            PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
+            SKEY, AttributeValue.fromS(keys.sortKey(aid, seqNr))))
+        .projectionExpression("#a")
+        .expressionAttributeNames(Map.of("#a", APPEND_ID))
+        .consistentRead(true));
+    if (!response.hasItem() || response.item().isEmpty()) {
+      return StoredOutcome.NOTHING;
+    }
+    AttributeValue stored = response.item().get(APPEND_ID);
+    return stored != null && appendId.equals(stored.s()) ? StoredOutcome.THIS_APPEND : StoredOutcome.ANOTHER_APPEND;
   }
 
   private static AttributeValue number(long value) {
@@ -264,83 +368,6 @@ final class JournalAppender {
   }
 
   private record TransactItem(TransactWriteItem item, long sizeBytes) {}
-
-  /** The actions of one append, with a label per action for error messages. */
-  private static final class Transaction {
-    private final String aggregateName;
-    private final String aid;
-    private final List<TransactWriteItem> items = new ArrayList<>();
-    private final List<String> labels = new ArrayList<>();
-    private long sizeBytes;
-    private int headIndex = -1;
-    private final Map<Integer, IndexChanges.UniqueChange> reservations = new HashMap<>();
-    private final Set<Integer> releases = new HashSet<>();
-
-    Transaction(String aggregateName, String aid) {
-      this.aggregateName = aggregateName;
-      this.aid = aid;
-    }
-
-    void add(String label, TransactItem item) {
-      add(label, item.item(), item.sizeBytes());
-    }
-
-    /** Adds an action; {@code sizeBytes} is 0 for updates and deletes, whose result stays small. */
-    void add(String label, TransactWriteItem item, long sizeBytes) {
-      if (sizeBytes > ItemTooLargeException.LIMIT_BYTES) {
-        throw new ItemTooLargeException(aggregateName, aid, label, sizeBytes);
-      }
-      items.add(item);
-      labels.add(label);
-      this.sizeBytes += sizeBytes;
-    }
-
-    void addHead(TransactWriteItem item, long sizeBytes, String label) {
-      headIndex = items.size();
-      add(label, item, sizeBytes);
-    }
-
-    void checkLimits() {
-      if (items.size() > TransactionTooLargeException.ACTION_LIMIT || sizeBytes > TransactionTooLargeException.BYTE_LIMIT) {
-        throw new TransactionTooLargeException(aggregateName, aid, items.size(), sizeBytes);
-      }
-    }
-
-    List<TransactWriteItem> items() {
-      return items;
-    }
-
-    List<String> labels() {
-      return labels;
-    }
-
-    int headIndex() {
-      return headIndex;
-    }
-
-    void addReservation(IndexChanges.UniqueChange change, TransactWriteItem item, long sizeBytes) {
-      reservations.put(items.size(), change);
-      add("reservation of " + change.column().name() + " '" + change.value() + "'", item, sizeBytes);
-    }
-
-    void addRelease(IndexChanges.UniqueChange change, TransactWriteItem item) {
-      releases.add(items.size());
-      add("release of " + change.column().name() + " '" + change.value() + "'", item, 0);
-    }
-
-    /** Whether the append takes or gives up a unique value, so a reservation item can be contended. */
-    boolean changesReservations() {
-      return !reservations.isEmpty() || !releases.isEmpty();
-    }
-
-    Map<Integer, IndexChanges.UniqueChange> reservationsByIndex() {
-      return reservations;
-    }
-
-    Set<Integer> releaseIndexes() {
-      return releases;
-    }
-  }
 
   /**
    * The head row's UpdateItem: attributes to set and to remove, conditioned on the row not existing
@@ -356,6 +383,11 @@ final class JournalAppender {
 
     void remove(String attribute) {
       remove.add(attribute);
+    }
+
+    /** Takes back an attribute set earlier. */
+    void unset(String attribute) {
+      set.remove(attribute);
     }
 
     Map<String, AttributeValue> values() {

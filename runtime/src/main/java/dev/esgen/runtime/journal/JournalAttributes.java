@@ -4,7 +4,8 @@ package dev.esgen.runtime.journal;
  * The attribute names of the journal and snapshot tables, the stored format's vocabulary.
  *
  * <p>Journal item: {@link #PKEY}, {@link #SKEY}, {@link #AID}, {@link #SEQ_NR}, {@link #EVENT_TYPE},
- * {@link #PAYLOAD}, {@link #OCCURRED_AT}. Snapshot head row (seq_nr 0 in its sort key): {@link #PKEY},
+ * {@link #PAYLOAD}, {@link #OCCURRED_AT}, and on the first event of each append {@link #APPEND_ID}.
+ * Snapshot head row (seq_nr 0 in its sort key): {@link #PKEY},
  * {@link #SKEY}, {@link #AID}, {@link #PAYLOAD}, {@link #SEQ_NR} (where the snapshot was taken),
  * {@link #LAST_SEQ_NR}, {@link #VERSION} and, when older snapshots are kept, {@link #RETAINED_SEQ_NRS}.
  * Older snapshot row: {@link #PKEY}, {@link #SKEY}, {@link #AID}, {@link #PAYLOAD}, {@link #SEQ_NR} and,
@@ -27,7 +28,10 @@ public final class JournalAttributes {
   /** The aggregate id's string form (S). */
   public static final String AID = "aid";
 
-  /** The event's seq_nr, from 1 (N); on a snapshot row the seq_nr it was taken at. */
+  /**
+   * The event's seq_nr, from 1 (N); on a snapshot row the seq_nr it was taken at; 0 on a head row whose
+   * stream has no snapshot yet (the first one was too large to store).
+   */
   public static final String SEQ_NR = "seq_nr";
 
   /** The event's stored type name (S). */
@@ -38,6 +42,12 @@ public final class JournalAttributes {
 
   /** When the event was appended, ISO-8601 from the store's clock (S). */
   public static final String OCCURRED_AT = "occurred_at";
+
+  /**
+   * First event of an append: the append's id (S, 22 characters), by which a writer whose request's
+   * outcome was unknown recognises its own append.
+   */
+  public static final String APPEND_ID = "append_id";
 
   /** Head row: the stream's last seq_nr (N); equal to {@link #SEQ_NR} when the snapshot is current. */
   public static final String LAST_SEQ_NR = "last_seq_nr";

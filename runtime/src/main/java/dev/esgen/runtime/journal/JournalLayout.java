@@ -2,10 +2,13 @@ package dev.esgen.runtime.journal;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.command.CommandRecord;
+import dev.esgen.runtime.command.CommandRecords;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
 import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import java.util.Collection;
@@ -27,20 +30,28 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * Keys are described in {@link JournalKeys}, attributes in {@link JournalAttributes}.
  *
  * <pre>{@code
- * StorageLayout journal = new JournalLayout(client, StoreConfig.defaults());
+ * StorageLayout journal = new JournalLayout(client, StoreConfig.defaults(), recorder);
  * Optional<LoadedStream<BankAccount>> account = journal.load(definition, id);
  * }</pre>
  */
 public final class JournalLayout implements StorageLayout {
 
+  private final DynamoDbClient client;
   private final JournalLoader loader;
   private final JournalAppender appender;
   private final JournalIndexReader indexReader;
+  private final CommandRecords commands;
 
-  public JournalLayout(DynamoDbClient client, StoreConfig config) {
+  /**
+   * @param client the client every request goes through; esgen's store hands in one that retries
+   * @param recorder hears about skipped snapshots
+   */
+  public JournalLayout(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
+    this.client = client;
     this.loader = new JournalLoader(client, config);
-    this.appender = new JournalAppender(client, config);
+    this.appender = new JournalAppender(client, config, recorder);
     this.indexReader = new JournalIndexReader(client, config, loader);
+    this.commands = new CommandRecords(config.snapshotTable());
   }
 
   @Override
@@ -51,6 +62,11 @@ public final class JournalLayout implements StorageLayout {
   @Override
   public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
     return appender.append(request);
+  }
+
+  @Override
+  public <A, I, E> Optional<CommandRecord> findCommand(AggregateDefinition<A, I, E> definition, I id, String commandId) {
+    return commands.find(client, definition.name(), definition.keys().idString(id), commandId);
   }
 
   @Override

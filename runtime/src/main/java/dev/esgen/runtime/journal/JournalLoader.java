@@ -95,13 +95,18 @@ final class JournalLoader {
     long lastSeqNr = headNumber(definition, aid, head, LAST_SEQ_NR);
     long version = headNumber(definition, aid, head, VERSION);
     AttributeValue payload = head.get(PAYLOAD);
-    if (payload == null || payload.b() == null || lastSeqNr < snapshotSeqNr) {
+    boolean hasSnapshot = payload != null && payload.b() != null;
+    if ((!hasSnapshot && snapshotSeqNr != 0) || lastSeqNr < snapshotSeqNr) {
       throw new CorruptStreamException(definition.name(), aid, "the snapshot head row " + head.keySet()
           + " lacks a binary " + PAYLOAD + " or has " + LAST_SEQ_NR + " below " + SEQ_NR);
     }
-    A state = decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe());
+    // Without a snapshot (the first one was too large to store) the state is folded from the first event.
+    A state = hasSnapshot ? decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe()) : null;
     if (lastSeqNr > snapshotSeqNr) {
       state = foldEventsAfterSnapshot(definition, keys, aid, state, snapshotSeqNr, lastSeqNr);
+    }
+    if (state == null) {
+      throw new CorruptStreamException(definition.name(), aid, "the head row has neither a snapshot nor events");
     }
     JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head));
     return new LoadedStream<>(state, version, lastSeqNr, position);
@@ -141,7 +146,8 @@ final class JournalLoader {
   }
 
   /**
-   * Folds events {@code snapshotSeqNr + 1 .. lastSeqNr}. The range stops at the head row's last seq_nr,
+   * Folds events {@code snapshotSeqNr + 1 .. lastSeqNr} onto {@code snapshot}, or from the creating event
+   * when it is null. The range stops at the head row's last seq_nr,
    * so events a concurrent writer appends after the head was read are not mixed into this state.
    */
   private <A, I, E> A foldEventsAfterSnapshot(
@@ -176,7 +182,8 @@ final class JournalLoader {
           throw new CorruptStreamException(
               definition.name(), aid, "expected event " + expected + " in the journal, found " + seqNr);
         }
-        state = definition.replay().apply(state, decodeEvent(definition, aid, seqNr, item));
+        E event = decodeEvent(definition, aid, seqNr, item);
+        state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
         expected++;
       }
       startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;

@@ -18,11 +18,14 @@ import java.util.Optional;
  * @param aggregateType the aggregate's stored name, e.g. {@code "bank-account"}
  * @param operation the repository method: {@code create}, {@code append}, {@code transact},
  *     {@code load}, {@code loadVersioned}, {@code findById} or {@code findVersioned}
- * @param requests DynamoDB requests sent (an SDK-internal retry of one request counts once)
+ * @param requests DynamoDB requests sent, every resend counted (esgen switches the SDK's own retries off)
  * @param readCapacityUnits read capacity units DynamoDB reported, summed over the requests
  * @param writeCapacityUnits write capacity units DynamoDB reported, summed over the requests
  * @param attempts write attempts: 1 for a plain append or create, 1 or more for {@code transact}, 0 for reads
  * @param conflicts attempts that failed with a concurrent modification
+ * @param transientFailures requests DynamoDB refused for a while (throttling, transaction conflicts)
+ *     and esgen sent again or gave up on
+ * @param unknownOutcomes requests whose outcome was unknown (time-outs, lost responses, server errors)
  * @param latency wall-clock time of the whole operation, retries and back-off included
  * @param failure the exception the operation ended with, if it failed
  */
@@ -34,6 +37,8 @@ public record OperationMetrics(
     double writeCapacityUnits,
     int attempts,
     int conflicts,
+    int transientFailures,
+    int unknownOutcomes,
     Duration latency,
     Optional<RuntimeException> failure) {
 

@@ -1,6 +1,10 @@
 package dev.esgen.runtime.metrics;
 
 import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.retry.FailureKind;
+import dev.esgen.runtime.retry.Failures;
+import dev.esgen.runtime.retry.RetryBudget;
+import dev.esgen.runtime.retry.RetryBudgets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -10,14 +14,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 
 /**
- * Measures repository operations for a {@link StoreListener}: the one mechanism both storage layouts
- * share. A repository wraps each operation in {@link #record}; the layouts send their requests through
- * the client {@link #meter(DynamoDbClient)} returns, which asks DynamoDB for the consumed capacity and
- * adds each response's to the operation running on the calling thread. Layouts therefore need no
- * metrics code of their own.
+ * Runs repository operations: gives each its {@link RetryBudget} and measures it for a
+ * {@link StoreListener}. A repository wraps each operation in {@link #record}; the layouts send their
+ * requests through the client {@link #meter(DynamoDbClient)} returns, which asks DynamoDB for the
+ * consumed capacity and adds each response's to the operation running on the calling thread. Layouts
+ * therefore need no metrics code of their own.
  *
  * <pre>{@code
- * OperationRecorder recorder = new OperationRecorder(listener);
+ * OperationRecorder recorder = new OperationRecorder(listener, new RetryBudgets(RetryPolicy.defaults()));
  * DynamoDbClient metered = recorder.meter(client);                 // hand this to the layouts
  * Counter c = recorder.record("counter", "load", op -> layout.load(definition, id));
  * }</pre>
@@ -25,11 +29,13 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 public final class OperationRecorder {
 
   private final StoreListener listener;
+  private final RetryBudgets budgets;
   // The operation the current thread is running; repositories call layouts on the caller's thread.
   private final ThreadLocal<Recording> current = new ThreadLocal<>();
 
-  public OperationRecorder(StoreListener listener) {
+  public OperationRecorder(StoreListener listener, RetryBudgets budgets) {
     this.listener = Objects.requireNonNull(listener, "listener");
+    this.budgets = Objects.requireNonNull(budgets, "budgets");
   }
 
   /** {@code client}, asking for and recording consumed capacity on every request it sends. */
@@ -38,35 +44,47 @@ public final class OperationRecorder {
   }
 
   /**
-   * Runs {@code body} as one operation and reports it to the listener when it ends. An operation
-   * started inside another on the same thread (a {@code transact} loading the stream) is part of the
-   * outer one and is not reported on its own.
+   * Runs {@code body} as one operation with a fresh retry budget and reports it to the listener when it
+   * ends. An operation started inside another on the same thread (a {@code transact} loading the
+   * stream) is part of the outer one, shares its budget and is not reported on its own.
    */
   public <T> T record(String aggregateType, String operation, Function<Attempts, T> body) {
     Recording outer = current.get();
     if (outer != null) {
       return body.apply(outer);
     }
-    Recording recording = new Recording();
+    Recording recording = new Recording(aggregateType, operation);
     current.set(recording);
     long started = System.nanoTime();
     RuntimeException failure = null;
     try {
-      return body.apply(recording);
+      return budgets.within(recording.budget, () -> body.apply(recording));
     } catch (RuntimeException e) {
       failure = e;
       throw e;
     } finally {
       current.remove();
-      report(new OperationMetrics(aggregateType, operation, recording.requests, recording.readUnits,
-          recording.writeUnits, recording.attempts, recording.conflicts,
-          Duration.ofNanos(System.nanoTime() - started), Optional.ofNullable(failure)));
+      OperationMetrics metrics = new OperationMetrics(aggregateType, operation, recording.requests,
+          recording.readUnits, recording.writeUnits, recording.attempts, recording.conflicts,
+          recording.transientFailures, recording.unknownOutcomes, Duration.ofNanos(System.nanoTime() - started),
+          Optional.ofNullable(failure));
+      safely(() -> listener.onOperation(metrics));
     }
   }
 
-  private void report(OperationMetrics metrics) {
+  /** The retry budget of the operation running on this thread, or a fresh one outside an operation. */
+  public RetryBudget currentBudget() {
+    return budgets.current();
+  }
+
+  /** Tells the listener that a due snapshot was skipped. */
+  public void snapshotSkipped(SkippedSnapshot snapshot) {
+    safely(() -> listener.onSnapshotSkipped(snapshot));
+  }
+
+  private static void safely(Runnable report) {
     try {
-      listener.onOperation(metrics);
+      report.run();
     } catch (RuntimeException ignored) {
       // A broken listener must not turn a stored append into a failure the caller would retry.
     }
@@ -96,7 +114,7 @@ public final class OperationRecorder {
     }
   }
 
-  /** Lets a repository count its write attempts and conflicts within the running operation. */
+  /** Lets a repository count its write attempts and conflicts and draw on the operation's retry budget. */
   public interface Attempts {
 
     /** A write is about to be tried. */
@@ -104,14 +122,28 @@ public final class OperationRecorder {
 
     /** The write just tried lost to another writer. */
     void conflict(ConcurrentModificationException e);
+
+    /** The operation's retry budget, shared with every request it sends. */
+    RetryBudget budget();
   }
 
-  private static final class Recording implements Attempts {
+  private final class Recording implements Attempts {
+    private final String aggregateType;
+    private final String operation;
+    private final RetryBudget budget;
     private int requests;
     private double readUnits;
     private double writeUnits;
     private int attempts;
     private int conflicts;
+    private int transientFailures;
+    private int unknownOutcomes;
+
+    Recording(String aggregateType, String operation) {
+      this.aggregateType = aggregateType;
+      this.operation = operation;
+      this.budget = new RetryBudget(budgets.policy(), this::failed);
+    }
 
     @Override
     public void attempt() {
@@ -121,6 +153,22 @@ public final class OperationRecorder {
     @Override
     public void conflict(ConcurrentModificationException e) {
       conflicts++;
+    }
+
+    @Override
+    public RetryBudget budget() {
+      return budget;
+    }
+
+    private void failed(FailureKind kind, int failedAttempts, Throwable cause, Optional<Duration> retryAfter) {
+      if (kind == FailureKind.TRANSIENT) {
+        transientFailures++;
+      } else if (kind == FailureKind.OUTCOME_UNKNOWN) {
+        unknownOutcomes++;
+      }
+      FailedAttempt attempt =
+          new FailedAttempt(aggregateType, operation, failedAttempts, kind, Failures.describe(cause), retryAfter);
+      safely(() -> listener.onFailedAttempt(attempt));
     }
   }
 }

@@ -6,7 +6,8 @@ package dev.esgen.runtime.metrics;
  *
  * <p>The store calls the listener on the thread that ran the operation, after the operation finished
  * (successfully or not). A listener should be quick and must not throw; an exception it throws is
- * swallowed so that reporting never breaks a write that already happened.
+ * swallowed so that reporting never breaks a write that already happened. Failed attempts and skipped
+ * snapshots are reported as they happen, through the two default methods.
  *
  * <pre>{@code
  * StoreListener micrometer = m -> Timer.builder("esgen.operation")
@@ -23,4 +24,13 @@ public interface StoreListener {
 
   /** Called once per repository operation ({@code create}, {@code append}, {@code transact}, {@code load}, ...). */
   void onOperation(OperationMetrics metrics);
+
+  /**
+   * Called for every failed attempt inside an operation, before esgen waits for the next one or gives
+   * up. The default ignores it.
+   */
+  default void onFailedAttempt(FailedAttempt attempt) {}
+
+  /** Called when a due snapshot was too large to store; the append itself was stored. The default ignores it. */
+  default void onSnapshotSkipped(SkippedSnapshot snapshot) {}
 }

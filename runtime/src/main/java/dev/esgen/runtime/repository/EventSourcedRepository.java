@@ -3,6 +3,8 @@ package dev.esgen.runtime.repository;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.RetryPolicy;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.command.CommandAlreadyAppliedException;
+import dev.esgen.runtime.command.CommandRecords;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.ValueNotFoundException;
@@ -10,10 +12,11 @@ import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
+import dev.esgen.runtime.retry.FailureKind;
+import dev.esgen.runtime.storage.AppendIds;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -22,14 +25,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 /**
  * The typed repository API every generated {@code FooRepository} inherits.
  *
  * <p>Every write is one atomic append conditioned on the stream's version: either all of its events
- * are stored or none. Reads are strongly consistent. The repository holds no state besides its store
+ * are stored or none, and a returned append is stored exactly once. Failures are retried within the
+ * store's {@link RetryPolicy}; a write whose outcome stays unknown ends in
+ * {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}, which a repeat with the same command id
+ * settles (see {@link #transact(Object, String, Function)}). Reads are strongly consistent. The repository holds no state besides its store
  * and definition and is safe to share between threads. Each public operation is reported, with the
  * DynamoDB requests and capacity it used, to the store's {@link dev.esgen.runtime.metrics.StoreListener}.
  *
@@ -86,17 +91,26 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     aggregate's id is already stored
    */
   public final Versioned<A> create(List<? extends E> events) {
-    if (events.isEmpty()) {
-      throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
-    }
-    return record("create", attempts -> {
-      A state = definition.replay().create(events.get(0));
-      I id = definition.keys().idOf(state);
-      state = fold(state, events.subList(1, events.size()));
-      attempts.attempt();
-      return versioned(
-          layout().append(new AppendRequest<>(definition, id, Optional.empty(), List.copyOf(events), state)));
-    });
+    return record("create", attempts -> createStream(events, Optional.empty(), attempts));
+  }
+
+  /**
+   * Starts a new stream with {@code events} as the command {@code commandId}: a repeat of a command id
+   * already applied to the new aggregate's stream returns the stream as stored now and writes nothing,
+   * also after a restart or an {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}.
+   *
+   * <pre>{@code
+   * accounts.create("open-" + requestId, List.of(new AccountOpened(id, "Ann", "ann@example.com", now)));
+   * }</pre>
+   *
+   * @throws dev.esgen.runtime.error.AggregateAlreadyExistsException when the stream exists and was not
+   *     created by this command
+   * @throws dev.esgen.runtime.error.InvalidCommandIdException when {@code commandId} is null, empty or
+   *     over {@value CommandRecords#MAX_COMMAND_ID_BYTES} bytes
+   */
+  public final Versioned<A> create(String commandId, List<? extends E> events) {
+    CommandRecords.check(definition.name(), commandId);
+    return record("create", attempts -> createStream(events, Optional.of(commandId), attempts));
   }
 
   /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
@@ -113,13 +127,30 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     at the write; nothing is written
    */
   public final Versioned<A> append(I id, long expectedVersion, List<? extends E> events) {
+    return record("append", attempts -> appendAtVersion(id, expectedVersion, Optional.empty(), events, attempts));
+  }
+
+  /**
+   * Appends {@code events} as the command {@code commandId}, if the stream is still at
+   * {@code expectedVersion}. A repeat of a command id already applied to this stream returns the stream as
+   * stored now and writes nothing, whatever {@code expectedVersion} says, also after a restart or an
+   * {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}.
+   *
+   * <pre>{@code
+   * Versioned<BankAccount> account = accounts.loadVersioned(id);
+   * accounts.append(id, account.version(), "deposit-" + requestId, account.state().deposit(500));
+   * }</pre>
+   *
+   * @throws ConcurrentModificationException when the command was not applied and the stream is at another
+   *     version; nothing is written
+   */
+  public final Versioned<A> append(I id, long expectedVersion, String commandId, List<? extends E> events) {
+    CommandRecords.check(definition.name(), commandId);
     return record("append", attempts -> {
-      LoadedStream<A> current = loadExisting(id);
-      if (current.version() != expectedVersion) {
-        throw new ConcurrentModificationException(
-            definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
-      }
-      return appendTo(id, current, events, attempts);
+      Optional<Versioned<A>> repeat = alreadyApplied(id, commandId);
+      return repeat.isPresent()
+          ? repeat.get()
+          : appendAtVersion(id, expectedVersion, Optional.of(commandId), events, attempts);
     });
   }
 
@@ -144,7 +175,7 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (stream.isEmpty()) {
       return append(id, loaded.version(), events);
     }
-    return record("append", attempts -> appendTo(id, stream.get(), events, attempts));
+    return record("append", attempts -> appendTo(id, stream.get(), events, Optional.empty(), attempts));
   }
 
   /**
@@ -153,25 +184,42 @@ public abstract class EventSourcedRepository<A, I, E> {
    * waiting a jittered, growing time between attempts. {@code decide} may therefore run more than once
    * and must not have side effects beyond returning events. An empty decision writes nothing.
    *
+   * <p>If the process dies or the call fails with
+   * {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}, the command may or may not be stored;
+   * use {@link #transact(Object, String, Function)} with a command id to be able to repeat it safely.
+   *
    * @throws AggregateNotFoundException when no stream is stored under {@code id}
    * @throws ConcurrentModificationException after the last attempt lost to other writers, telling how
    *     many attempts were made
    */
   public final Versioned<A> transact(I id, Function<? super A, ? extends List<? extends E>> decide) {
-    RetryPolicy policy = store.retryPolicy();
+    return record("transact", attempts -> decideAndAppend(id, Optional.empty(), decide, attempts));
+  }
+
+  /**
+   * As {@link #transact(Object, Function)}, as the idempotent command {@code commandId}: the command id is
+   * stored with the command's events in the same atomic write, and a repeat of a command id already
+   * applied to this stream returns the stream as stored now, without calling {@code decide} and without
+   * appending. A repeat is recognised however late it comes: after a restart, after an
+   * {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}, or while the first try is still
+   * running elsewhere (one of them stores it, the other returns the stored result). A command id
+   * belongs to one stream; choose one per command the caller wants applied once, e.g. the id of the
+   * request that asked for it. It costs one strongly consistent read before deciding and one small item
+   * written with the events (see {@code docs/reliability.md}).
+   *
+   * <pre>{@code
+   * accounts.transact(id, "deposit-" + requestId, account -> account.deposit(500));
+   * accounts.transact(id, "deposit-" + requestId, account -> account.deposit(500));   // stored once
+   * }</pre>
+   *
+   * @throws dev.esgen.runtime.error.InvalidCommandIdException when {@code commandId} is null, empty or
+   *     over {@value CommandRecords#MAX_COMMAND_ID_BYTES} bytes
+   */
+  public final Versioned<A> transact(I id, String commandId, Function<? super A, ? extends List<? extends E>> decide) {
+    CommandRecords.check(definition.name(), commandId);
     return record("transact", attempts -> {
-      for (int attempt = 1; ; attempt++) {
-        LoadedStream<A> current = loadExisting(id);
-        try {
-          return appendTo(id, current, decide.apply(current.state()), attempts);
-        } catch (ConcurrentModificationException conflict) {
-          attempts.conflict(conflict);
-          if (attempt >= policy.maxAttempts() || !sleep(policy.delayAfter(attempt, ThreadLocalRandom.current()))) {
-            throw new ConcurrentModificationException(definition.name(), idString(id), conflict.expectedVersion(),
-                conflict.actualVersion(), attempt, conflict);
-          }
-        }
-      }
+      Optional<Versioned<A>> repeat = alreadyApplied(id, commandId);
+      return repeat.isPresent() ? repeat.get() : decideAndAppend(id, Optional.of(commandId), decide, attempts);
     });
   }
 
@@ -324,14 +372,79 @@ public abstract class EventSourcedRepository<A, I, E> {
     }
   }
 
-  private Versioned<A> appendTo(
-      I id, LoadedStream<A> current, List<? extends E> events, OperationRecorder.Attempts attempts) {
+  private Versioned<A> createStream(
+      List<? extends E> events, Optional<String> commandId, OperationRecorder.Attempts attempts) {
+    if (events.isEmpty()) {
+      throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
+    }
+    A state = definition.replay().create(events.get(0));
+    I id = definition.keys().idOf(state);
+    if (commandId.isPresent()) {
+      Optional<Versioned<A>> repeat = alreadyApplied(id, commandId.get());
+      if (repeat.isPresent()) {
+        return repeat.get();
+      }
+    }
+    state = fold(state, events.subList(1, events.size()));
+    attempts.attempt();
+    AppendRequest<A, I, E> request = new AppendRequest<>(
+        definition, id, Optional.empty(), List.copyOf(events), state, AppendIds.next(), commandId);
+    return write(request);
+  }
+
+  private Versioned<A> appendAtVersion(I id, long expectedVersion, Optional<String> commandId,
+      List<? extends E> events, OperationRecorder.Attempts attempts) {
+    LoadedStream<A> current = loadExisting(id);
+    if (current.version() != expectedVersion) {
+      throw new ConcurrentModificationException(
+          definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
+    }
+    return appendTo(id, current, events, commandId, attempts);
+  }
+
+  /** The transact loop: every reload after a conflict draws on the operation's one retry budget. */
+  private Versioned<A> decideAndAppend(I id, Optional<String> commandId,
+      Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Attempts attempts) {
+    while (true) {
+      LoadedStream<A> current = loadExisting(id);
+      try {
+        return appendTo(id, current, decide.apply(current.state()), commandId, attempts);
+      } catch (ConcurrentModificationException conflict) {
+        attempts.conflict(conflict);
+        if (!attempts.budget().retry(FailureKind.VERSION_CONFLICT, conflict)) {
+          throw new ConcurrentModificationException(definition.name(), idString(id), conflict.expectedVersion(),
+              conflict.actualVersion(), attempts.budget().failedAttempts(), conflict);
+        }
+      }
+    }
+  }
+
+  private Versioned<A> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
+      Optional<String> commandId, OperationRecorder.Attempts attempts) {
     if (events.isEmpty()) {
       return versioned(current);
     }
     A state = fold(current.state(), events);
     attempts.attempt();
-    return versioned(layout().append(new AppendRequest<>(definition, id, Optional.of(current), List.copyOf(events), state)));
+    return write(new AppendRequest<>(
+        definition, id, Optional.of(current), List.copyOf(events), state, AppendIds.next(), commandId));
+  }
+
+  /** Appends {@code request}; a concurrent try of the same command that won answers with the stored stream. */
+  private Versioned<A> write(AppendRequest<A, I, E> request) {
+    try {
+      return versioned(layout().append(request));
+    } catch (CommandAlreadyAppliedException repeated) {
+      return versioned(loadExisting(request.id()));
+    }
+  }
+
+  /** The stream as stored now, when {@code commandId} was already applied to it. */
+  private Optional<Versioned<A>> alreadyApplied(I id, String commandId) {
+    if (layout().findCommand(definition, id, commandId).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(versioned(loadExisting(id)));
   }
 
   private <T> T record(String operation, Function<OperationRecorder.Attempts, T> body) {
@@ -361,16 +474,5 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private static <A> Versioned<A> versioned(LoadedStream<A> stream) {
     return new Versioned<>(stream);
-  }
-
-  /** Waits {@code delay}; false when interrupted, with the interrupt flag restored for the caller. */
-  private static boolean sleep(Duration delay) {
-    try {
-      Thread.sleep(delay.toMillis(), delay.toNanosPart() % 1_000_000);
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 }

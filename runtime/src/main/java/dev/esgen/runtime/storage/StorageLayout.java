@@ -1,6 +1,7 @@
 package dev.esgen.runtime.storage;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.command.CommandRecord;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
@@ -39,12 +40,25 @@ public interface StorageLayout {
 
   /**
    * Appends the request's events in one atomic write conditioned on the stream still being at the
-   * version it was loaded at (or not existing, for a request without a current stream).
+   * version it was loaded at (or not existing, for a request without a current stream). The request's
+   * append id is stored with its first event, and its command id, if any, as a command record in the same
+   * write. A write whose outcome is unknown is settled by reading the append id back: the layout returns
+   * only when the append is stored, and throws a "nothing written" error only when it is not.
    *
    * @return the stream after the append
    * @throws dev.esgen.runtime.error.ConcurrentModificationException when another writer got there first
+   * @throws dev.esgen.runtime.error.AppendOutcomeUnknownException when the retry budget ran out before
+   *     the layout could tell whether the append was stored
+   * @throws dev.esgen.runtime.command.CommandAlreadyAppliedException when the request's command was
+   *     applied by a concurrent try
    */
   <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request);
+
+  /**
+   * The record of command {@code commandId} on the stream {@code id}, read with strong consistency; empty
+   * when the command was never applied to it.
+   */
+  <A, I, E> Optional<CommandRecord> findCommand(AggregateDefinition<A, I, E> definition, I id, String commandId);
 
   /**
    * The streams of {@code ids} that exist, read with strong consistency in as few requests as the layout

@@ -2,59 +2,65 @@ package dev.esgen.runtime.tip;
 
 import static dev.esgen.runtime.tip.TipAttributes.AID;
 import static dev.esgen.runtime.tip.TipAttributes.APPENDED;
+import static dev.esgen.runtime.tip.TipAttributes.APPEND_ID;
 import static dev.esgen.runtime.tip.TipAttributes.CASES;
 import static dev.esgen.runtime.tip.TipAttributes.DATA;
-import static dev.esgen.runtime.tip.TipAttributes.ETAG;
 import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.tip.TipAttributes.LISTING;
 import static dev.esgen.runtime.tip.TipAttributes.NEXT;
-import static dev.esgen.runtime.tip.TipAttributes.RECENT_ETAGS;
-import static dev.esgen.runtime.tip.TipAttributes.RECENT_ETAG_COUNT;
 import static dev.esgen.runtime.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.tip.TipAttributes.TIMESTAMP;
 import static dev.esgen.runtime.tip.TipAttributes.UNFOLD;
 import static dev.esgen.runtime.tip.TipAttributes.VERSION;
 import static dev.esgen.runtime.tip.TipLoader.index;
-import static dev.esgen.runtime.tip.TipLoader.recentEtags;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.command.CommandRecords;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
+import dev.esgen.runtime.error.AppendOutcomeUnknownException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.EventEncodingException;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
-import dev.esgen.runtime.error.TransactionTooLargeException;
-import dev.esgen.runtime.index.ConflictResend;
+import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.index.IndexChanges;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexKeys;
 import dev.esgen.runtime.index.UniqueReservations;
+import dev.esgen.runtime.metrics.OperationRecorder;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import dev.esgen.runtime.retry.AmbiguousWriteException;
+import dev.esgen.runtime.retry.FailureKind;
+import dev.esgen.runtime.retry.Failures;
+import dev.esgen.runtime.retry.RetryBudget;
 import dev.esgen.runtime.storage.AppendRequest;
-import dev.esgen.runtime.storage.CancellationReasons;
+import dev.esgen.runtime.storage.AppendTransaction;
 import dev.esgen.runtime.storage.ItemSize;
 import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.storage.StoredOutcome;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
-import java.util.UUID;
+import java.util.function.Function;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
@@ -70,19 +76,29 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * value and afterwards named in the update only when their value changed: an append that leaves them
  * alone causes no write to their global secondary indexes. {@code aid} and the listing key are written
  * at creation only, for the same reason.
+ *
+ * <p>The first new event carries the append id. When a write's outcome is unknown (its response was
+ * lost, it timed out), the appender reads the tip, or the batch the event was calved into, and looks at
+ * the event right after the loaded ones: its append id says whether this append was stored. If nothing
+ * follows the loaded version yet, the same write is sent again, conditioned as before, so it can be
+ * applied at most once.
  */
 final class TipAppender {
 
   private final DynamoDbClient client;
   private final StoreConfig config;
+  private final OperationRecorder recorder;
   private final UniqueReservations reservations;
+  private final CommandRecords commands;
 
-  TipAppender(DynamoDbClient client, StoreConfig config) {
+  TipAppender(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
     this.client = client;
     this.config = config;
-    // Reservations stay in the snapshot table for both layouts: one namespace per aggregate type, so a
-    // type's unique values stay protected whichever layout holds it.
+    this.recorder = recorder;
+    // Reservations and command records stay in the snapshot table for both layouts: one namespace per
+    // aggregate type, so a type's unique values stay protected whichever layout holds it.
     this.reservations = new UniqueReservations(config.snapshotTable());
+    this.commands = new CommandRecords(config.snapshotTable());
   }
 
   <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
@@ -96,7 +112,7 @@ final class TipAppender {
     long baseNext = request.current().map(LoadedStream::seqNr).orElse(0L);
     TipPosition position = request.current()
         .map(current -> tipPosition(current, definition.name()))
-        .orElse(new TipPosition(List.of(), List.of(), List.of()));
+        .orElse(new TipPosition(List.of(), List.of()));
     Instant now = config.clock().instant();
     IndexChanges changes = IndexChanges.between(
         definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
@@ -105,18 +121,17 @@ final class TipAppender {
     List<AttributeValue> newCases = new ArrayList<>();
     for (E event : request.events()) {
       String type = definition.eventCodec().typeName(event);
-      newEvents.add(AttributeValue.fromM(Map.of(
+      Map<String, AttributeValue> stored = new HashMap<>(Map.of(
           TIMESTAMP, AttributeValue.fromS(now.toString()),
-          DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encodeEvent(definition, aid, type, event))))));
+          DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encodeEvent(definition, aid, type, event)))));
+      if (newEvents.isEmpty()) {
+        stored.put(APPEND_ID, AttributeValue.fromS(request.appendId()));
+      }
+      newEvents.add(AttributeValue.fromM(stored));
       newCases.add(AttributeValue.fromS(type));
     }
     long next = baseNext + newEvents.size();
     long version = baseVersion + 1;
-    String etag = UUID.randomUUID().toString();
-    // Rewritten whole rather than appended to: the update is conditioned on the loaded version, so the
-    // stored history is the loaded one, and rewriting keeps it bounded.
-    List<String> etags = concat(position.recentEtags(), List.of(etag));
-    etags = etags.subList(Math.max(0, etags.size() - RECENT_ETAG_COUNT), etags.size());
 
     List<AttributeValue> keptEvents = concat(position.events(), newEvents);
     List<AttributeValue> keptCases = concat(position.cases(), newCases);
@@ -132,8 +147,6 @@ final class TipAppender {
     tip.put(VERSION, number(version));
     tip.put(NEXT, number(next));
     tip.put(APPENDED, number(newEvents.size()));
-    tip.put(ETAG, AttributeValue.fromS(etag));
-    tip.put(RECENT_ETAGS, AttributeValue.fromL(etags.stream().map(AttributeValue::fromS).toList()));
     tip.put(EVENTS, AttributeValue.fromL(keptEvents));
     tip.put(CASES, AttributeValue.fromL(keptCases));
     tip.put(AID, AttributeValue.fromS(aid));
@@ -149,27 +162,40 @@ final class TipAppender {
             AttributeValue.fromS(IndexKeys.valueKey(definition.name(), slotted.get(slot).name(), value)));
       }
     }
-    if (policy.snapshot()) {
+    boolean snapshot = policy.snapshot();
+    if (snapshot) {
       tip.put(UNFOLD, AttributeValue.fromM(Map.of(
           INDEX, number(next),
           TIMESTAMP, AttributeValue.fromS(now.toString()),
           DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(
               encodeSnapshot(definition, aid, next, request.newState()))))));
+      long withSnapshot = ItemSize.of(tip);
+      if (withSnapshot > ItemTooLargeException.LIMIT_BYTES) {
+        // A snapshot that does not fit must not block the stream: the tip keeps the last snapshot that
+        // fitted (loads fold the events after it) and the next append tries again.
+        tip.remove(UNFOLD);
+        snapshot = false;
+        recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, next, withSnapshot,
+            ItemTooLargeException.LIMIT_BYTES));
+      }
     }
     long tipSize = ItemSize.of(tip);
     if (tipSize > ItemTooLargeException.LIMIT_BYTES) {
-      String what = "tip with events " + (next - keptEvents.size() + 1) + " to " + next
-          + (policy.snapshot() ? " and the snapshot at " + next : "");
+      String what = "tip with events " + (next - keptEvents.size() + 1) + " to " + next;
       throw new ItemTooLargeException(definition.name(), aid, what, tipSize);
     }
 
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
-    if (creating && !reserves) {
-      create(definition.name(), aid, tip, etag);
-    } else if (!creating && !calve && !reserves) {
-      update(definition.name(), aid, tipUpdate(tip, baseVersion, true, policy, changes), baseVersion, etag);
+    boolean transactional = calve || reserves || request.commandId().isPresent();
+    if (creating && !transactional) {
+      writeSingle(request, stream, () -> create(tip), e -> new AggregateAlreadyExistsException(definition.name(), aid,
+          versionIn(e.hasItem() ? e.item() : Map.of())));
+    } else if (!creating && !transactional) {
+      UpdateItemRequest update = tipUpdate(tip, baseVersion, true, policy, snapshot, changes);
+      writeSingle(request, stream, () -> update(update), e -> new ConcurrentModificationException(
+          definition.name(), aid, baseVersion, versionIn(e.hasItem() ? e.item() : Map.of()), 1, e));
     } else {
-      Transaction transaction = new Transaction(definition.name(), aid);
+      AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
       if (calve) {
         long first = baseNext - position.events().size();
         Map<String, AttributeValue> batch = Map.of(
@@ -178,21 +204,17 @@ final class TipAppender {
             NEXT, number(baseNext),
             EVENTS, AttributeValue.fromL(position.events()),
             CASES, AttributeValue.fromL(position.cases()));
-        long batchSize = ItemSize.of(batch);
-        if (batchSize > ItemTooLargeException.LIMIT_BYTES) {
-          throw new ItemTooLargeException(definition.name(), aid,
-              "batch of events " + (first + 1) + " to " + baseNext, batchSize);
-        }
-        transaction.add("batch of events " + (first + 1) + " to " + baseNext, TransactWriteItem.builder()
+        transaction.addStreamItem("batch of events " + (first + 1) + " to " + baseNext, TransactWriteItem.builder()
             .put(Put.builder()
                 .tableName(config.tipTable())
                 .item(batch)
                 .conditionExpression("attribute_not_exists(#p)")
                 .expressionAttributeNames(Map.of("#p", STREAM))
                 .build())
-            .build(), batchSize);
+            .build(), ItemSize.of(batch));
       }
-      transaction.addTip(creating ? createAction(tip) : updateAction(tipUpdate(tip, baseVersion, !calve, policy, changes)),
+      transaction.addVersioned("tip",
+          creating ? createAction(tip) : updateAction(tipUpdate(tip, baseVersion, !calve, policy, snapshot, changes)),
           tipSize);
       for (IndexChanges.UniqueChange reservation : changes.reservations()) {
         transaction.addReservation(reservation, reservations.reserve(reservation, aid),
@@ -201,10 +223,15 @@ final class TipAppender {
       for (IndexChanges.UniqueChange release : changes.releases()) {
         transaction.addRelease(release, reservations.release(release, aid));
       }
+      if (request.commandId().isPresent()) {
+        String command = request.commandId().get();
+        transaction.addCommand(command, commands.put(definition.name(), aid, command, request.appendId(), version,
+            next, now), CommandRecords.itemSize(definition.name(), aid, command, request.appendId(), version, next, now));
+      }
       transaction.checkLimits();
-      send(transaction, baseVersion, creating);
+      sendTransaction(transaction, request, stream);
     }
-    return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases, etags));
+    return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
   }
 
   private static TipPosition tipPosition(LoadedStream<?> current, String aggregateName) {
@@ -229,18 +256,15 @@ final class TipAppender {
    * Conditioned on the version the stream was loaded at.
    */
   private UpdateItemRequest tipUpdate(Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists,
-      TipPolicy policy, IndexChanges changes) {
+      TipPolicy policy, boolean snapshot, IndexChanges changes) {
     Map<String, String> names = new HashMap<>(Map.of(
-        "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#et", ETAG, "#eh", RECENT_ETAGS, "#e", EVENTS, "#c", CASES,
-        "#u", UNFOLD));
+        "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#e", EVENTS, "#c", CASES));
     Map<String, AttributeValue> values = new HashMap<>();
     values.put(":expected", number(expectedVersion));
     values.put(":v", tip.get(VERSION));
     values.put(":n", tip.get(NEXT));
     values.put(":a", tip.get(APPENDED));
-    values.put(":et", tip.get(ETAG));
-    values.put(":eh", tip.get(RECENT_ETAGS));
-    StringBuilder set = new StringBuilder("SET #v = :v, #n = :n, #a = :a, #et = :et, #eh = :eh");
+    StringBuilder set = new StringBuilder("SET #v = :v, #n = :n, #a = :a");
     List<String> remove = new ArrayList<>();
     if (appendToLists) {
       int appended = Integer.parseInt(tip.get(APPENDED).n());
@@ -254,11 +278,14 @@ final class TipAppender {
       values.put(":c", tip.get(CASES));
       set.append(", #e = :e, #c = :c");
     }
-    if (policy.snapshot()) {
+    if (snapshot) {
+      names.put("#u", UNFOLD);
       values.put(":u", tip.get(UNFOLD));
       set.append(", #u = :u");
-    } else {
-      // A snapshot left from before the aggregate became events-only would go stale: drop it.
+    } else if (!policy.snapshot()) {
+      // A snapshot left from before the aggregate became events-only would go stale: drop it. (A snapshot
+      // skipped for its size leaves the older one, which loads fold the newer events onto.)
+      names.put("#u", UNFOLD);
       remove.add("#u");
     }
     // Only slots whose value changed are named: an attribute the update leaves alone causes no write to
@@ -285,40 +312,141 @@ final class TipAppender {
         .build();
   }
 
-  private void create(String aggregateName, String aid, Map<String, AttributeValue> tip, String etag) {
-    try {
-      client.putItem(b -> b
-          .tableName(config.tipTable())
-          .item(tip)
-          .conditionExpression("attribute_not_exists(#p)")
-          .expressionAttributeNames(Map.of("#p", STREAM))
-          .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-    } catch (ConditionalCheckFailedException e) {
-      Map<String, AttributeValue> stored = e.hasItem() ? e.item() : Map.of();
-      if (recentEtags(stored).contains(etag)) {
-        // The SDK retried a create whose first attempt was applied but whose response was lost: the tip
-        // is the one this create wrote, possibly with other writers' appends after it.
+  private void create(Map<String, AttributeValue> tip) {
+    client.putItem(b -> b
+        .tableName(config.tipTable())
+        .item(tip)
+        .conditionExpression("attribute_not_exists(#p)")
+        .expressionAttributeNames(Map.of("#p", STREAM))
+        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+  }
+
+  private void update(UpdateItemRequest update) {
+    client.updateItem(update);
+  }
+
+  /**
+   * Sends a single-item write until it is known to be stored or not. A write whose outcome is unknown is
+   * read back; if nothing followed the loaded version it is sent again within the retry budget. A failed
+   * condition after such a resend may be this append's own earlier attempt, so it is read back too.
+   */
+  private void writeSingle(AppendRequest<?, ?, ?> request, String stream, Runnable write,
+      Function<ConditionalCheckFailedException, RuntimeException> conflict) {
+    RetryBudget budget = recorder.currentBudget();
+    RuntimeException ambiguity = null;
+    while (true) {
+      try {
+        write.run();
         return;
+      } catch (ConditionalCheckFailedException e) {
+        if (ambiguity == null || readBack(request, stream, ambiguity) != StoredOutcome.THIS_APPEND) {
+          throw conflict.apply(e);
+        }
+        return;
+      } catch (AmbiguousWriteException e) {
+        ambiguity = e.lastFailure();
+        StoredOutcome outcome = readBack(request, stream, ambiguity);
+        if (outcome == StoredOutcome.THIS_APPEND) {
+          return;
+        }
+        if (outcome == StoredOutcome.ANOTHER_APPEND) {
+          throw lostTo(request, ambiguity);
+        }
+        if (!budget.retry(FailureKind.OUTCOME_UNKNOWN, ambiguity)) {
+          throw StoredOutcome.unknown(request, ambiguity);
+        }
+      } catch (ResourceNotFoundException e) {
+        throw new MissingTableException(List.of(config.tipTable()), e);
       }
-      throw new AggregateAlreadyExistsException(aggregateName, aid, versionIn(stored));
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.tipTable()), e);
     }
   }
 
-  private void update(String aggregateName, String aid, UpdateItemRequest update, long expectedVersion, String etag) {
+  /** Sends a transactional append; the retrying client resends it with the same token while in doubt. */
+  private void sendTransaction(AppendTransaction transaction, AppendRequest<?, ?, ?> request, String stream) {
     try {
-      client.updateItem(update);
-    } catch (ConditionalCheckFailedException e) {
-      Map<String, AttributeValue> stored = e.hasItem() ? e.item() : Map.of();
-      if (recentEtags(stored).contains(etag)) {
-        // The SDK retried a request whose first attempt was applied but whose response was lost: the
-        // tip already holds this update, possibly with other writers' appends after it.
-        return;
+      client.transactWriteItems(b -> b.transactItems(transaction.items()));
+    } catch (TransactionCanceledException e) {
+      throw transaction.toException(e, request.expectedVersion(), request.creating(), VERSION);
+    } catch (AmbiguousWriteException e) {
+      RuntimeException last = e.lastFailure();
+      switch (readBack(request, stream, last)) {
+        case THIS_APPEND:
+          return;
+        case ANOTHER_APPEND:
+          throw lostTo(request, last);
+        default:
+          if (last instanceof TransactionCanceledException cancelled) {
+            throw transaction.toException(cancelled, request.expectedVersion(), request.creating(), VERSION);
+          }
+          FailureKind kind = Failures.classify(last);
+          if (kind == FailureKind.OUTCOME_UNKNOWN) {
+            throw StoredOutcome.unknown(request, last);
+          }
+          throw new StoreUnavailableException("TransactWriteItems on [" + config.tipTable() + ", "
+              + config.snapshotTable() + "]", 0, kind, Failures.describe(last), last);
       }
-      throw new ConcurrentModificationException(aggregateName, aid, expectedVersion, versionIn(stored), 1, e);
     } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.tipTable()), e);
+      throw new MissingTableException(transaction.changesReservations() || request.commandId().isPresent()
+          ? List.of(config.tipTable(), config.snapshotTable())
+          : List.of(config.tipTable()), e);
+    }
+  }
+
+  /** The error for an append whose version another append took while this one's outcome was unknown. */
+  private static RuntimeException lostTo(AppendRequest<?, ?, ?> request, RuntimeException cause) {
+    String name = request.definition().name();
+    String aid = request.aggregateId();
+    return request.creating()
+        ? new AggregateAlreadyExistsException(name, aid, OptionalLong.empty())
+        : new ConcurrentModificationException(name, aid, request.expectedVersion(), OptionalLong.empty(), 1, cause);
+  }
+
+  /**
+   * Which append wrote the first event after the request's base: read from the tip, or from the batch
+   * it was calved into, with strong consistency. A read that fails leaves the outcome unknown.
+   */
+  private StoredOutcome readBack(AppendRequest<?, ?, ?> request, String stream, RuntimeException lastFailure) {
+    try {
+      long wanted = request.baseSeqNr();
+      GetItemResponse tipResponse = client.getItem(b -> b
+          .tableName(config.tipTable())
+          .key(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)))
+          .consistentRead(true));
+      Map<String, AttributeValue> tip = tipResponse.hasItem() ? tipResponse.item() : Map.of();
+      if (tip.isEmpty() || !tip.containsKey(NEXT) || Long.parseLong(tip.get(NEXT).n()) <= wanted) {
+        return StoredOutcome.NOTHING;
+      }
+      long next = Long.parseLong(tip.get(NEXT).n());
+      List<AttributeValue> events = tip.get(EVENTS).l();
+      long first = next - events.size();
+      if (wanted < first) {
+        QueryResponse batches = client.query(b -> b
+            .tableName(config.tipTable())
+            .keyConditionExpression("#p = :p AND #i <= :wanted")
+            .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+            .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":wanted", index(wanted)))
+            .scanIndexForward(false)
+            .limit(1)
+            .consistentRead(true));
+        if (batches.items().isEmpty()) {
+          return StoredOutcome.ANOTHER_APPEND;
+        }
+        Map<String, AttributeValue> batch = batches.items().get(0);
+        first = Long.parseLong(batch.get(INDEX).n());
+        events = batch.get(EVENTS).l();
+      }
+      int offset = (int) (wanted - first);
+      if (offset < 0 || offset >= events.size() || !events.get(offset).hasM()) {
+        return StoredOutcome.ANOTHER_APPEND;
+      }
+      AttributeValue stored = events.get(offset).m().get(APPEND_ID);
+      return stored != null && request.appendId().equals(stored.s())
+          ? StoredOutcome.THIS_APPEND
+          : StoredOutcome.ANOTHER_APPEND;
+    } catch (RuntimeException unreadable) {
+      AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, lastFailure);
+      unknown.addSuppressed(unreadable);
+      throw unknown;
     }
   }
 
@@ -346,67 +474,6 @@ final class TipAppender {
             .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
             .build())
         .build();
-  }
-
-  private void send(Transaction transaction, long expectedVersion, boolean creating) {
-    ConflictResend.send(client, transaction.items, transaction.changesReservations(),
-        e -> new CancellationReasons(transaction.aggregateName, transaction.aid, expectedVersion, creating,
-            transaction.labels, transaction.tipIndex, VERSION, transaction.reservations, transaction.releases)
-            .toException(e),
-        transaction.changesReservations()
-            ? List.of(config.tipTable(), config.snapshotTable())
-            : List.of(config.tipTable()));
-  }
-
-  /** The actions of one transactional append, with a label per action for error messages. */
-  private static final class Transaction {
-    private final String aggregateName;
-    private final String aid;
-    private final List<TransactWriteItem> items = new ArrayList<>();
-    private final List<String> labels = new ArrayList<>();
-    private final Map<Integer, IndexChanges.UniqueChange> reservations = new HashMap<>();
-    private final Set<Integer> releases = new HashSet<>();
-    private int tipIndex = -1;
-    private long sizeBytes;
-
-    Transaction(String aggregateName, String aid) {
-      this.aggregateName = aggregateName;
-      this.aid = aid;
-    }
-
-    /** Adds an action; {@code sizeBytes} is 0 for deletes. Item sizes were checked by the caller. */
-    void add(String label, TransactWriteItem item, long sizeBytes) {
-      items.add(item);
-      labels.add(label);
-      this.sizeBytes += sizeBytes;
-    }
-
-    void addTip(TransactWriteItem item, long sizeBytes) {
-      tipIndex = items.size();
-      add("tip", item, sizeBytes);
-    }
-
-    void addReservation(IndexChanges.UniqueChange change, TransactWriteItem item, long sizeBytes) {
-      reservations.put(items.size(), change);
-      add("reservation of " + change.column().name() + " '" + change.value() + "'", item, sizeBytes);
-    }
-
-    void addRelease(IndexChanges.UniqueChange change, TransactWriteItem item) {
-      releases.add(items.size());
-      add("release of " + change.column().name() + " '" + change.value() + "'", item, 0);
-    }
-
-    /** Whether the append takes or gives up a unique value, so a reservation item can be contended. */
-    boolean changesReservations() {
-      return !reservations.isEmpty() || !releases.isEmpty();
-    }
-
-    void checkLimits() {
-      if (items.size() > TransactionTooLargeException.ACTION_LIMIT
-          || sizeBytes > TransactionTooLargeException.BYTE_LIMIT) {
-        throw new TransactionTooLargeException(aggregateName, aid, items.size(), sizeBytes);
-      }
-    }
   }
 
   private static OptionalLong versionIn(Map<String, AttributeValue> item) {

@@ -5,11 +5,11 @@ package dev.esgen.runtime.tip;
  * every attribute name, in every item and in every map inside a list, against item size and capacity.
  *
  * <p>Tip item: {@link #STREAM}, {@link #INDEX} (= {@link TipKeys#TIP_INDEX}), {@link #VERSION},
- * {@link #NEXT}, {@link #APPENDED}, {@link #ETAG}, {@link #RECENT_ETAGS}, {@link #EVENTS}, {@link #CASES}, unless the
+ * {@link #NEXT}, {@link #APPENDED}, {@link #EVENTS}, {@link #CASES}, unless the
  * aggregate is events-only {@link #UNFOLD}, and for the indexes {@link #AID}, {@link #LISTING} and one
  * {@code ix{i}_pk} per non-null {@code @Indexed} value ({@link dev.esgen.runtime.index.IndexKeys}). Batch item: {@link #STREAM}, {@link #INDEX} (its first
  * event's index), {@link #NEXT}, {@link #EVENTS}, {@link #CASES}. An event is a map of
- * {@link #TIMESTAMP} and {@link #DATA}; the unfold a map of {@link #INDEX}, {@link #TIMESTAMP} and
+ * {@link #TIMESTAMP} and {@link #DATA}, and on the first event of each append {@link #APPEND_ID}; the unfold a map of {@link #INDEX}, {@link #TIMESTAMP} and
  * {@link #DATA}.
  *
  * <pre>{@code
@@ -20,7 +20,7 @@ public final class TipAttributes {
 
   private TipAttributes() {}
 
-  /** Partition key (S): the stream name, {@code {aggregate-name}-{aid}}. */
+  /** Partition key (S): the stream name, {@code {aggregate-name}#{aid}}. */
   public static final String STREAM = "p";
 
   /**
@@ -37,19 +37,6 @@ public final class TipAttributes {
 
   /** Tip: how many events the latest append added (N); they are the last ones of {@link #EVENTS}. */
   public static final String APPENDED = "a";
-
-  /** Tip: a fresh random value per write (S), telling a writer whether a stored update is its own. */
-  public static final String ETAG = "et";
-
-  /**
-   * Tip: the etags of the latest appends (L of S), oldest first, at most {@link #RECENT_ETAG_COUNT}; the
-   * last is {@link #ETAG}. A writer whose request DynamoDB applied but whose response was lost finds its
-   * etag here when the SDK's retry fails its condition, even after other writers appended in between.
-   */
-  public static final String RECENT_ETAGS = "eh";
-
-  /** How many etags {@link #RECENT_ETAGS} keeps. */
-  public static final int RECENT_ETAG_COUNT = 8;
 
   /** The events (L of M), oldest first; the first has the index {@code n - size}. */
   public static final String EVENTS = "e";
@@ -77,4 +64,10 @@ public final class TipAttributes {
 
   /** In an event or the unfold: the JSON body from the generated codec (B). */
   public static final String DATA = "d";
+
+  /**
+   * In the first event of an append: the append's id (S, 22 characters), by which a writer whose request's
+   * outcome was unknown recognises its own append.
+   */
+  public static final String APPEND_ID = "x";
 }

@@ -7,8 +7,10 @@ import java.util.zip.CRC32;
 /**
  * The keys of the tip layout: the stream name as partition key, an event index as sort key.
  *
- * <p>The stream name is {@code {aggregate-name}-{aid}}: all items of a stream share it, so a stream is
- * one item collection and its batches sort by index. The tip sits at {@link #TIP_INDEX}, above every
+ * <p>The stream name is {@code {aggregate-name}#{aid}}: all items of a stream share it, so a stream is
+ * one item collection and its batches sort by index. Aggregate names cannot hold {@code #}, so the first
+ * {@code #} ends the name and the streams of two aggregate types never meet, whatever their ids hold
+ * (tip format 2; format 1 joined them with {@code -}, which names may contain). The tip sits at {@link #TIP_INDEX}, above every
  * batch. There are no shards: each stream is its own partition key value already.
  *
  * <p>To list an aggregate type, every tip also carries a listing key {@code {aggregate-name}-{shard}},
@@ -18,7 +20,7 @@ import java.util.zip.CRC32;
  *
  * <pre>{@code
  * TipKeys keys = new TipKeys("bank-account");
- * keys.streamName("42");        // "bank-account-42"
+ * keys.streamName("42");        // "bank-account#42"
  * keys.listingKey("42", 4);     // "bank-account-3"
  * }</pre>
  */
@@ -36,9 +38,12 @@ public final class TipKeys {
     this.aggregateName = Objects.requireNonNull(aggregateName, "aggregateName");
   }
 
+  /** The separator between aggregate name and id in stream names: a character names cannot hold. */
+  public static final String STREAM_SEPARATOR = "#";
+
   /** The partition key of every item of the stream {@code aid}. */
   public String streamName(String aid) {
-    return aggregateName + "-" + aid;
+    return aggregateName + STREAM_SEPARATOR + aid;
   }
 
   /** The listing key of the stream {@code aid}: {@code {aggregate-name}-{shard}}. */

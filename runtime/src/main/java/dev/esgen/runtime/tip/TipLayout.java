@@ -2,10 +2,13 @@ package dev.esgen.runtime.tip;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.command.CommandRecord;
+import dev.esgen.runtime.command.CommandRecords;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
 import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import java.util.Collection;
@@ -33,20 +36,28 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * key the tip gets at creation. See {@code docs/schema.md}.
  *
  * <pre>{@code
- * StorageLayout tip = new TipLayout(client, StoreConfig.defaults());
+ * StorageLayout tip = new TipLayout(client, StoreConfig.defaults(), recorder);
  * Optional<LoadedStream<Cart>> cart = tip.load(definition, id);
  * }</pre>
  */
 public final class TipLayout implements StorageLayout {
 
+  private final DynamoDbClient client;
   private final TipLoader loader;
   private final TipAppender appender;
   private final TipIndexReader indexReader;
+  private final CommandRecords commands;
 
-  public TipLayout(DynamoDbClient client, StoreConfig config) {
+  /**
+   * @param client the client every request goes through; esgen's store hands in one that retries
+   * @param recorder hears about skipped snapshots
+   */
+  public TipLayout(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
+    this.client = client;
     this.loader = new TipLoader(client, config);
-    this.appender = new TipAppender(client, config);
+    this.appender = new TipAppender(client, config, recorder);
     this.indexReader = new TipIndexReader(client, config, loader);
+    this.commands = new CommandRecords(config.snapshotTable());
   }
 
   @Override
@@ -57,6 +68,11 @@ public final class TipLayout implements StorageLayout {
   @Override
   public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
     return appender.append(request);
+  }
+
+  @Override
+  public <A, I, E> Optional<CommandRecord> findCommand(AggregateDefinition<A, I, E> definition, I id, String commandId) {
+    return commands.find(client, definition.name(), definition.keys().idString(id), commandId);
   }
 
   @Override

@@ -2,11 +2,9 @@ package dev.esgen.runtime.tip;
 
 import static dev.esgen.runtime.tip.TipAttributes.CASES;
 import static dev.esgen.runtime.tip.TipAttributes.DATA;
-import static dev.esgen.runtime.tip.TipAttributes.ETAG;
 import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.tip.TipAttributes.NEXT;
-import static dev.esgen.runtime.tip.TipAttributes.RECENT_ETAGS;
 import static dev.esgen.runtime.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.tip.TipAttributes.UNFOLD;
 import static dev.esgen.runtime.tip.TipAttributes.VERSION;
@@ -120,7 +118,7 @@ final class TipLoader {
       }
     }
     state = fold(definition, aid, state, from, base, events, cases);
-    return new LoadedStream<>(state, version, next, new TipPosition(events, cases, recentEtags(tip)));
+    return new LoadedStream<>(state, version, next, new TipPosition(events, cases));
   }
 
   private Map<String, AttributeValue> readTip(String stream) {
@@ -244,19 +242,6 @@ final class TipLoader {
       throw new CorruptStreamException(definition.name(), aid, "the " + what + " has no list " + name + " attribute");
     }
     return value.l();
-  }
-
-  /**
-   * The etags of the latest appends stored on {@code tip}, oldest first. A tip written before the history
-   * existed has only its latest etag.
-   */
-  static List<String> recentEtags(Map<String, AttributeValue> tip) {
-    AttributeValue recent = tip.get(RECENT_ETAGS);
-    if (recent != null && recent.hasL()) {
-      return recent.l().stream().map(AttributeValue::s).filter(Objects::nonNull).toList();
-    }
-    AttributeValue latest = tip.get(ETAG);
-    return latest == null || latest.s() == null ? List.of() : List.of(latest.s());
   }
 
   static AttributeValue index(long index) {

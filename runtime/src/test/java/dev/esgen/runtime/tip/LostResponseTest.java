@@ -1,6 +1,8 @@
 package dev.esgen.runtime.tip;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.runtime.DynamoDbEventStore;
@@ -8,12 +10,15 @@ import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.storage.AppendIds;
 import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.runtime.testing.TipItems;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,9 +40,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * Writes whose response is lost after DynamoDB applied them: the SDK sends the request again, its
- * condition fails against the write it already made, and esgen must still report the write as done,
- * exactly once, also when another writer appended in between.
+ * Writes whose response is lost after DynamoDB applied them: esgen cannot tell from the failure whether
+ * the write was applied, reads the stream back, finds its append id, and reports the write as done,
+ * exactly once, also when other writers appended in between.
  */
 class LostResponseTest {
 
@@ -107,19 +112,53 @@ class LostResponseTest {
   }
 
   @Test
-  void tipKeepsTheEtagsOfItsLatestAppendsOnly() {
+  void tipAppendWhoseResponseIsLostWhileManyOthersAppendAndCalveIsStoredOnce() {
+    // Four events per tip: the ten appends in between calve this append's event into a batch, where the
+    // read-back must find it.
+    TipPolicy smallTip = new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 4, true);
+    LoseResponse lose = new LoseResponse(UpdateItemRequest.class);
+    CounterRepository counters = new CounterRepository(storeLosing(lose), smallTip);
+    CounterRepository other = new CounterRepository(TestDynamo.store(), smallTip);
+    CounterId id = CounterId.random();
+    other.create(new CounterCreated(id, "c"));
+    lose.then(() -> {
+      for (int k = 0; k < 10; k++) {
+        other.transact(id, c -> c.increment("other"));
+      }
+    });
+
+    Versioned<Counter> appended = counters.transact(id, c -> c.increment("mine"));
+
+    assertEquals(1, lose.lost());
+    assertEquals(2, appended.version());
+    List<CounterEvent> events = TipItems.events(counters, id.value());
+    assertEquals(12, events.size());
+    assertEquals(new Incremented(1, "mine"), events.get(1));
+    assertEquals(1, events.stream().filter(e -> e.equals(new Incremented(1, "mine"))).count());
+    assertEquals(12, counters.loadVersioned(id).version());
+  }
+
+  @Test
+  void everyAppendStoresItsAppendIdWithItsFirstEventOnly() {
     CounterRepository counters = new CounterRepository(TestDynamo.store(), SNAPSHOTTING_TIP);
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
-    for (int k = 0; k < TipAttributes.RECENT_ETAG_COUNT + 3; k++) {
-      counters.transact(id, c -> c.increment("x"));
-    }
+    counters.transact(id, c -> List.of(new Incremented(1, "a"), new Incremented(2, "b")));
+    counters.transact(id, c -> c.increment("c"));
 
     Map<String, AttributeValue> tip = TipItems.of(id.value()).get(0);
-    List<AttributeValue> recent = tip.get(TipAttributes.RECENT_ETAGS).l();
-    assertEquals(TipAttributes.RECENT_ETAG_COUNT, recent.size());
-    assertEquals(tip.get(TipAttributes.ETAG), recent.get(recent.size() - 1));
-    assertEquals(TipAttributes.RECENT_ETAG_COUNT, recent.stream().distinct().count());
+    List<AttributeValue> stored = tip.get(TipAttributes.EVENTS).l();
+    List<String> appendIds = stored.stream()
+        .map(e -> e.m().get(TipAttributes.APPEND_ID))
+        .map(v -> v == null ? null : v.s())
+        .toList();
+    assertEquals(4, appendIds.size());
+    assertNotNull(appendIds.get(0));
+    assertNotNull(appendIds.get(1));
+    assertNull(appendIds.get(2));
+    assertNotNull(appendIds.get(3));
+    assertEquals(3, new HashSet<>(List.of(appendIds.get(0), appendIds.get(1), appendIds.get(3))).size());
+    assertEquals(AppendIds.LENGTH, appendIds.get(0).length());
   }
 
   @Test
@@ -154,8 +193,8 @@ class LostResponseTest {
   }
 
   /**
-   * Turns the response to the first request of one type into an HTTP 500 after DynamoDB applied it, so
-   * the SDK sends it again; runs the action set with {@link #then} before the SDK's retry.
+   * Turns the response to the first request of one type into an HTTP 500 after DynamoDB applied it; runs
+   * the action set with {@link #then} before esgen sees the failure.
    */
   private static final class LoseResponse implements ExecutionInterceptor {
     private final Class<? extends SdkRequest> type;

@@ -1,0 +1,26 @@
+package dev.esgen.runtime.error;
+
+/**
+ * A command id that esgen cannot store: null, empty, or longer than
+ * {@link dev.esgen.runtime.command.CommandRecords#MAX_COMMAND_ID_BYTES} bytes. Thrown before any request.
+ *
+ * <pre>{@code
+ * accounts.transact(id, "", account -> account.deposit(500));
+ * // InvalidCommandIdException: "bank-account: a command id must not be empty"
+ * }</pre>
+ */
+public class InvalidCommandIdException extends EsgenException {
+
+  private static final long serialVersionUID = 1L;
+
+  private final String aggregateName;
+
+  public InvalidCommandIdException(String aggregateName, String problem) {
+    super(aggregateName + ": " + problem);
+    this.aggregateName = aggregateName;
+  }
+
+  public String aggregateName() {
+    return aggregateName;
+  }
+}
