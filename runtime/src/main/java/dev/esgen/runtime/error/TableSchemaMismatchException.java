@@ -18,7 +18,7 @@ import java.util.Optional;
  *   new TableProvisioner(client, config).createTablesIfMissing(definitions);
  * } catch (TableSchemaMismatchException e) {
  *   // "table 'journal' has hash key pkey (S), range key sk (S), but esgen needs hash key pkey (S),
- *   //  range key skey (S); nothing was changed: ..."
+ *   //  range key skey (S); the table was left as it was: ..."
  * }
  * }</pre>
  */
@@ -39,7 +39,7 @@ public class TableSchemaMismatchException extends StoreException {
    */
   public TableSchemaMismatchException(String table, String index, String expected, String found) {
     super((index == null ? "table '" + table + "'" : "index '" + index + "' of table '" + table + "'")
-        + " has " + found + ", but esgen needs " + expected + "; nothing was changed: "
+        + " has " + found + ", but esgen needs " + expected + "; the table was left as it was: "
         + (index == null
             ? "point StoreConfig at another table, or recreate this one as described in docs/operations.md"
             : "delete the index so that the provisioner adds it again with esgen's keys, or point StoreConfig"
