@@ -2,21 +2,28 @@ package dev.esgen.runtime.provision;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.error.TableSchemaMismatchException;
 import dev.esgen.runtime.index.IndexKeys;
 import dev.esgen.runtime.journal.JournalAttributes;
 import dev.esgen.runtime.tip.TipAttributes;
 import dev.esgen.runtime.tip.TipKeys;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
@@ -51,6 +58,11 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  * one index creation per {@code UpdateTable}) and awaited; DynamoDB backfills them from the head rows
  * already stored. The call waits until all tables are active, is idempotent and never removes anything.
  *
+ * <p>Before it creates or changes anything, it checks every table that already exists: its hash and
+ * range key must have the names and types of the definitions above, and so must each of its indexes that
+ * has the name of one esgen would create. A mismatch throws {@link TableSchemaMismatchException} and
+ * leaves all three tables as they were.
+ *
  * <pre>{@code
  * new TableProvisioner(client, StoreConfig.defaults())
  *     .createTablesIfMissing(BankAccountRepository.definition(mapper), TransferRepository.definition(mapper));
@@ -81,30 +93,32 @@ public final class TableProvisioner {
    * @return the names of the tables this call created (empty when all existed)
    * @throws IllegalArgumentException when an aggregate has more {@code @Indexed} columns than a table
    *     can have global secondary indexes
+   * @throws TableSchemaMismatchException when an existing table, or an existing index of a name esgen
+   *     uses, has other keys than esgen needs; nothing was created or changed then
    */
   public List<String> createTablesIfMissing(AggregateDefinition<?, ?, ?>... definitions) {
     int slots = slotsNeeded(List.of(definitions));
+    CreateTableRequest journal = journalTable();
+    CreateTableRequest snapshot = snapshotTable(slots);
+    CreateTableRequest tip = tipTable(tipSlots(slots));
+    List<CreateTableRequest> tables = List.of(journal, snapshot, tip);
+    // All existing tables are checked before the first change, so that a mismatch in one of them does not
+    // leave the others half provisioned.
+    List<CreateTableRequest> missing = new ArrayList<>();
+    for (CreateTableRequest table : tables) {
+      describe(table.tableName()).ifPresentOrElse(existing -> checkSchema(table, existing), () -> missing.add(table));
+    }
     List<String> created = new ArrayList<>();
-    if (createIfMissing(journalTable())) {
-      created.add(config.journalTable());
+    for (CreateTableRequest table : missing) {
+      if (create(table)) {
+        created.add(table.tableName());
+      }
     }
-    if (createIfMissing(snapshotTable(slots))) {
-      created.add(config.snapshotTable());
+    for (CreateTableRequest table : tables) {
+      client.waiter().waitUntilTableExists(b -> b.tableName(table.tableName()));
     }
-    if (createIfMissing(tipTable(tipSlots(slots)))) {
-      created.add(config.tipTable());
-    }
-    client.waiter().waitUntilTableExists(b -> b.tableName(config.journalTable()));
-    client.waiter().waitUntilTableExists(b -> b.tableName(config.tipTable()));
-    client.waiter().waitUntilTableExists(b -> b.tableName(config.snapshotTable()));
-    List<GlobalSecondaryIndex> slotIndexes = new ArrayList<>();
-    for (int slot = 0; slot < slots; slot++) {
-      slotIndexes.add(slotIndex(slot));
-    }
-    addMissingIndexes(config.snapshotTable(), slotIndexes);
-    List<GlobalSecondaryIndex> tipIndexes = new ArrayList<>(List.of(listingIndex()));
-    tipIndexes.addAll(slotIndexes.subList(0, tipSlots(slots)));
-    addMissingIndexes(config.tipTable(), tipIndexes);
+    addMissingIndexes(snapshot);
+    addMissingIndexes(tip);
     enableSnapshotTtl();
     return created;
   }
@@ -155,14 +169,52 @@ public final class TableProvisioner {
         .build();
   }
 
-  private void addMissingIndexes(String tableName, List<GlobalSecondaryIndex> indexes) {
-    for (GlobalSecondaryIndex index : indexes) {
+  /**
+   * Throws when {@code existing} has other table keys than {@code expected}, or when one of its indexes
+   * has the name of one of {@code expected}'s but other keys. Indexes {@code expected} does not name are
+   * the owner's business and are not looked at.
+   */
+  private static void checkSchema(CreateTableRequest expected, TableDescription existing) {
+    String table = expected.tableName();
+    String neededKeys = keys(expected.keySchema(), expected.attributeDefinitions());
+    String foundKeys = keys(existing.keySchema(), existing.attributeDefinitions());
+    if (!neededKeys.equals(foundKeys)) {
+      throw new TableSchemaMismatchException(table, null, neededKeys, foundKeys);
+    }
+    Map<String, GlobalSecondaryIndexDescription> existingIndexes = new HashMap<>();
+    existing.globalSecondaryIndexes().forEach(index -> existingIndexes.put(index.indexName(), index));
+    for (GlobalSecondaryIndex index : expected.globalSecondaryIndexes()) {
+      GlobalSecondaryIndexDescription found = existingIndexes.get(index.indexName());
+      if (found == null) {
+        continue;
+      }
+      String neededIndexKeys = keys(index.keySchema(), expected.attributeDefinitions());
+      String foundIndexKeys = keys(found.keySchema(), existing.attributeDefinitions());
+      if (!neededIndexKeys.equals(foundIndexKeys)) {
+        throw new TableSchemaMismatchException(table, index.indexName(), neededIndexKeys, foundIndexKeys);
+      }
+    }
+  }
+
+  /** {@code hash key pkey (S), range key skey (S)}: names, roles and types, comparable and readable. */
+  private static String keys(List<KeySchemaElement> keySchema, List<AttributeDefinition> attributes) {
+    Map<String, String> types = new HashMap<>();
+    attributes.forEach(a -> types.put(a.attributeName(), a.attributeTypeAsString()));
+    return keySchema.stream()
+        .map(k -> k.keyTypeAsString().toLowerCase(Locale.ROOT) + " key " + k.attributeName()
+            + " (" + types.get(k.attributeName()) + ")")
+        .collect(Collectors.joining(", "));
+  }
+
+  private void addMissingIndexes(CreateTableRequest table) {
+    String tableName = table.tableName();
+    for (GlobalSecondaryIndex index : table.globalSecondaryIndexes()) {
       if (indexNames(tableName).contains(index.indexName())) {
         continue;
       }
       client.updateTable(b -> b
           .tableName(tableName)
-          .attributeDefinitions(keyAttributes(index))
+          .attributeDefinitions(keyAttributes(table, index))
           .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
               .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
               .build()));
@@ -201,10 +253,10 @@ public final class TableProvisioner {
     }
   }
 
-  private static List<AttributeDefinition> keyAttributes(GlobalSecondaryIndex index) {
-    List<AttributeDefinition> attributes = new ArrayList<>();
-    index.keySchema().forEach(k -> attributes.add(stringKey(k.attributeName())));
-    return attributes;
+  /** The definitions of {@code index}'s key attributes, taken from the table's, which name their types. */
+  private static List<AttributeDefinition> keyAttributes(CreateTableRequest table, GlobalSecondaryIndex index) {
+    Set<String> keyNames = index.keySchema().stream().map(KeySchemaElement::attributeName).collect(Collectors.toSet());
+    return table.attributeDefinitions().stream().filter(a -> keyNames.contains(a.attributeName())).toList();
   }
 
   private CreateTableRequest journalTable() {
@@ -270,25 +322,23 @@ public final class TableProvisioner {
         .keySchema(key(JournalAttributes.PKEY, KeyType.HASH), key(JournalAttributes.SKEY, KeyType.RANGE));
   }
 
-  private boolean createIfMissing(CreateTableRequest request) {
-    if (exists(request.tableName())) {
-      return false;
-    }
+  private boolean create(CreateTableRequest request) {
     try {
       client.createTable(request);
       return true;
     } catch (ResourceInUseException e) {
-      // Created by someone else between our check and our request: just as good.
+      // Created by someone else since we looked: just as good if it has esgen's keys, and checked before
+      // anything is added to it.
+      checkSchema(request, client.describeTable(b -> b.tableName(request.tableName())).table());
       return false;
     }
   }
 
-  private boolean exists(String table) {
+  private Optional<TableDescription> describe(String table) {
     try {
-      client.describeTable(b -> b.tableName(table));
-      return true;
+      return Optional.of(client.describeTable(b -> b.tableName(table)).table());
     } catch (ResourceNotFoundException e) {
-      return false;
+      return Optional.empty();
     }
   }
 

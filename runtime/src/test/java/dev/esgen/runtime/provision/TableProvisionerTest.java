@@ -13,18 +13,26 @@ import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.error.TableSchemaMismatchException;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.journal.JournalAttributes;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
@@ -120,6 +128,177 @@ class TableProvisionerTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> TableProvisioner.slotsNeeded(List.of(withColumns("wide", columns))));
     assertTrue(e.getMessage().contains("wide has 21 @Indexed columns"), e.getMessage());
+  }
+
+  @Test
+  void aSnapshotTableWithAnotherRangeKeyNameIsRefusedAndLeftAlone() {
+    StoreConfig config = freshConfig();
+    createTable(config.snapshotTable(), List.of(hash("pkey"), range("sk")), List.of(string("pkey"), string("sk")));
+    String before = shape(config.snapshotTable());
+
+    TableSchemaMismatchException e = assertThrows(TableSchemaMismatchException.class,
+        () -> new TableProvisioner(client, config).createTablesIfMissing(withColumns("one", IndexColumn.indexed("a"))));
+
+    assertEquals(config.snapshotTable(), e.table());
+    assertEquals(Optional.empty(), e.index());
+    assertEquals("hash key pkey (S), range key skey (S)", e.expected());
+    assertEquals("hash key pkey (S), range key sk (S)", e.found());
+    assertTrue(e.getMessage().startsWith("table '" + config.snapshotTable() + "' has hash key pkey (S), range key sk (S),"
+        + " but esgen needs hash key pkey (S), range key skey (S); the table was left as it was"), e.getMessage());
+    assertEquals(before, shape(config.snapshotTable()));
+    // The check comes before any change to any table, so the missing ones were not created either.
+    assertMissing(config.journalTable());
+    assertMissing(config.tipTable());
+  }
+
+  @Test
+  void aSnapshotTableWithANumericRangeKeyIsRefusedAndLeftAlone() {
+    StoreConfig config = freshConfig();
+    createTable(config.snapshotTable(), List.of(hash("pkey"), range("skey")), List.of(string("pkey"), number("skey")));
+    String before = shape(config.snapshotTable());
+
+    TableSchemaMismatchException e = assertThrows(TableSchemaMismatchException.class,
+        () -> new TableProvisioner(client, config).createTablesIfMissing(withColumns("one", IndexColumn.indexed("a"))));
+
+    assertEquals(config.snapshotTable(), e.table());
+    assertEquals("hash key pkey (S), range key skey (N)", e.found());
+    assertTrue(e.getMessage().contains("'" + config.snapshotTable() + "'"), e.getMessage());
+    assertTrue(e.getMessage().contains("range key skey (N), but esgen needs hash key pkey (S), range key skey (S)"),
+        e.getMessage());
+    assertEquals(before, shape(config.snapshotTable()));
+  }
+
+  @Test
+  void aJournalWithoutRangeKeyIsRefusedBeforeTheOtherTablesAreTouched() {
+    StoreConfig config = freshConfig();
+    createTable(config.journalTable(), List.of(hash("pkey")), List.of(string("pkey")));
+    createTable(config.snapshotTable(), List.of(hash("pkey"), range("skey")), List.of(string("pkey"), string("skey")));
+    String journalBefore = shape(config.journalTable());
+    String snapshotBefore = shape(config.snapshotTable());
+
+    TableSchemaMismatchException e = assertThrows(TableSchemaMismatchException.class,
+        () -> new TableProvisioner(client, config).createTablesIfMissing(withColumns("one", IndexColumn.indexed("a"))));
+
+    assertEquals(config.journalTable(), e.table());
+    assertEquals("hash key pkey (S)", e.found());
+    assertTrue(e.getMessage().contains("table '" + config.journalTable() + "' has hash key pkey (S), but esgen needs"
+        + " hash key pkey (S), range key skey (S)"), e.getMessage());
+    assertEquals(journalBefore, shape(config.journalTable()));
+    // The snapshot table has esgen's keys; it keeps its missing index slot and its disabled TTL all the same.
+    assertEquals(snapshotBefore, shape(config.snapshotTable()));
+    assertMissing(config.tipTable());
+  }
+
+  @Test
+  void aTipTableWithAStringIndexKeyIsRefusedAndGetsNoListingIndex() {
+    StoreConfig config = freshConfig();
+    createTable(config.tipTable(), List.of(hash("p"), range("i")), List.of(string("p"), string("i")));
+    String before = shape(config.tipTable());
+
+    TableSchemaMismatchException e = assertThrows(TableSchemaMismatchException.class,
+        () -> new TableProvisioner(client, config).createTablesIfMissing());
+
+    assertEquals(config.tipTable(), e.table());
+    assertEquals("hash key p (S), range key i (N)", e.expected());
+    assertEquals("hash key p (S), range key i (S)", e.found());
+    assertTrue(e.getMessage().contains("table '" + config.tipTable() + "'"), e.getMessage());
+    assertEquals(before, shape(config.tipTable()));
+  }
+
+  @Test
+  void anExistingSlotIndexWithOtherKeysIsRefusedAndNoFurtherSlotIsAdded() {
+    StoreConfig config = freshConfig();
+    createTable(config.snapshotTable(), List.of(hash("pkey"), range("skey")),
+        List.of(string("pkey"), string("skey"), string("ix0_pk"), string("other")),
+        GlobalSecondaryIndex.builder().indexName("esgen-index-0").keySchema(hash("ix0_pk"), range("other"))
+            .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)).build());
+    String before = shape(config.snapshotTable());
+
+    TableSchemaMismatchException e = assertThrows(TableSchemaMismatchException.class,
+        () -> new TableProvisioner(client, config).createTablesIfMissing(
+            withColumns("two", IndexColumn.indexed("a"), IndexColumn.indexed("b"))));
+
+    assertEquals(config.snapshotTable(), e.table());
+    assertEquals(Optional.of("esgen-index-0"), e.index());
+    assertEquals("hash key ix0_pk (S), range key aid (S)", e.expected());
+    assertEquals("hash key ix0_pk (S), range key other (S)", e.found());
+    assertTrue(e.getMessage().startsWith("index 'esgen-index-0' of table '" + config.snapshotTable() + "' has hash key"
+        + " ix0_pk (S), range key other (S), but esgen needs hash key ix0_pk (S), range key aid (S)"), e.getMessage());
+    // Without the check, esgen-index-1 would be added and TTL enabled.
+    assertEquals(before, shape(config.snapshotTable()));
+  }
+
+  @Test
+  void anExistingAidIndexWithAStringSeqNrIsRefusedWhenTheConfigAsksForIt() {
+    StoreConfig config = freshConfig().withAidIndex(true);
+    createTable(config.journalTable(), List.of(hash("pkey"), range("skey")),
+        List.of(string("pkey"), string("skey"), string("aid"), string("seq_nr")),
+        GlobalSecondaryIndex.builder().indexName(JournalAttributes.AID_INDEX).keySchema(hash("aid"), range("seq_nr"))
+            .projection(p -> p.projectionType(ProjectionType.ALL)).build());
+
+    TableSchemaMismatchException e = assertThrows(TableSchemaMismatchException.class,
+        () -> new TableProvisioner(client, config).createTablesIfMissing());
+
+    assertEquals(config.journalTable(), e.table());
+    assertEquals(Optional.of(JournalAttributes.AID_INDEX), e.index());
+    assertEquals("hash key aid (S), range key seq_nr (N)", e.expected());
+    assertEquals("hash key aid (S), range key seq_nr (S)", e.found());
+    assertMissing(config.snapshotTable());
+  }
+
+  @Test
+  void tablesCreatedByHandWithEsgensKeysAreAccepted() {
+    StoreConfig config = freshConfig();
+    createTable(config.journalTable(), List.of(hash("pkey"), range("skey")), List.of(string("pkey"), string("skey")));
+    createTable(config.snapshotTable(), List.of(hash("pkey"), range("skey")),
+        List.of(string("pkey"), string("skey"), string("ix0_pk"), string("aid")),
+        TableProvisioner.slotIndex(0));
+
+    assertEquals(List.of(config.tipTable()), new TableProvisioner(client, config).createTablesIfMissing(
+        withColumns("two", IndexColumn.indexed("a"), IndexColumn.indexed("b"))));
+    assertEquals(List.of("esgen-index-0", "esgen-index-1"), indexesOf(config.snapshotTable()));
+  }
+
+  private static StoreConfig freshConfig() {
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    return StoreConfig.defaults().withJournalTable("j-" + suffix).withSnapshotTable("s-" + suffix)
+        .withTipTable("t-" + suffix);
+  }
+
+  private void createTable(String name, List<KeySchemaElement> keys, List<AttributeDefinition> attributes,
+      GlobalSecondaryIndex... indexes) {
+    client.createTable(b -> b.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
+        .keySchema(keys).attributeDefinitions(attributes).globalSecondaryIndexes(indexes.length == 0 ? null : List.of(indexes)));
+    client.waiter().waitUntilTableExists(b -> b.tableName(name));
+  }
+
+  /** Everything about a table the provisioner could change: keys, attributes, indexes and TTL. */
+  private String shape(String table) {
+    TableDescription description = client.describeTable(b -> b.tableName(table)).table();
+    return description.keySchema() + " "
+        + description.attributeDefinitions().stream().map(AttributeDefinition::toString).sorted().toList() + " "
+        + description.globalSecondaryIndexes().stream().map(i -> i.indexName() + i.keySchema()).sorted().toList() + " "
+        + client.describeTimeToLive(b -> b.tableName(table)).timeToLiveDescription().timeToLiveStatus();
+  }
+
+  private void assertMissing(String table) {
+    assertThrows(ResourceNotFoundException.class, () -> client.describeTable(b -> b.tableName(table)));
+  }
+
+  private static KeySchemaElement hash(String name) {
+    return KeySchemaElement.builder().attributeName(name).keyType(KeyType.HASH).build();
+  }
+
+  private static KeySchemaElement range(String name) {
+    return KeySchemaElement.builder().attributeName(name).keyType(KeyType.RANGE).build();
+  }
+
+  private static AttributeDefinition string(String name) {
+    return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+  }
+
+  private static AttributeDefinition number(String name) {
+    return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.N).build();
   }
 
   private List<String> indexesOf(String table) {
