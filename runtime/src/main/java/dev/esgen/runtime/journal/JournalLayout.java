@@ -48,7 +48,7 @@ public final class JournalLayout implements StorageLayout {
    */
   public JournalLayout(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
     this.client = client;
-    this.loader = new JournalLoader(client, config);
+    this.loader = new JournalLoader(client, config, recorder);
     this.appender = new JournalAppender(client, config, recorder);
     this.indexReader = new JournalIndexReader(client, config, loader);
     this.commands = new CommandRecords(config.snapshotTable());

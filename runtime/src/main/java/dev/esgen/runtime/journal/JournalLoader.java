@@ -16,6 +16,7 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.storage.ConsistentBatchReader;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
@@ -41,10 +42,10 @@ final class JournalLoader {
   private final StoreConfig config;
   private final ConsistentBatchReader headReader;
 
-  JournalLoader(DynamoDbClient client, StoreConfig config) {
+  JournalLoader(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
     this.client = client;
     this.config = config;
-    this.headReader = new ConsistentBatchReader(client, config.snapshotTable());
+    this.headReader = new ConsistentBatchReader(client, config.snapshotTable(), recorder::currentBudget);
   }
 
   <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {

@@ -2,7 +2,6 @@ package dev.esgen.runtime.metrics;
 
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.retry.FailureKind;
-import dev.esgen.runtime.retry.Failures;
 import dev.esgen.runtime.retry.RetryBudget;
 import dev.esgen.runtime.retry.RetryBudgets;
 import java.time.Duration;
@@ -160,14 +159,14 @@ public final class OperationRecorder {
       return budget;
     }
 
-    private void failed(FailureKind kind, int failedAttempts, Throwable cause, Optional<Duration> retryAfter) {
+    private void failed(FailureKind kind, int failedAttempts, String errorCode, Optional<Duration> retryAfter) {
       if (kind == FailureKind.TRANSIENT) {
         transientFailures++;
       } else if (kind == FailureKind.OUTCOME_UNKNOWN) {
         unknownOutcomes++;
       }
       FailedAttempt attempt =
-          new FailedAttempt(aggregateType, operation, failedAttempts, kind, Failures.describe(cause), retryAfter);
+          new FailedAttempt(aggregateType, operation, failedAttempts, kind, errorCode, retryAfter);
       safely(() -> listener.onFailedAttempt(attempt));
     }
   }

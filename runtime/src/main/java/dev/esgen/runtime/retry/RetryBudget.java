@@ -29,13 +29,14 @@ public final class RetryBudget {
   @FunctionalInterface
   public interface Observer {
 
-    Observer NONE = (kind, failedAttempts, cause, retryAfter) -> {};
+    Observer NONE = (kind, failedAttempts, errorCode, retryAfter) -> {};
 
     /**
      * @param failedAttempts how many attempts of the operation have failed, this one included
+     * @param errorCode DynamoDB's error code or the failure's class name, never a stored value
      * @param retryAfter the pause before the next attempt; empty when the budget is spent
      */
-    void failed(FailureKind kind, int failedAttempts, Throwable cause, Optional<Duration> retryAfter);
+    void failed(FailureKind kind, int failedAttempts, String errorCode, Optional<Duration> retryAfter);
   }
 
   private final RetryPolicy policy;
@@ -57,10 +58,15 @@ public final class RetryBudget {
    *     interrupted while waiting (its interrupt flag is then set again)
    */
   public boolean retry(FailureKind kind, Throwable cause) {
+    return retry(kind, Failures.describe(cause));
+  }
+
+  /** As {@link #retry(FailureKind, Throwable)}, for a failure that is no exception, named by {@code errorCode}. */
+  public boolean retry(FailureKind kind, String errorCode) {
     failedAttempts++;
     Duration pause = policy.delayAfter(failedAttempts, ThreadLocalRandom.current());
     boolean allowed = failedAttempts < policy.maxAttempts() && System.nanoTime() + pause.toNanos() < deadlineNanos;
-    observer.failed(kind, failedAttempts, cause, allowed ? Optional.of(pause) : Optional.empty());
+    observer.failed(kind, failedAttempts, errorCode, allowed ? Optional.of(pause) : Optional.empty());
     return allowed && sleep(pause);
   }
 

@@ -1,10 +1,14 @@
 package dev.esgen.runtime.storage;
 
 import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.StoreUnavailableException;
+import dev.esgen.runtime.retry.FailureKind;
+import dev.esgen.runtime.retry.RetryBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -14,10 +18,11 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 /**
  * Reads items of one table by key with strongly consistent {@code BatchGetItem} calls: the keys in chunks
  * of {@value #BATCH_LIMIT} (one chunk after the other), and each chunk's unprocessed keys asked for again
- * after a back-off until none are left. Both layouts read many streams' head items this way.
+ * after a jittered pause, drawing on the running operation's retry budget, until none are left. Both
+ * layouts read many streams' head items this way.
  *
  * <pre>{@code
- * List<Map<String, AttributeValue>> items = new ConsistentBatchReader(client, "tip").read(keys);
+ * List<Map<String, AttributeValue>> items = new ConsistentBatchReader(client, "tip", recorder::currentBudget).read(keys);
  * }</pre>
  */
 public final class ConsistentBatchReader {
@@ -27,16 +32,20 @@ public final class ConsistentBatchReader {
 
   private final DynamoDbClient client;
   private final String table;
+  private final Supplier<RetryBudget> budget;
 
-  public ConsistentBatchReader(DynamoDbClient client, String table) {
+  /** @param budget the retry budget of the operation running on the calling thread */
+  public ConsistentBatchReader(DynamoDbClient client, String table, Supplier<RetryBudget> budget) {
     this.client = Objects.requireNonNull(client, "client");
     this.table = Objects.requireNonNull(table, "table");
+    this.budget = Objects.requireNonNull(budget, "budget");
   }
 
   /**
    * The items found for {@code keys}, in no particular order; keys without an item are left out.
    *
    * @throws MissingTableException when the table does not exist
+   * @throws StoreUnavailableException when keys stay unprocessed until the retry budget is spent
    */
   public List<Map<String, AttributeValue>> read(List<Map<String, AttributeValue>> keys) {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
@@ -50,7 +59,8 @@ public final class ConsistentBatchReader {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
     Map<String, KeysAndAttributes> request =
         Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
-    for (int attempt = 1; !request.isEmpty(); attempt++) {
+    RetryBudget retries = budget.get();
+    while (!request.isEmpty()) {
       BatchGetItemResponse response;
       try {
         Map<String, KeysAndAttributes> pending = request;
@@ -60,20 +70,12 @@ public final class ConsistentBatchReader {
       }
       items.addAll(response.responses().getOrDefault(table, List.of()));
       request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-      if (!request.isEmpty()) {
-        // Unprocessed keys mean throttling or a response over 16 MB: back off before asking again.
-        backOff(attempt);
+      // Unprocessed keys mean throttling or a response over 16 MB: pause before asking again.
+      if (!request.isEmpty() && !retries.retry(FailureKind.TRANSIENT, "UnprocessedKeys")) {
+        throw new StoreUnavailableException("BatchGetItem on [" + table + "]", retries.failedAttempts(),
+            FailureKind.TRANSIENT, "UnprocessedKeys", null);
       }
     }
     return items;
-  }
-
-  private static void backOff(int attempt) {
-    try {
-      Thread.sleep(Math.min(1_000L, 20L << Math.min(attempt, 6)));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting to retry unprocessed keys", e);
-    }
   }
 }

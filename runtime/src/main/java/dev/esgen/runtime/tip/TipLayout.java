@@ -54,7 +54,7 @@ public final class TipLayout implements StorageLayout {
    */
   public TipLayout(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
     this.client = client;
-    this.loader = new TipLoader(client, config);
+    this.loader = new TipLoader(client, config, recorder);
     this.appender = new TipAppender(client, config, recorder);
     this.indexReader = new TipIndexReader(client, config, loader);
     this.commands = new CommandRecords(config.snapshotTable());
