@@ -27,9 +27,9 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * shares (a missing table or a missing index becomes esgen's error naming it).
  *
  * <p>The indexes queried here (the slots, the tip layout's listing index) have {@code aid} as their range
- * key and list one item per aggregate, so a cursor keeps only the last aid read: the start key is rebuilt from it, the query's own hash key and the
- * layout's key of the item holding that aid. A cursor thus never brings DynamoDB an attribute it did not
- * expect, and holds no indexed value.
+ * key and list one item per aggregate, so a cursor keeps only the last aid read: the start key is rebuilt
+ * from it, the query's own hash key and the layout's key of the item holding that aid. A cursor thus
+ * never brings DynamoDB an attribute it did not expect, and holds no indexed value.
  *
  * <pre>{@code
  * SlotIndexQuery slots = new SlotIndexQuery(client, "snapshot");
