@@ -5,11 +5,16 @@ package dev.esgen.runtime.error;
  * one of the aggregate's event types (for example an event class was renamed without
  * {@code @EventType} keeping the stored name).
  *
+ * <p>Neither the message nor the cause chain quotes the stored event, which may hold personal data: the
+ * cause is a {@link RedactedException} naming the original exception's class and, for a JSON error,
+ * where in the body it occurred, with the original's stack trace.
+ *
  * <pre>{@code
  * try {
  *   accounts.load(id);
  * } catch (EventDecodingException e) {
- *   // "cannot decode event 17 (type 'money-deposited') of bank-account 5f0c...: ..."
+ *   // "cannot decode event 17 (type 'money-deposited') of bank-account 5f0c...: InvalidFormatException
+ *   //  at $.amount, line 1, column 11"
  *   log.error("stream {} seq {} type {}", e.aggregateId(), e.seqNr(), e.eventType(), e);
  * }
  * }</pre>
@@ -23,10 +28,16 @@ public class EventDecodingException extends StoreException {
   private final long seqNr;
   private final String eventType;
 
+  /** @param cause why decoding failed; it is replaced by its {@link RedactedException} */
   public EventDecodingException(
       String aggregateName, String aggregateId, long seqNr, String eventType, Throwable cause) {
+    this(aggregateName, aggregateId, seqNr, eventType, RedactedException.of(cause));
+  }
+
+  private EventDecodingException(
+      String aggregateName, String aggregateId, long seqNr, String eventType, RedactedException cause) {
     super("cannot decode event " + seqNr + " (type '" + eventType + "') of " + aggregateName + " " + aggregateId
-        + ": " + cause.getMessage(), cause);
+        + ": " + cause.summary(), cause);
     this.aggregateName = aggregateName;
     this.aggregateId = aggregateId;
     this.seqNr = seqNr;

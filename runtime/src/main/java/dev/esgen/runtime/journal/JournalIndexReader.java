@@ -2,6 +2,7 @@ package dev.esgen.runtime.journal;
 
 import static dev.esgen.runtime.journal.JournalAttributes.AID;
 import static dev.esgen.runtime.journal.JournalAttributes.PKEY;
+import static dev.esgen.runtime.journal.JournalAttributes.SKEY;
 import static dev.esgen.runtime.journal.JournalAttributes.VERSION;
 
 import dev.esgen.runtime.StoreConfig;
@@ -10,7 +11,6 @@ import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.SlotIndexQuery;
 import dev.esgen.runtime.index.UniqueReservations;
-import dev.esgen.runtime.query.Cursors;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.storage.LoadedStream;
@@ -35,7 +35,6 @@ final class JournalIndexReader {
   private final JournalLoader loader;
   private final UniqueReservations reservations;
   private final SlotIndexQuery slots;
-  private final ShardedListing listing = new ShardedListing(PKEY, Cursors::encode, Cursors::decode);
 
   JournalIndexReader(DynamoDbClient client, StoreConfig config, JournalLoader loader) {
     this.client = client;
@@ -51,27 +50,58 @@ final class JournalIndexReader {
 
   <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
-    return slots.find(definition, column, value, page, Cursors::decode, Cursors::encode);
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    return slots.find(definition, column, value, page, aid -> Map.of(
+        PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
+        SKEY, AttributeValue.fromS(keys.headSortKey(aid))));
   }
 
   /**
    * Head rows shard by shard, each shard in sort-key order ({@code {aggregate}-{aid}-0...0}, so by aid):
    * a strongly consistent query per partition, keeping only head rows (the ones with a version).
+   *
    */
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
-    Page<Map<String, AttributeValue>> heads = listing.page(definition.shards(), page, (shard, start, limit) ->
+    ShardedListing listing = new ShardedListing(definition.name(), definition.shards(), positions(definition));
+    Page<Map<String, AttributeValue>> heads = listing.page(page, (shard, start, limit) ->
         query(QueryRequest.builder()
             .tableName(config.snapshotTable())
             .keyConditionExpression("#pkey = :pkey")
             .filterExpression("attribute_exists(#version)")
             .expressionAttributeNames(Map.of("#pkey", PKEY, "#version", VERSION))
-            .expressionAttributeValues(Map.of(":pkey", AttributeValue.fromS(definition.name() + "-" + shard)))
+            .expressionAttributeValues(Map.of(":pkey", AttributeValue.fromS(partition(definition, shard))))
             .consistentRead(true)
             .limit(limit)
             .exclusiveStartKey(start)
             .build()));
     return heads.map(head -> loader.fromHead(definition, keys, head.get(AID).s(), head));
+  }
+
+  /**
+   * A listing cursor keeps the sort key of the last row read; the partition follows from the shard. The
+   * filter leaves out older snapshot rows only after DynamoDB read them, so that row may be one of those.
+   */
+  private static ShardedListing.Positions positions(AggregateDefinition<?, ?, ?> definition) {
+    return new ShardedListing.Positions() {
+      @Override
+      public Map<String, AttributeValue> position(Map<String, AttributeValue> lastEvaluatedKey) {
+        return Map.of(SKEY, lastEvaluatedKey.get(SKEY));
+      }
+
+      @Override
+      public Optional<Map<String, AttributeValue>> startKey(int shard, Map<String, AttributeValue> position) {
+        AttributeValue skey = position.get(SKEY);
+        return position.size() == 1 && skey != null && SlotIndexQuery.isRangeKey(skey.s())
+            ? Optional.of(Map.of(PKEY, AttributeValue.fromS(partition(definition, shard)), SKEY, skey))
+            : Optional.empty();
+      }
+    };
+  }
+
+  /** The partition key of {@code shard}, which {@link JournalKeys} computes only from an aid. */
+  private static String partition(AggregateDefinition<?, ?, ?> definition, int shard) {
+    return definition.name() + "-" + shard;
   }
 
   private QueryResponse query(QueryRequest request) {

@@ -17,7 +17,8 @@ import java.util.Optional;
  * }
  * }</pre>
  *
- * @param cursor where to continue, from {@link Page#nextCursor()}; empty for the first page
+ * @param cursor where to continue, from {@link Page#nextCursor()} of the same listing (another listing's
+ *     cursor fails with {@link dev.esgen.runtime.error.InvalidCursorException}); empty for the first page
  * @param size the most items to return, 1 to {@value #MAX_SIZE}
  */
 public record PageRequest(Optional<String> cursor, int size) {

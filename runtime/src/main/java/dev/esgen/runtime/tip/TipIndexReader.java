@@ -3,13 +3,13 @@ package dev.esgen.runtime.tip;
 import static dev.esgen.runtime.tip.TipAttributes.AID;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.tip.TipAttributes.LISTING;
+import static dev.esgen.runtime.tip.TipAttributes.STREAM;
 
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.SlotIndexQuery;
 import dev.esgen.runtime.index.UniqueReservations;
-import dev.esgen.runtime.query.Cursors;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.storage.LoadedStream;
@@ -27,9 +27,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * journal layout), through an index slot's global secondary index on the tip table, and over all tips of
  * an aggregate type through the listing index {@link TipKeys#LISTING_INDEX}.
  *
- * <p>Index queries return the tip table's keys, whose sort key {@code i} is a number; every item in these
- * indexes is a tip, whose {@code i} is always {@link TipKeys#TIP_INDEX}, so cursors leave it out (they
- * hold strings only) and it is put back when a cursor is read.
+ * <p>Every item in these indexes is a tip, whose table key follows from its aid ({@code p} is the stream
+ * name, {@code i} always {@link TipKeys#TIP_INDEX}), so cursors keep only the last aid read.
  */
 final class TipIndexReader {
 
@@ -38,8 +37,6 @@ final class TipIndexReader {
   private final TipLoader loader;
   private final UniqueReservations reservations;
   private final SlotIndexQuery slots;
-  private final ShardedListing listing =
-      new ShardedListing(LISTING, TipIndexReader::cursor, TipIndexReader::startKey);
 
   TipIndexReader(DynamoDbClient client, StoreConfig config, TipLoader loader) {
     this.client = client;
@@ -55,7 +52,8 @@ final class TipIndexReader {
 
   <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
-    return slots.find(definition, column, value, page, TipIndexReader::startKey, TipIndexReader::cursor);
+    TipKeys keys = new TipKeys(definition.name());
+    return slots.find(definition, column, value, page, aid -> tipKey(keys, aid));
   }
 
   /**
@@ -65,7 +63,8 @@ final class TipIndexReader {
    */
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
     TipKeys keys = new TipKeys(definition.name());
-    Page<Map<String, AttributeValue>> listed = listing.page(definition.shards(), page, (shard, start, limit) ->
+    ShardedListing listing = new ShardedListing(definition.name(), definition.shards(), positions(keys));
+    Page<Map<String, AttributeValue>> listed = listing.page(page, (shard, start, limit) ->
         slots.run(QueryRequest.builder()
             .tableName(config.tipTable())
             .indexName(TipKeys.LISTING_INDEX)
@@ -79,15 +78,28 @@ final class TipIndexReader {
     return new Page<>(List.copyOf(loader.loadAll(definition, ids).values()), listed.nextCursor());
   }
 
-  private static String cursor(Map<String, AttributeValue> lastEvaluatedKey) {
-    Map<String, AttributeValue> key = new HashMap<>(lastEvaluatedKey);
-    key.remove(INDEX);
-    return Cursors.encode(key);
+  /** A listing cursor keeps the last aid read; the listing index's hash key follows from the shard. */
+  private static ShardedListing.Positions positions(TipKeys keys) {
+    return new ShardedListing.Positions() {
+      @Override
+      public Map<String, AttributeValue> position(Map<String, AttributeValue> lastEvaluatedKey) {
+        return SlotIndexQuery.position(lastEvaluatedKey);
+      }
+
+      @Override
+      public Optional<Map<String, AttributeValue>> startKey(int shard, Map<String, AttributeValue> position) {
+        return SlotIndexQuery.aid(position).map(aid -> {
+          Map<String, AttributeValue> key = new HashMap<>(tipKey(keys, aid));
+          key.put(LISTING, AttributeValue.fromS(keys.listingKey(shard)));
+          key.put(AID, AttributeValue.fromS(aid));
+          return key;
+        });
+      }
+    };
   }
 
-  private static Map<String, AttributeValue> startKey(String cursor) {
-    Map<String, AttributeValue> key = new HashMap<>(Cursors.decode(cursor));
-    key.put(INDEX, TipLoader.index(TipKeys.TIP_INDEX));
-    return key;
+  /** The table key of the tip of {@code aid}. */
+  private static Map<String, AttributeValue> tipKey(TipKeys keys, String aid) {
+    return Map.of(STREAM, AttributeValue.fromS(keys.streamName(aid)), INDEX, TipLoader.index(TipKeys.TIP_INDEX));
   }
 }

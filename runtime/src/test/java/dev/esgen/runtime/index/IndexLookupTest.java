@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
@@ -18,7 +19,10 @@ import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.error.InvalidCursorException;
+import dev.esgen.runtime.error.InvalidCursorException.Problem;
 import dev.esgen.runtime.error.ValueNotFoundException;
+import dev.esgen.runtime.query.Cursors;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
@@ -40,6 +44,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -143,6 +148,92 @@ class IndexLookupTest {
     }
     assertEquals(listed.size(), Set.copyOf(listed).size(), "no duplicates");
     assertTrue(listed.containsAll(created));
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void aCursorOfAnotherListingIsRefusedBeforeDynamoDbSeesIt(LayoutKind layout) {
+    IndexedCounterRepository counters = counters(layout);
+    String name = fresh("paged");
+    for (int i = 0; i < 2; i++) {
+      create(counters, name);
+    }
+    // Its own aggregate type: other tests leave undecodable counters behind.
+    CounterRepository plain = new CounterRepository(store, CounterRepository.builder(
+        "cursor-counter", store.objectMapper(), SnapshotPolicy.every(100)).layout(layout).build());
+    for (int i = 0; i < 2; i++) {
+      plain.create(new CounterCreated(CounterId.random(), "plain"));
+    }
+    String byName = cursor(counters.listByName(name, PageRequest.first(1)));
+    String all = cursor(counters.listAll(PageRequest.first(1)));
+    String otherAggregate = cursor(plain.listAll(PageRequest.first(1)));
+    String prefix = "cursor for " + IndexedCounterRepository.NAME + " ";
+
+    assertInvalid(Problem.OTHER_AGGREGATE, prefix + "listAll is invalid: it belongs to cursor-counter listAll",
+        () -> counters.listAll(PageRequest.after(otherAggregate, 5)));
+    assertInvalid(Problem.OTHER_AGGREGATE, prefix + "listBy:name is invalid: it belongs to cursor-counter listAll",
+        () -> counters.listByName(name, PageRequest.after(otherAggregate, 5)));
+    assertInvalid(Problem.OTHER_QUERY, prefix + "listBy:name is invalid: it belongs to " + IndexedCounterRepository.NAME
+        + " listAll", () -> counters.listByName(name, PageRequest.after(all, 5)));
+    assertInvalid(Problem.OTHER_QUERY, prefix + "listAll is invalid: it belongs to " + IndexedCounterRepository.NAME
+        + " listBy:name", () -> counters.listAll(PageRequest.after(byName, 5)));
+    assertInvalid(Problem.OTHER_QUERY, prefix + "listBy:parity is invalid: it belongs to "
+        + IndexedCounterRepository.NAME + " listBy:name",
+        () -> counters.listByParity("even", PageRequest.after(byName, 5)));
+    assertInvalid(Problem.OTHER_QUERY, prefix + "listBy:name is invalid: it belongs to listBy:name of another value",
+        () -> counters.listByName(fresh("other"), PageRequest.after(byName, 5)));
+
+    String malformed = " is invalid: it is no cursor an esgen page returned, or it was cut short or changed";
+    assertInvalid(Problem.MALFORMED, prefix + "listBy:name" + malformed,
+        () -> counters.listByName(name, PageRequest.after("garbage!", 5)));
+    assertInvalid(Problem.MALFORMED, prefix + "listAll" + malformed,
+        () -> counters.listAll(PageRequest.after("Z2FyYmFnZQ", 5)));
+    assertInvalid(Problem.MALFORMED, prefix + "listBy:name" + malformed,
+        () -> counters.listByName(name, PageRequest.after(byName.substring(0, byName.length() - 4), 5)));
+    assertInvalid(Problem.MALFORMED, prefix + "listAll" + malformed,
+        () -> counters.listAll(PageRequest.after(all.substring(0, all.length() - 4), 5)));
+    assertInvalid(Problem.MALFORMED, prefix + "listAll" + malformed,
+        () -> counters.listAll(PageRequest.after(all.substring(0, all.length() - 1), 5)));
+
+    // Made by hand with the right listing but keys DynamoDB would reject or that no query returns.
+    Cursors byNameCursors = Cursors.listBy(IndexedCounterRepository.NAME, "name", name);
+    Cursors allCursors = Cursors.listAll(IndexedCounterRepository.NAME);
+    String noPosition = " is invalid: it holds no position ";
+    for (Map<String, AttributeValue> position : List.of(
+        Map.<String, AttributeValue>of(),
+        Map.of("aid", AttributeValue.fromS("")),
+        Map.of("aid", AttributeValue.fromS("x".repeat(1025))),
+        Map.of("aid", AttributeValue.fromS("x"), "pkey", AttributeValue.fromS("x")))) {
+      assertInvalid(Problem.MALFORMED, prefix + "listBy:name" + noPosition + "listBy:name can go on from",
+          () -> counters.listByName(name, PageRequest.after(byNameCursors.encode(position), 5)));
+    }
+    String kept = layout == LayoutKind.TIP ? "aid" : "skey";
+    String notKept = layout == LayoutKind.TIP ? "skey" : "aid";
+    for (Map<String, AttributeValue> position : List.of(
+        Map.<String, AttributeValue>of(),
+        Map.of("shard", AttributeValue.fromS("4")),
+        Map.of("shard", AttributeValue.fromS("-1")),
+        Map.of("shard", AttributeValue.fromS("+1")),
+        Map.of("shard", AttributeValue.fromS("99999999999")),
+        Map.of("shard", AttributeValue.fromS("0"), "aid", AttributeValue.fromS("x"), "skey", AttributeValue.fromS("x")),
+        Map.of("shard", AttributeValue.fromS("0"), notKept, AttributeValue.fromS("x")),
+        Map.of("shard", AttributeValue.fromS("0"), kept, AttributeValue.fromS("x".repeat(1025))))) {
+      assertInvalid(Problem.MALFORMED, prefix + "listAll" + noPosition + "listAll can go on from",
+          () -> counters.listAll(PageRequest.after(allCursors.encode(position), 5)));
+    }
+    // ... while the cursors the listings returned go on.
+    assertEquals(1, counters.listByName(name, PageRequest.after(byName, 5)).items().size());
+    assertTrue(counters.listAll(PageRequest.after(all, 5)).items().size() > 0);
+  }
+
+  private static String cursor(Page<?> page) {
+    return page.nextCursor().orElseThrow(() -> new AssertionError("the listing has a second page"));
+  }
+
+  private static void assertInvalid(Problem problem, String message, Executable listing) {
+    InvalidCursorException e = assertThrows(InvalidCursorException.class, listing);
+    assertEquals(message, e.getMessage());
+    assertEquals(problem, e.problem());
   }
 
   @ParameterizedTest

@@ -1,0 +1,66 @@
+package dev.esgen.runtime.error;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import dev.esgen.runtime.codec.EsgenJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RedactedExceptionTest {
+
+  private static final String SECRET = "ann@example.com";
+
+  private final ObjectMapper mapper = EsgenJson.newObjectMapper();
+
+  record Card(String number) {
+    Card {
+      if (!number.matches("[0-9]+")) {
+        throw new IllegalArgumentException("not a card number: " + number);
+      }
+    }
+  }
+
+  record Wallet(List<Card> cards, Map<String, Integer> limits) {}
+
+  @Test
+  void mapKeysAreDataAndLeftOutOfThePath() {
+    Exception e = assertThrows(Exception.class, () -> mapper.readValue(
+        "{\"cards\":[],\"limits\":{\"" + SECRET + "\":\"many\"}}", Wallet.class));
+    RedactedException redacted = RedactedException.of(e);
+    assertEquals("InvalidFormatException at $.limits[*], line 1, column 41", redacted.summary());
+    assertNothingQuotes(redacted);
+  }
+
+  @Test
+  void theWholeCauseChainIsRedactedKeepingClassesAndStackTraces() {
+    ValueInstantiationException e = assertThrows(ValueInstantiationException.class, () -> mapper.readValue(
+        "{\"cards\":[{\"number\":\"1\"},{\"number\":\"" + SECRET + "\"}],\"limits\":{}}", Wallet.class));
+    RedactedException redacted = RedactedException.of(e);
+    assertEquals(ValueInstantiationException.class.getName(), redacted.originalClassName());
+    assertTrue(redacted.summary().startsWith("ValueInstantiationException at $.cards[1], line 1, column "),
+        redacted.summary());
+    RedactedException cause = (RedactedException) redacted.getCause();
+    assertEquals(IllegalArgumentException.class.getName(), cause.originalClassName());
+    assertEquals("IllegalArgumentException", cause.summary());
+    assertEquals(List.of(e.getCause().getStackTrace()), List.of(cause.getStackTrace()));
+    assertNull(cause.getCause());
+    assertNothingQuotes(redacted);
+    assertSame(redacted, RedactedException.of(redacted), "redacted once");
+  }
+
+  private static void assertNothingQuotes(Throwable e) {
+    StringWriter trace = new StringWriter();
+    e.printStackTrace(new PrintWriter(trace));
+    assertFalse(trace.toString().contains(SECRET), trace.toString());
+  }
+}
