@@ -36,11 +36,13 @@ public final class JournalLayout implements StorageLayout {
   private final JournalLoader loader;
   private final JournalAppender appender;
   private final JournalIndexReader indexReader;
+  private final JournalReindexer reindexer;
 
   public JournalLayout(DynamoDbClient client, StoreConfig config) {
     this.loader = new JournalLoader(client, config);
     this.appender = new JournalAppender(client, config);
     this.indexReader = new JournalIndexReader(client, config, loader);
+    this.reindexer = new JournalReindexer(client, config);
   }
 
   @Override
@@ -73,5 +75,15 @@ public final class JournalLayout implements StorageLayout {
   public <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
     return indexReader.findIndexed(definition, column, value, page);
+  }
+
+  /**
+   * An {@code UpdateItem} of the head row (slots set or removed, the version only checked), or with
+   * unique values a {@code TransactWriteItems} of that update plus one reservation {@code Put} per value;
+   * nothing at all for an aggregate without index columns.
+   */
+  @Override
+  public <A, I, E> void reindex(AggregateDefinition<A, I, E> definition, LoadedStream<A> stream) {
+    reindexer.reindex(definition, stream);
   }
 }

@@ -42,11 +42,13 @@ public final class TipLayout implements StorageLayout {
   private final TipLoader loader;
   private final TipAppender appender;
   private final TipIndexReader indexReader;
+  private final TipReindexer reindexer;
 
   public TipLayout(DynamoDbClient client, StoreConfig config) {
     this.loader = new TipLoader(client, config);
     this.appender = new TipAppender(client, config);
     this.indexReader = new TipIndexReader(client, config, loader);
+    this.reindexer = new TipReindexer(client, config);
   }
 
   @Override
@@ -82,5 +84,15 @@ public final class TipLayout implements StorageLayout {
   public <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
     return indexReader.findIndexed(definition, column, value, page);
+  }
+
+  /**
+   * An {@code UpdateItem} of the tip (slots set or removed, {@code aid} and listing key set, {@code a}
+   * set to 0, the version only checked), or with unique values a {@code TransactWriteItems} of that
+   * update plus one reservation {@code Put} per value.
+   */
+  @Override
+  public <A, I, E> void reindex(AggregateDefinition<A, I, E> definition, LoadedStream<A> stream) {
+    reindexer.reindex(definition, stream);
   }
 }
