@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.counter.Noted;
@@ -18,6 +21,7 @@ import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.journal.JournalAttributes;
 import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.metrics.OperationMetrics;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.ReindexReport;
@@ -31,13 +35,13 @@ import dev.esgen.runtime.tip.TipAttributes;
 import dev.esgen.runtime.tip.TipKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -60,7 +64,11 @@ class ReindexTest {
   private final RequestCounter requests = TestDynamo.requests();
 
   private IndexedCounterRepository counters(LayoutKind layout) {
-    return new IndexedCounterRepository(store, "reindex-" + UUID.randomUUID().toString().replace("-", ""), layout);
+    return new IndexedCounterRepository(store, freshAggregateName(), layout);
+  }
+
+  private static String freshAggregateName() {
+    return "reindex-" + UUID.randomUUID().toString().replace("-", "");
   }
 
   private static String fresh(String what) {
@@ -109,7 +117,7 @@ class ReindexTest {
     // Idempotent: a second run leaves every item as the first left it.
     counters.reindex(counter.id());
     assertEquals(written, versionItem(counters, layout, counter.id()));
-    assertEquals(Optional.of(counter.id().value()), reservationHolder(counters, note));
+    assertEquals(Optional.of(counter.id().value()), reservationHolder(counters.definition().name(), note));
     assertEquals(before, counters.loadVersioned(counter.id()));
 
     // And appends go on from the unchanged version as before.
@@ -184,10 +192,48 @@ class ReindexTest {
       assertEquals(OptionalLong.of(2), e.actualVersion());
       assertEquals(appended, versionItem(counters, layout, counter.id()));
     }
-    assertEquals(Optional.empty(), reservationHolder(counters, note), "the stale state's value was not reserved");
+    assertEquals(Optional.empty(), reservationHolder(counters.definition().name(), note), "the stale state's value was not reserved");
     // The repository reloads instead: the current state is written.
     counters.reindex(withNote.id());
     assertEquals(withNote.id(), counters.findByNote(note).id());
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void withOnlyAUniqueColumnTheVersionIsStillChecked(LayoutKind layout) {
+    IndexColumns<Counter> noteOnly = new IndexColumns<>() {
+      @Override
+      public List<IndexColumn> columns() {
+        return List.of(IndexedCounterRepository.NOTE);
+      }
+
+      @Override
+      public Map<String, String> values(Counter state) {
+        return state.lastNote().isEmpty() ? Map.of() : Map.of(IndexedCounterRepository.NOTE.name(), state.lastNote());
+      }
+    };
+    CounterRepository counters = new CounterRepository(store, CounterRepository
+        .builder(freshAggregateName(), store.objectMapper(), SnapshotPolicy.every(5))
+        .indexColumns(noteOnly)
+        .layout(layout)
+        .build());
+    StorageLayout storage = store.layoutFor(counters.definition());
+    String aggregateName = counters.definition().name();
+    CounterId id = CounterId.random();
+    String note = fresh("only");
+    counters.create(List.of(new CounterCreated(id, "unique only"), new Noted(note)));
+    TestDynamo.client().deleteItem(b -> b
+        .tableName(store.config().snapshotTable())
+        .key(reservationKey(aggregateName, note)));
+    LoadedStream<Counter> stale = storage.load(counters.definition(), id).orElseThrow();
+    counters.append(id, 1, new Incremented(1, "in between"));
+
+    // No slot to write: on the journal the transaction checks the head row's version on its own.
+    assertThrows(ConcurrentModificationException.class, () -> storage.reindex(counters.definition(), stale));
+    assertEquals(Optional.empty(), reservationHolder(aggregateName, note));
+
+    assertEquals(2, counters.reindex(id).version());
+    assertEquals(Optional.of(id.value()), reservationHolder(aggregateName, note));
   }
 
   @ParameterizedTest
@@ -304,6 +350,37 @@ class ReindexTest {
     assertEquals(0.0, CapacityRecorder.indexUnits(againReserving));
   }
 
+  @Test
+  void theListenerHearsEachReindexAndEachPageOfReindexAll() {
+    List<OperationMetrics> heard = new CopyOnWriteArrayList<>();
+    DynamoDbEventStore listened = TestDynamo.store(StoreConfig.defaults().withListener(heard::add));
+    IndexedCounterRepository counters = new IndexedCounterRepository(listened, freshAggregateName(), LayoutKind.JOURNAL);
+    List<CounterId> ids = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      ids.add(create(counters, fresh("heard")).id());
+    }
+    heard.clear();
+
+    counters.reindex(ids.get(0));
+    assertEquals(1, heard.size());
+    OperationMetrics reindex = heard.get(0);
+    assertEquals("reindex", reindex.operation());
+    assertEquals(2, reindex.requests(), "a load and a write: " + reindex);
+    assertEquals(1, reindex.attempts());
+    assertTrue(reindex.writeCapacityUnits() > 0, reindex.toString());
+
+    heard.clear();
+    ReindexReport<CounterId> page = counters.reindexAll(PageRequest.first(2));
+    assertEquals(2, page.reindexed());
+    assertEquals(List.of("reindexAll"), heard.stream().map(OperationMetrics::operation).toList());
+    assertEquals(2, heard.get(0).attempts(), "one write per stream of the page");
+
+    heard.clear();
+    assertEquals(3, counters.reindexAll().reindexed());
+    assertEquals(List.of("reindexAll"), heard.stream().map(OperationMetrics::operation).distinct().toList(),
+        "each page is its own operation");
+  }
+
   private boolean listsByParity(IndexedCounterRepository counters, String parity, CounterId id) {
     PageRequest page = PageRequest.first(100);
     while (true) {
@@ -327,21 +404,21 @@ class ReindexTest {
         .expressionAttributeNames(Map.of("#s0", SLOT_NAME, "#s1", SLOT_PARITY)));
     TestDynamo.client().deleteItem(b -> b
         .tableName(store.config().snapshotTable())
-        .key(reservationKey(counters, note)));
+        .key(reservationKey(counters.definition().name(), note)));
   }
 
-  private Optional<String> reservationHolder(IndexedCounterRepository counters, String note) {
+  private Optional<String> reservationHolder(String aggregateName, String note) {
     Map<String, AttributeValue> item = TestDynamo.client().getItem(b -> b
         .tableName(store.config().snapshotTable())
-        .key(reservationKey(counters, note))
+        .key(reservationKey(aggregateName, note))
         .consistentRead(true)).item();
     return item == null || item.isEmpty() ? Optional.empty() : Optional.of(item.get(IndexKeys.AID).s());
   }
 
-  private static Map<String, AttributeValue> reservationKey(IndexedCounterRepository counters, String note) {
+  private static Map<String, AttributeValue> reservationKey(String aggregateName, String note) {
     return Map.of(
         IndexKeys.PKEY, AttributeValue.fromS(IndexKeys.valueKey(
-            counters.definition().name(), IndexedCounterRepository.NOTE.name(),
+            aggregateName, IndexedCounterRepository.NOTE.name(),
             IndexedCounterRepository.NOTE.normalize(note))),
         IndexKeys.SKEY, AttributeValue.fromS(IndexKeys.UNIQUE_SORT_KEY));
   }
