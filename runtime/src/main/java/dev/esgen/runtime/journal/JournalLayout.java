@@ -41,6 +41,7 @@ public final class JournalLayout implements StorageLayout {
   private final JournalAppender appender;
   private final JournalIndexReader indexReader;
   private final CommandRecords commands;
+  private final JournalReindexer reindexer;
 
   /**
    * @param client the client every request goes through; esgen's store hands in one that retries
@@ -52,6 +53,7 @@ public final class JournalLayout implements StorageLayout {
     this.appender = new JournalAppender(client, config, recorder);
     this.indexReader = new JournalIndexReader(client, config, loader);
     this.commands = new CommandRecords(config.snapshotTable());
+    this.reindexer = new JournalReindexer(client, config, recorder);
   }
 
   @Override
@@ -89,5 +91,15 @@ public final class JournalLayout implements StorageLayout {
   public <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
     return indexReader.findIndexed(definition, column, value, page);
+  }
+
+  /**
+   * An {@code UpdateItem} of the head row (slots set or removed, the version only checked), or with
+   * unique values a {@code TransactWriteItems} of that update plus one reservation {@code Put} per value;
+   * nothing at all for an aggregate without index columns.
+   */
+  @Override
+  public <A, I, E> void reindex(AggregateDefinition<A, I, E> definition, LoadedStream<A> stream) {
+    reindexer.reindex(definition, stream);
   }
 }

@@ -7,6 +7,7 @@ import dev.esgen.runtime.command.CommandAlreadyAppliedException;
 import dev.esgen.runtime.command.CommandRecords;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.metrics.OperationRecorder;
@@ -358,6 +359,132 @@ public abstract class EventSourcedRepository<A, I, E> {
       }
       return new Page<>(items, ids.nextCursor());
     });
+  }
+
+  /**
+   * Writes every index value the aggregate stored under {@code id} holds now, changed or not: the
+   * backfill for a component that became {@code @Indexed} or {@code @Unique} after the aggregate was
+   * stored. Appends write only the values they change, so until then such an aggregate is not found by
+   * the new column, and its unique value is not protected.
+   *
+   * <p>One atomic write per call (the slots on the stream's version-carrying item plus a reservation per
+   * non-null {@code @Unique} value), conditioned on the stream still being at the version just loaded,
+   * so a concurrent append's values are never overwritten with older ones; it then reloads and tries
+   * again, as the store's {@link RetryPolicy} allows. It is no append: no event is stored, version and
+   * seq_nr stay as they are. Idempotent: running it again writes the same values, and re-putting a
+   * reservation this aggregate already holds changes nothing. See {@code docs/index-columns.md} for what
+   * it costs.
+   *
+   * <pre>{@code
+   * // BankAccount.email just became @Unique; account 42 was stored before that
+   * accounts.maybeFindByEmail("ann@example.com");   // Optional.empty()
+   * accounts.reindex(new AccountId("42"));
+   * accounts.maybeFindByEmail("ann@example.com");   // account 42
+   * }</pre>
+   *
+   * @return the aggregate as its values were written, at the version it already had
+   * @throws AggregateNotFoundException when no stream is stored under {@code id}
+   * @throws dev.esgen.runtime.error.DuplicateValueException when another aggregate holds one of its
+   *     {@code @Unique} values (naming column, value and holder); nothing is written
+   * @throws ConcurrentModificationException when appends changed the stream before every attempt
+   */
+  public final Versioned<A> reindex(I id) {
+    return record("reindex", attempts -> versioned(reindexStream(id, loadExisting(id), attempts)));
+  }
+
+  /**
+   * {@link #reindex(Object) Reindexes} every aggregate of this type, walking {@link #listAll} page by
+   * page to the end, and reports how many were reindexed and which hold a {@code @Unique} value another
+   * aggregate holds too. Such a duplicate does not stop the run: an operator backfilling a column wants
+   * every duplicate listed at once, not a run that stops at the first. Nothing is written for those
+   * aggregates; all others get their values.
+   *
+   * <p>Each page is reported to the store's listener as its own {@code reindexAll} operation, so a long
+   * run shows its progress. Running it again is safe and writes the same values (it is idempotent); to
+   * resume where a failed run stopped instead of from the start, walk the pages yourself with
+   * {@link #reindexAll(PageRequest)}. Aggregates created during the run need no reindex: their creation
+   * wrote their values.
+   *
+   * <pre>{@code
+   * ReindexReport<AccountId> report = accounts.reindexAll();
+   * if (!report.duplicates().isEmpty()) {
+   *   throw new IllegalStateException("resolve before relying on @Unique email: " + report.duplicates());
+   * }
+   * }</pre>
+   *
+   * @throws ConcurrentModificationException when appends to one aggregate changed it before every attempt
+   */
+  public final ReindexReport<I> reindexAll() {
+    long reindexed = 0;
+    List<ReindexReport.Duplicate<I>> duplicates = new ArrayList<>();
+    PageRequest request = PageRequest.first(PageRequest.MAX_SIZE);
+    while (true) {
+      ReindexReport<I> page = reindexAll(request);
+      reindexed += page.reindexed();
+      duplicates.addAll(page.duplicates());
+      if (page.nextCursor().isEmpty()) {
+        return new ReindexReport<>(reindexed, duplicates, Optional.empty());
+      }
+      request = PageRequest.after(page.nextCursor().get(), PageRequest.MAX_SIZE);
+    }
+  }
+
+  /**
+   * {@link #reindex(Object) Reindexes} the aggregates of one page of {@link #listAll}, as
+   * {@link #reindexAll()} does for all pages: for a backfill that can resume after a failure from the
+   * last cursor it stored.
+   *
+   * <pre>{@code
+   * Optional<String> cursor = checkpoint.load();
+   * do {
+   *   ReindexReport<AccountId> page = accounts.reindexAll(cursor.map(c -> PageRequest.after(c, 100))
+   *       .orElse(PageRequest.first(100)));
+   *   page.duplicates().forEach(duplicate -> log.warn("duplicate: {}", duplicate));
+   *   cursor = page.nextCursor();
+   *   checkpoint.save(cursor);
+   * } while (cursor.isPresent());
+   * }</pre>
+   *
+   * @return the page's report, with the cursor of the next page
+   * @throws ConcurrentModificationException when appends to one aggregate changed it before every attempt
+   */
+  public final ReindexReport<I> reindexAll(PageRequest page) {
+    return record("reindexAll", attempts -> {
+      Page<LoadedStream<A>> listed = layout().listAll(definition, page);
+      long reindexed = 0;
+      List<ReindexReport.Duplicate<I>> duplicates = new ArrayList<>();
+      for (LoadedStream<A> stream : listed.items()) {
+        I id = definition.keys().idOf(stream.state());
+        try {
+          // The listing read the stream already: no load unless an append intervenes.
+          reindexStream(id, stream, attempts);
+          reindexed++;
+        } catch (DuplicateValueException e) {
+          duplicates.add(new ReindexReport.Duplicate<>(id, e.column(), e.value(),
+              e.holderId().map(definition.keys()::parseId)));
+        }
+      }
+      return new ReindexReport<>(reindexed, duplicates, listed.nextCursor());
+    });
+  }
+
+  /** Reindexes {@code loaded}; after a concurrent append reloads and tries again, as the retry policy allows. */
+  private LoadedStream<A> reindexStream(I id, LoadedStream<A> loaded, OperationRecorder.Attempts attempts) {
+    LoadedStream<A> current = loaded;
+    while (true) {
+      attempts.attempt();
+      try {
+        layout().reindex(definition, current);
+        return current;
+      } catch (ConcurrentModificationException conflict) {
+        attempts.conflict(conflict);
+        if (!attempts.budget().retry(FailureKind.VERSION_CONFLICT, conflict)) {
+          throw new ConcurrentModificationException(definition.name(), idString(id), conflict.expectedVersion(),
+              conflict.actualVersion(), attempts.budget().failedAttempts(), conflict);
+        }
+        current = loadExisting(id);
+      }
+    }
   }
 
   private String normalizedValue(A state, IndexColumn column) {

@@ -21,7 +21,8 @@ import java.util.Optional;
  * <p>A layout also keeps the aggregate's index columns consistent with its streams: every append writes
  * the {@link dev.esgen.runtime.index.IndexChanges} between the loaded and the new state in the same atomic
  * write (reservations through {@link dev.esgen.runtime.index.UniqueReservations}, failing with
- * {@link dev.esgen.runtime.error.DuplicateValueException}), and the layout answers the lookups below.
+ * {@link dev.esgen.runtime.error.DuplicateValueException}), {@link #reindex} writes all of a state's
+ * values for streams stored before their columns were declared, and the layout answers the lookups below.
  *
  * <pre>{@code
  * StorageLayout layout = store.layoutFor(definition);
@@ -84,4 +85,30 @@ public interface StorageLayout {
    */
   <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page);
+
+  /**
+   * Writes every index value of {@code stream}'s state, whether it changed or not: each
+   * {@code @Indexed} slot set to its value or removed for null, and a reservation held by this aggregate
+   * for each non-null {@code @Unique} value (see {@link dev.esgen.runtime.index.IndexBackfill}). Appends
+   * write only the values that change, so this is how streams stored before a column was declared get
+   * found by it.
+   *
+   * <p>One atomic write conditioned on the stream still being at {@code stream.version()}, so values
+   * read before a concurrent append never overwrite that append's. It is no append: no event is
+   * written, and version and seq_nr stay as they are. Idempotent: writing the same values again changes
+   * nothing, and a reservation this aggregate already holds is simply written again. Reservations of
+   * values the aggregate no longer holds are left alone (they are not known without a scan).
+   *
+   * <pre>{@code
+   * LoadedStream<BankAccount> loaded = layout.load(definition, id).orElseThrow();
+   * layout.reindex(definition, loaded);   // now found by every @Indexed and @Unique column
+   * }</pre>
+   *
+   * @param stream the stream as this layout loaded or listed it; its state names the aggregate
+   * @throws dev.esgen.runtime.error.ConcurrentModificationException when the stream is no longer at
+   *     that version (or gone); nothing is written, reload and reindex again
+   * @throws dev.esgen.runtime.error.DuplicateValueException when another aggregate holds one of the
+   *     state's {@code @Unique} values; nothing is written
+   */
+  <A, I, E> void reindex(AggregateDefinition<A, I, E> definition, LoadedStream<A> stream);
 }

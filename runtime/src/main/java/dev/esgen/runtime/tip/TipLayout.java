@@ -47,6 +47,7 @@ public final class TipLayout implements StorageLayout {
   private final TipAppender appender;
   private final TipIndexReader indexReader;
   private final CommandRecords commands;
+  private final TipReindexer reindexer;
 
   /**
    * @param client the client every request goes through; esgen's store hands in one that retries
@@ -58,6 +59,7 @@ public final class TipLayout implements StorageLayout {
     this.appender = new TipAppender(client, config, recorder);
     this.indexReader = new TipIndexReader(client, config, loader);
     this.commands = new CommandRecords(config.snapshotTable());
+    this.reindexer = new TipReindexer(client, config, recorder);
   }
 
   @Override
@@ -98,5 +100,15 @@ public final class TipLayout implements StorageLayout {
   public <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
     return indexReader.findIndexed(definition, column, value, page);
+  }
+
+  /**
+   * An {@code UpdateItem} of the tip (slots set or removed, {@code aid} and listing key set, {@code a}
+   * set to 0, the version only checked), or with unique values a {@code TransactWriteItems} of that
+   * update plus one reservation {@code Put} per value.
+   */
+  @Override
+  public <A, I, E> void reindex(AggregateDefinition<A, I, E> definition, LoadedStream<A> stream) {
+    reindexer.reindex(definition, stream);
   }
 }

@@ -37,9 +37,22 @@ public final class IndexedCounterRepository extends EventSourcedRepository<Count
     super(store, definition(store.objectMapper(), layout, tipMaxEvents));
   }
 
+  /**
+   * Indexed counters in {@code layout} stored under the aggregate name {@code name}: for a test that walks
+   * every stream of the type and must meet only its own.
+   */
+  public IndexedCounterRepository(EventStore store, String name, LayoutKind layout) {
+    super(store, definition(store.objectMapper(), name, layout, 0));
+  }
+
   public static AggregateDefinition<Counter, CounterId, CounterEvent> definition(
       ObjectMapper mapper, LayoutKind layout, int tipMaxEvents) {
-    return CounterRepository.builder(NAME, mapper, SnapshotPolicy.every(5))
+    return definition(mapper, NAME, layout, tipMaxEvents);
+  }
+
+  private static AggregateDefinition<Counter, CounterId, CounterEvent> definition(
+      ObjectMapper mapper, String name, LayoutKind layout, int tipMaxEvents) {
+    return CounterRepository.builder(name, mapper, SnapshotPolicy.every(5))
         .indexColumns(new Columns())
         .layout(layout)
         .tipPolicy(new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, tipMaxEvents, true))
