@@ -1,13 +1,16 @@
 package dev.esgen.bench.e2e;
 
 import dev.esgen.bench.measure.Meter;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -29,8 +32,9 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  * here; the JSON bodies come pre-encoded in the {@link Fixture} and the constructor.
  *
  * <p>It does what a careful hand-written store must do to issue the same requests (read the head's
- * version and last seq_nr, page through the events after the snapshot) but decodes no JSON and folds
- * no state: the difference to esgen is what esgen costs.
+ * version and last seq_nr, page through the events after the snapshot, store a fresh append id with
+ * the first event of every append so that a writer whose response was lost can tell whether its append
+ * was stored) but decodes no JSON and folds no state: the difference to esgen is what esgen costs.
  */
 public final class BareSdkSide implements Side {
 
@@ -39,6 +43,7 @@ public final class BareSdkSide implements Side {
   private static final int SNAPSHOT_EVERY = 1000;
   private static final String OWNER_SLOT = "ix0_pk";
   private static final String OWNER_INDEX = "esgen-index-0";
+  private static final Base64.Encoder APPEND_ID_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
   private final DynamoDbClient client;
   private final Meter meter;
@@ -73,7 +78,7 @@ public final class BareSdkSide implements Side {
     String aid = stream.aid();
     String pkey = partitionKey(aid);
     List<TransactWriteItem> actions = new ArrayList<>();
-    actions.add(eventPut(pkey, aid, 1, "cart-opened", stream.openedBody(), Instant.now()));
+    actions.add(eventPut(pkey, aid, 1, "cart-opened", stream.openedBody(), Instant.now(), appendId()));
     // The head row is an update that creates it, with the owner's index slot set.
     Map<String, String> names = new HashMap<>(Map.of(
         "#last", "last_seq_nr", "#version", "version", "#aid", "aid", "#payload", "payload", "#seq", "seq_nr",
@@ -226,8 +231,10 @@ public final class BareSdkSide implements Side {
     String pkey = partitionKey(aid);
     Instant now = Instant.now();
     List<TransactWriteItem> actions = new ArrayList<>();
+    String appendId = appendId();
     for (long seqNr = head.lastSeqNr + 1; seqNr <= last; seqNr++) {
-      actions.add(eventPut(pkey, aid, seqNr, "item-added", smallEventBody, now));
+      actions.add(eventPut(pkey, aid, seqNr, "item-added", smallEventBody, now,
+          seqNr == head.lastSeqNr + 1 ? appendId : null));
     }
     actions.add(TransactWriteItem.builder().update(Update.builder()
         .tableName(snapshotTable)
@@ -242,17 +249,23 @@ public final class BareSdkSide implements Side {
     write(actions);
   }
 
-  private TransactWriteItem eventPut(String pkey, String aid, long seqNr, String type, byte[] body, Instant at) {
+  /** An event's Put; {@code appendId} is non-null on the first event of an append only. */
+  private TransactWriteItem eventPut(
+      String pkey, String aid, long seqNr, String type, byte[] body, Instant at, String appendId) {
+    Map<String, AttributeValue> item = new HashMap<>(Map.of(
+        "pkey", s(pkey),
+        "skey", s(sortKey(aid, seqNr)),
+        "aid", s(aid),
+        "seq_nr", n(seqNr),
+        "event_type", s(type),
+        "payload", AttributeValue.fromB(SdkBytes.fromByteArray(body)),
+        "occurred_at", s(at.toString())));
+    if (appendId != null) {
+      item.put("append_id", s(appendId));
+    }
     return TransactWriteItem.builder().put(Put.builder()
         .tableName(journalTable)
-        .item(Map.of(
-            "pkey", s(pkey),
-            "skey", s(sortKey(aid, seqNr)),
-            "aid", s(aid),
-            "seq_nr", n(seqNr),
-            "event_type", s(type),
-            "payload", AttributeValue.fromB(SdkBytes.fromByteArray(body)),
-            "occurred_at", s(at.toString())))
+        .item(item)
         .conditionExpression("attribute_not_exists(#pkey)")
         .expressionAttributeNames(Map.of("#pkey", "pkey"))
         .build()).build();
@@ -260,6 +273,13 @@ public final class BareSdkSide implements Side {
 
   private void write(List<TransactWriteItem> actions) {
     client.transactWriteItems(b -> b.transactItems(actions).clientRequestToken(UUID.randomUUID().toString()));
+  }
+
+  /** A fresh append id: 128 random bits as 22 characters of URL-safe Base64, as esgen stores it. */
+  private static String appendId() {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    return APPEND_ID_ENCODER.encodeToString(
+        ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array());
   }
 
   private static String partitionKey(String aid) {

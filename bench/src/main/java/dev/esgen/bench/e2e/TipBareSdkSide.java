@@ -1,13 +1,16 @@
 package dev.esgen.bench.e2e;
 
 import dev.esgen.bench.measure.Meter;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -27,6 +30,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * the code's reservation in the snapshot table; lookups read the tip table's slot index and the tips. No esgen class is used;
  * event and snapshot bodies come pre-encoded in the {@link Fixture}. The scenarios' tips stay far below
  * the 32 KB calving threshold, so the floor never calves (and checks that it would not need to).
+ *
+ * <p>Like esgen, it stores a fresh append id ({@code x}, 128 random bits as 22 characters) in the first
+ * event map of every append, which is what lets a writer whose response was lost tell whether its append
+ * was stored; a careful hand-written store needs the same. Stream keys are {@code {name}#{aid}} (tip
+ * format 2).
  */
 public final class TipBareSdkSide implements Side {
 
@@ -37,8 +45,7 @@ public final class TipBareSdkSide implements Side {
   private static final AttributeValue TIP_INDEX = AttributeValue.fromN(Long.toString(Long.MAX_VALUE));
   /** Far below TipPolicy's 32 KB default: the small events of the scenarios never reach it. */
   private static final int MAX_TIP_EVENTS = 200;
-  /** How many etags esgen keeps on a tip (TipAttributes.RECENT_ETAG_COUNT), written by hand here. */
-  private static final int RECENT_ETAGS = 8;
+  private static final Base64.Encoder APPEND_ID_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
   private final DynamoDbClient client;
   private final Meter meter;
@@ -79,10 +86,7 @@ public final class TipBareSdkSide implements Side {
     tip.put("v", n(1));
     tip.put("n", n(1));
     tip.put("a", n(1));
-    String etag = UUID.randomUUID().toString();
-    tip.put("et", s(etag));
-    tip.put("eh", AttributeValue.fromL(List.of(s(etag))));
-    tip.put("e", AttributeValue.fromL(List.of(event(now, stream.openedBody()))));
+    tip.put("e", AttributeValue.fromL(List.of(event(now, stream.openedBody(), appendId()))));
     tip.put("c", AttributeValue.fromL(List.of(s("cart-opened"))));
     tip.put("aid", s(stream.aid()));
     tip.put("lk", s(NAME + "-" + shard(stream.aid())));
@@ -201,8 +205,9 @@ public final class TipBareSdkSide implements Side {
     String now = Instant.now().toString();
     List<AttributeValue> newEvents = new ArrayList<>();
     List<AttributeValue> newCases = new ArrayList<>();
+    String appendId = appendId();
     for (int i = 0; i < events; i++) {
-      newEvents.add(event(now, smallEventBody));
+      newEvents.add(event(now, smallEventBody, i == 0 ? appendId : null));
       newCases.add(s("item-added"));
     }
     Map<String, AttributeValue> values = new HashMap<>();
@@ -210,33 +215,33 @@ public final class TipBareSdkSide implements Side {
     values.put(":v", n(version + 1));
     values.put(":n", n(next));
     values.put(":a", n(events));
-    String etag = UUID.randomUUID().toString();
-    values.put(":et", s(etag));
-    values.put(":eh", AttributeValue.fromL(recentEtags(tip, etag)));
     values.put(":e", AttributeValue.fromL(newEvents));
     values.put(":c", AttributeValue.fromL(newCases));
     values.put(":u", unfold(next, now, stream.snapshotAfter(events)));
     client.updateItem(b -> b
         .tableName(table)
         .key(Map.of("p", s(streamName(stream.aid())), "i", TIP_INDEX))
-        .updateExpression("SET #v = :v, #n = :n, #a = :a, #et = :et, #eh = :eh, #e = list_append(#e, :e),"
-            + " #c = list_append(#c, :c), #u = :u")
+        .updateExpression("SET #v = :v, #n = :n, #a = :a, #e = list_append(#e, :e), #c = list_append(#c, :c),"
+            + " #u = :u")
         .conditionExpression("#v = :expected")
-        .expressionAttributeNames(Map.of(
-            "#v", "v", "#n", "n", "#a", "a", "#et", "et", "#eh", "eh", "#e", "e", "#c", "c", "#u", "u"))
+        .expressionAttributeNames(Map.of("#v", "v", "#n", "n", "#a", "a", "#e", "e", "#c", "c", "#u", "u"))
         .expressionAttributeValues(values)
         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
   }
 
-  /** The tip's etag history as esgen keeps it: the loaded one plus the new etag, the latest 8. */
-  private static List<AttributeValue> recentEtags(Map<String, AttributeValue> tip, String etag) {
-    List<AttributeValue> etags = new ArrayList<>(tip.get("eh").l());
-    etags.add(s(etag));
-    return etags.subList(Math.max(0, etags.size() - RECENT_ETAGS), etags.size());
+  /** A stored event: timestamp and body, and on the first event of an append the append id. */
+  private static AttributeValue event(String at, byte[] body, String appendId) {
+    AttributeValue data = AttributeValue.fromB(SdkBytes.fromByteArray(body));
+    return AttributeValue.fromM(appendId == null
+        ? Map.of("t", s(at), "d", data)
+        : Map.of("t", s(at), "d", data, "x", s(appendId)));
   }
 
-  private static AttributeValue event(String at, byte[] body) {
-    return AttributeValue.fromM(Map.of("t", s(at), "d", AttributeValue.fromB(SdkBytes.fromByteArray(body))));
+  /** A fresh append id: 128 random bits as 22 characters of URL-safe Base64, as esgen stores it. */
+  private static String appendId() {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    return APPEND_ID_ENCODER.encodeToString(
+        ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array());
   }
 
   private static AttributeValue unfold(long index, String at, byte[] body) {
@@ -248,8 +253,9 @@ public final class TipBareSdkSide implements Side {
     return Long.parseLong(tip.get("v").n());
   }
 
+  /** The partition key of the stream: {@code {name}#{aid}}, '#' being a character names cannot hold. */
   private static String streamName(String aid) {
-    return NAME + "-" + aid;
+    return NAME + "#" + aid;
   }
 
   private static AttributeValue s(String value) {
