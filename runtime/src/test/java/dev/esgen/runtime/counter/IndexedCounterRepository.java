@@ -39,9 +39,8 @@ public final class IndexedCounterRepository extends EventSourcedRepository<Count
 
   public static AggregateDefinition<Counter, CounterId, CounterEvent> definition(
       ObjectMapper mapper, LayoutKind layout, int tipMaxEvents) {
-    return CounterRepository.builder(NAME, mapper, SnapshotPolicy.every(5))
+    return CounterRepository.builder(NAME, mapper, SnapshotPolicy.every(5), layout)
         .indexColumns(new Columns())
-        .layout(layout)
         .tipPolicy(new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, tipMaxEvents, true))
         .build();
   }
