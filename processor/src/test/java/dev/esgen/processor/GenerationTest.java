@@ -64,6 +64,16 @@ class GenerationTest {
         .contains("listByPage(String page, PageRequest pageRequest)");
   }
 
+  /** The limit is computed by the runtime from the name and layout: generated code holds no key-size number. */
+  @Test
+  void keysHandTheIdStringToTheRuntimesCheck() {
+    Compilation compilation = javac().withProcessors(new EsgenProcessor()).compile(BANK);
+    assertThat(compilation)
+        .generatedSourceFile("fixture.BankAccountKeys")
+        .contentsAsUtf8String()
+        .contains("return AggregateIds.requireValid(\"bank-account\", LayoutKind.JOURNAL, value.toString());");
+  }
+
   /**
    * The one golden file, compared as text: esgen controls all of the formatting, and the generated code
    * is what users read in a debugger. (compile-testing's tree comparison needs javac internals that

@@ -9,7 +9,11 @@ import dev.esgen.processor.model.IdModel;
 import java.util.UUID;
 import javax.lang.model.element.Modifier;
 
-/** Generates {@code FooKeys}: reads the id out of the state and converts it to and from its stored string. */
+/**
+ * Generates {@code FooKeys}: reads the id out of the state and converts it to and from its stored string.
+ * {@code idString} hands its result to the runtime's {@code AggregateIds.requireValid} with the
+ * aggregate's name and layout, so an id no key can hold fails before any request.
+ */
 final class KeysGenerator {
 
   private KeysGenerator() {}
@@ -42,6 +46,7 @@ final class KeysGenerator {
             .beginControlFlow("if (id == null)")
             .addStatement("throw new $T($S)", NullPointerException.class, model.name() + ": the id is null")
             .endControlFlow();
+    String value = "id";
     if (id.wrapperAccessor().isPresent()) {
       Class<?> valueType = id.valueKind() == IdModel.ValueKind.UUID ? UUID.class : String.class;
       idString
@@ -51,11 +56,17 @@ final class KeysGenerator {
               "throw new $T($S)",
               NullPointerException.class,
               model.name() + ": the id " + id.type().simpleName() + " holds a null value")
-          .endControlFlow()
-          .addStatement(id.valueKind() == IdModel.ValueKind.UUID ? "return value.toString()" : "return value");
-    } else {
-      idString.addStatement(id.valueKind() == IdModel.ValueKind.UUID ? "return id.toString()" : "return id");
+          .endControlFlow();
+      value = "value";
     }
+    // The runtime knows the key formats, so it computes the limit; only the name and layout are given.
+    idString.addStatement(
+        "return $T.requireValid($S, $T.$L, $L)",
+        RuntimeTypes.AGGREGATE_IDS,
+        model.name(),
+        RuntimeTypes.LAYOUT_KIND,
+        model.options().tip().isPresent() ? "TIP" : "JOURNAL",
+        id.valueKind() == IdModel.ValueKind.UUID ? value + ".toString()" : value);
 
     CodeBlock parsedValue =
         id.valueKind() == IdModel.ValueKind.UUID

@@ -14,6 +14,7 @@ final class RuntimeTypes {
   static final ClassName EVENT_STORE = ClassName.get(RUNTIME, "EventStore");
   static final ClassName AGGREGATE_DEFINITION = ClassName.get(RUNTIME + ".aggregate", "AggregateDefinition");
   static final ClassName AGGREGATE_KEYS = ClassName.get(RUNTIME + ".aggregate", "AggregateKeys");
+  static final ClassName AGGREGATE_IDS = ClassName.get(RUNTIME + ".aggregate", "AggregateIds");
   static final ClassName REPLAY = ClassName.get(RUNTIME + ".aggregate", "Replay");
   static final ClassName SNAPSHOT_POLICY = ClassName.get(RUNTIME + ".aggregate", "SnapshotPolicy");
   static final ClassName LAYOUT_KIND = ClassName.get(RUNTIME + ".aggregate", "LayoutKind");

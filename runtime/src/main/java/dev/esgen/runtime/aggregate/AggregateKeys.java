@@ -20,7 +20,13 @@ public interface AggregateKeys<A, I> {
   /** The id of {@code state}: the value of its {@code @AggregateId} component. */
   I idOf(A state);
 
-  /** The id's stored string form. */
+  /**
+   * The id's stored string form. Generated keys check it with {@link AggregateIds#requireValid}, so a
+   * string no key can hold never reaches DynamoDB.
+   *
+   * @throws dev.esgen.runtime.error.InvalidIdException when the string form is empty or longer than the
+   *     aggregate's keys allow
+   */
   String idString(I id);
 
   /** The id whose stored string form is {@code idString}. */

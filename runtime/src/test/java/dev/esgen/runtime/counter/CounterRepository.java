@@ -3,6 +3,7 @@ package dev.esgen.runtime.counter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.AggregateIds;
 import dev.esgen.runtime.aggregate.AggregateKeys;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.Replay;
@@ -29,7 +30,7 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
 
   /** A counter repository in the tip layout with {@code tip}. */
   public CounterRepository(EventStore store, TipPolicy tip) {
-    super(store, builder(store.objectMapper(), SnapshotPolicy.every(100)).layout(LayoutKind.TIP).tipPolicy(tip).build());
+    super(store, builder(NAME, store.objectMapper(), SnapshotPolicy.every(100), LayoutKind.TIP).tipPolicy(tip).build());
   }
 
   /** A counter repository on {@code definition}, e.g. one with a replay that watches. */
@@ -50,17 +51,36 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
   /** The counter's definition under another aggregate name, e.g. one with index columns. */
   public static AggregateDefinition.Builder<Counter, CounterId, CounterEvent> builder(
       String name, ObjectMapper mapper, SnapshotPolicy policy) {
+    return builder(name, mapper, policy, LayoutKind.JOURNAL);
+  }
+
+  /**
+   * The counter's definition under {@code name} in {@code layout}: its keys check ids against that
+   * layout's limit as generated keys do, so set the layout here rather than on the builder.
+   */
+  public static AggregateDefinition.Builder<Counter, CounterId, CounterEvent> builder(
+      String name, ObjectMapper mapper, SnapshotPolicy policy, LayoutKind layout) {
     return AggregateDefinition.<Counter, CounterId, CounterEvent>builder(name, Counter.class)
-        .keys(new Keys())
+        .keys(new Keys(name, layout))
         .eventCodec(new CounterCodecs.Events(mapper))
         .snapshotCodec(new CounterCodecs.Snapshots(mapper))
         .replay(new CounterReplay())
         .indexColumns(new NoColumns())
         .shards(4)
-        .snapshotPolicy(policy);
+        .snapshotPolicy(policy)
+        .layout(layout);
   }
 
+  /** Written as the processor would generate them: the id string is checked by {@link AggregateIds}. */
   static final class Keys implements AggregateKeys<Counter, CounterId> {
+    private final String name;
+    private final LayoutKind layout;
+
+    Keys(String name, LayoutKind layout) {
+      this.name = name;
+      this.layout = layout;
+    }
+
     @Override
     public CounterId idOf(Counter state) {
       return state.id();
@@ -68,7 +88,7 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
 
     @Override
     public String idString(CounterId id) {
-      return id.value();
+      return AggregateIds.requireValid(name, layout, id.value());
     }
 
     @Override

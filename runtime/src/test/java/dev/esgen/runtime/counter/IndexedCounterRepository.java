@@ -52,9 +52,8 @@ public final class IndexedCounterRepository extends EventSourcedRepository<Count
 
   private static AggregateDefinition<Counter, CounterId, CounterEvent> definition(
       ObjectMapper mapper, String name, LayoutKind layout, int tipMaxEvents) {
-    return CounterRepository.builder(name, mapper, SnapshotPolicy.every(5))
+    return CounterRepository.builder(name, mapper, SnapshotPolicy.every(5), layout)
         .indexColumns(new Columns())
-        .layout(layout)
         .tipPolicy(new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, tipMaxEvents, true))
         .build();
   }

@@ -1,0 +1,80 @@
+package dev.esgen.runtime.aggregate;
+
+import dev.esgen.runtime.error.InvalidIdException;
+import dev.esgen.runtime.index.IndexKeys;
+import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.tip.TipKeys;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * Which id strings an aggregate type can store: every DynamoDB key of a stream is built from its id
+ * string, and DynamoDB limits key values to 2,048 bytes (partition keys) and 1,024 bytes (sort keys and
+ * the range keys of secondary indexes), counted in UTF-8. Generated {@code FooKeys.idString} checks its
+ * result here, so a bad id fails with {@link InvalidIdException} before any request is sent.
+ *
+ * <ul>
+ *   <li>{@link LayoutKind#JOURNAL}: the sort key {@code {aggregate-name}-{aid}-{seq_nr, 20 digits}} must fit
+ *       in 1,024 bytes, so an id may have 1,024 minus the name's bytes minus 22.
+ *   <li>{@link LayoutKind#TIP}: {@code aid} is the range key of the tip's listing and slot indexes, so an
+ *       id may have 1,024 bytes (the stream name built from it is a partition key, with room to spare).
+ *   <li>An empty id is refused in both: DynamoDB refuses empty key values.
+ * </ul>
+ *
+ * <pre>{@code
+ * AggregateIds.maxBytes("bank-account", LayoutKind.JOURNAL);            // 990
+ * AggregateIds.maxBytes("bank-account", LayoutKind.TIP);                // 1024
+ * AggregateIds.requireValid("bank-account", LayoutKind.JOURNAL, "42");  // "42"
+ * AggregateIds.requireValid("bank-account", LayoutKind.JOURNAL, "");    // throws InvalidIdException
+ * }</pre>
+ */
+public final class AggregateIds {
+
+  /** DynamoDB's limit on the size of a sort key value, and of a secondary index's range key value. */
+  public static final int SORT_KEY_LIMIT_BYTES = 1024;
+
+  private AggregateIds() {}
+
+  /**
+   * The most UTF-8 bytes an id string of the aggregate type {@code aggregateName} may have in
+   * {@code layout}: the tightest of the limits of the keys built from it.
+   */
+  public static int maxBytes(String aggregateName, LayoutKind layout) {
+    Objects.requireNonNull(aggregateName, "aggregateName");
+    Objects.requireNonNull(layout, "layout");
+    int limit = switch (layout) {
+      // The sort key of an empty id is everything of the sort key but the id (the seq_nr has a fixed width).
+      case JOURNAL -> SORT_KEY_LIMIT_BYTES - utf8Length(new JournalKeys(aggregateName, 1).sortKey("", 0));
+      case TIP -> Math.min(
+          SORT_KEY_LIMIT_BYTES,
+          IndexKeys.KEY_LIMIT_BYTES - utf8Length(new TipKeys(aggregateName).streamName("")));
+    };
+    return Math.max(0, limit);
+  }
+
+  /**
+   * {@code id} when the aggregate type {@code aggregateName} can store it in {@code layout}.
+   *
+   * @throws InvalidIdException when {@code id} is empty or has more UTF-8 bytes than
+   *     {@link #maxBytes(String, LayoutKind)}
+   */
+  public static String requireValid(String aggregateName, LayoutKind layout, String id) {
+    Objects.requireNonNull(id, "id");
+    int limit = maxBytes(aggregateName, layout);
+    if (id.isEmpty()) {
+      throw new InvalidIdException(aggregateName, id, 0, limit);
+    }
+    // A char is at most 3 UTF-8 bytes (a surrogate pair 4 for two), so short ids need no counting.
+    if (3L * id.length() > limit) {
+      int size = utf8Length(id);
+      if (size > limit) {
+        throw new InvalidIdException(aggregateName, id, size, limit);
+      }
+    }
+    return id;
+  }
+
+  private static int utf8Length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+}
