@@ -101,6 +101,11 @@ public final class ExampleApp {
     lookups(accounts, annEmail, bob);
 
     print("deposited", accounts.transact(ann, a -> a.deposit(100_00, "salary")));
+    // A command id makes a command idempotent: sent again (a client retry, a restart), it is not applied twice.
+    String bonus = "bonus-" + run;
+    print("bonus", accounts.transact(ann, bonus, a -> a.deposit(10_00, "bonus")));
+    Versioned<BankAccount> again = accounts.transact(ann, bonus, a -> a.deposit(10_00, "bonus"));
+    print("bonus sent again, not applied twice", again);
 
     Transfer sent = transferService.transfer(ann, bob, 30_00);
     System.out.printf("transfer %s of %d cents: %s%n", sent.id().value(), sent.cents(), sent.status());

@@ -85,6 +85,21 @@ class BankDynamoDbTest {
   }
 
   @Test
+  void aDepositSentTwiceWithOneCommandIdIsAppliedOnce() {
+    AccountId ann = open("Ann", 0);
+    String command = "deposit-" + ann.value();
+
+    accounts.transact(ann, command, a -> a.deposit(25_00, "paycheck"));
+    accounts.transact(ann, command, a -> a.deposit(25_00, "paycheck"));
+    // A new repository on a new store, as after a restart, recognises the command as well.
+    new BankAccountRepository(DynamoDbEventStore.create(client, StoreConfig.defaults()))
+        .transact(ann, command, a -> a.deposit(25_00, "paycheck"));
+
+    assertEquals(25_00, accounts.load(ann).balanceCents());
+    assertEquals(2, accounts.loadVersioned(ann).version());
+  }
+
+  @Test
   void refusedTransferFailsAndMovesNothing() {
     AccountId ann = open("Ann", 10_00);
     AccountId bob = open("Bob", 0);

@@ -176,7 +176,8 @@ public final class AppendTransaction {
       CancellationReason reason = reasons.get(i);
       if (reason.code() != null && !"None".equals(reason.code())) {
         String label = i < labels.size() ? labels.get(i) : "action " + i;
-        described.add(label + ": " + reason.code());
+        // DynamoDB's reason messages name limits and attribute names, never attribute values.
+        described.add(label + ": " + reason.code() + (reason.message() == null ? "" : " (" + reason.message() + ")"));
       }
     }
     if (described.isEmpty()) {
