@@ -292,11 +292,6 @@ class IndexLookupTest {
     List<List<ConsumedCapacity>> changesIndexed = IndexDynamo.capacity().during(
         () -> products.transact(product.id(), p -> List.of(new ProductEvent.Changed(withCategory(p.details(),
             "recategorised-" + UUID.randomUUID())))));
-    // Printed for docs/index-columns.md and the benchmark's report.
-    System.out.println("capacity of an append that changes no index value: " + indexed);
-    System.out.println("capacity of an append to an aggregate without index columns: " + plain);
-    System.out.println("capacity of an append that changes a unique value: " + changesUnique);
-    System.out.println("capacity of an append that changes an indexed value: " + changesIndexed);
 
     assertEquals(1, indexed.size());
     assertEquals(0.0, gsiUnits(indexed.get(0)), "no global secondary index was written");

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 
@@ -26,6 +28,8 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
  * }</pre>
  */
 public final class OperationRecorder {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OperationRecorder.class);
 
   private final StoreListener listener;
   private final RetryBudgets budgets;
@@ -78,14 +82,19 @@ public final class OperationRecorder {
 
   /** Tells the listener that a due snapshot was skipped. */
   public void snapshotSkipped(SkippedSnapshot snapshot) {
+    LOG.warn("{} {}: the snapshot at seq_nr {} would make an item of {} bytes, over DynamoDB's {}; the events are"
+        + " stored without it and the next append tries again", snapshot.aggregateType(), snapshot.aggregateId(),
+        snapshot.seqNr(), snapshot.sizeBytes(), snapshot.limitBytes());
     safely(() -> listener.onSnapshotSkipped(snapshot));
   }
 
-  private static void safely(Runnable report) {
+  private void safely(Runnable report) {
     try {
       report.run();
-    } catch (RuntimeException ignored) {
-      // A broken listener must not turn a stored append into a failure the caller would retry.
+    } catch (RuntimeException e) {
+      // A broken listener must not turn a stored append into a failure the caller would retry, but it
+      // should not fail unseen either.
+      LOG.warn("the StoreListener {} threw; esgen goes on without it", listener.getClass().getName(), e);
     }
   }
 
@@ -164,6 +173,13 @@ public final class OperationRecorder {
         transientFailures++;
       } else if (kind == FailureKind.OUTCOME_UNKNOWN) {
         unknownOutcomes++;
+      }
+      if (retryAfter.isPresent()) {
+        LOG.debug("{} {}: attempt {} failed ({}, {}), trying again in {} ms", aggregateType, operation, failedAttempts,
+            kind, errorCode, retryAfter.get().toMillis());
+      } else {
+        LOG.warn("{} {}: attempt {} failed ({}, {}) and the retry budget is spent, giving up", aggregateType,
+            operation, failedAttempts, kind, errorCode);
       }
       FailedAttempt attempt =
           new FailedAttempt(aggregateType, operation, failedAttempts, kind, errorCode, retryAfter);

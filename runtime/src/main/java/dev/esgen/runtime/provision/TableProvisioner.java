@@ -18,11 +18,14 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
@@ -71,7 +74,12 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 public final class TableProvisioner {
 
   /** How long to wait for an index added to an existing table; a large table takes longer to backfill. */
+  private static final Logger LOG = LoggerFactory.getLogger(TableProvisioner.class);
+
   private static final Duration INDEX_CREATION_TIMEOUT = Duration.ofMinutes(30);
+
+  /** How often a wait for an index reports its progress. */
+  private static final Duration STATUS_INTERVAL = Duration.ofSeconds(10);
 
   private final DynamoDbClient client;
   private final StoreConfig config;
@@ -111,10 +119,15 @@ public final class TableProvisioner {
     List<String> created = new ArrayList<>();
     for (CreateTableRequest table : missing) {
       if (create(table)) {
+        LOG.info("creating table {} with {} global secondary index(es)", table.tableName(),
+            table.globalSecondaryIndexes().size());
         created.add(table.tableName());
       }
     }
     for (CreateTableRequest table : tables) {
+      if (missing.contains(table)) {
+        LOG.info("waiting for table {} to become active", table.tableName());
+      }
       client.waiter().waitUntilTableExists(b -> b.tableName(table.tableName()));
     }
     addMissingIndexes(snapshot);
@@ -212,6 +225,7 @@ public final class TableProvisioner {
       if (indexNames(tableName).contains(index.indexName())) {
         continue;
       }
+      LOG.info("adding global secondary index {} to table {}", index.indexName(), tableName);
       client.updateTable(b -> b
           .tableName(tableName)
           .attributeDefinitions(keyAttributes(table, index))
@@ -232,13 +246,25 @@ public final class TableProvisioner {
   }
 
   private void awaitActive(String tableName, String indexName) {
-    long deadline = System.nanoTime() + INDEX_CREATION_TIMEOUT.toNanos();
+    long started = System.nanoTime();
+    long deadline = started + INDEX_CREATION_TIMEOUT.toNanos();
+    long nextReport = started + STATUS_INTERVAL.toNanos();
     while (true) {
       TableDescription table = client.describeTable(b -> b.tableName(tableName)).table();
-      boolean active = table.tableStatus() == TableStatus.ACTIVE && table.globalSecondaryIndexes().stream()
-          .anyMatch(i -> i.indexName().equals(indexName) && i.indexStatus() == IndexStatus.ACTIVE);
-      if (active) {
+      Optional<GlobalSecondaryIndexDescription> index = table.globalSecondaryIndexes().stream()
+          .filter(i -> i.indexName().equals(indexName))
+          .findFirst();
+      if (table.tableStatus() == TableStatus.ACTIVE && index.map(i -> i.indexStatus() == IndexStatus.ACTIVE).orElse(false)) {
+        LOG.info("index {} of table {} is active after {} s", indexName, tableName,
+            Duration.ofNanos(System.nanoTime() - started).toSeconds());
         return;
+      }
+      if (System.nanoTime() > nextReport) {
+        // Backfilling an index over a large table takes minutes; say what it is waiting for.
+        LOG.info("still waiting for index {} of table {}: index {}, table {}, {} s so far", indexName, tableName,
+            index.map(GlobalSecondaryIndexDescription::indexStatusAsString).orElse("not listed yet"),
+            table.tableStatusAsString(), Duration.ofNanos(System.nanoTime() - started).toSeconds());
+        nextReport = System.nanoTime() + STATUS_INTERVAL.toNanos();
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("index " + indexName + " of table " + tableName
@@ -349,6 +375,7 @@ public final class TableProvisioner {
     if (status == TimeToLiveStatus.ENABLED || status == TimeToLiveStatus.ENABLING) {
       return;
     }
+    LOG.info("enabling time to live on attribute {} of table {}", JournalAttributes.TTL, config.snapshotTable());
     client.updateTimeToLive(b -> b
         .tableName(config.snapshotTable())
         .timeToLiveSpecification(t -> t.attributeName(JournalAttributes.TTL).enabled(true)));

@@ -465,11 +465,6 @@ class IndexLookupTest {
         () -> counters.append(id, 2, new Noted(fresh("unique"))));
     List<List<ConsumedCapacity>> changesIndexed = capacity.during(
         () -> counters.append(id, 3, new Incremented(1, "even becomes odd")));
-    // Printed for docs/index-columns.md.
-    System.out.println("tip capacity of a creation: " + created);
-    System.out.println("tip capacity of an append that changes no index value: " + unchanged);
-    System.out.println("tip capacity of an append that changes a unique value: " + changesUnique);
-    System.out.println("tip capacity of an append that changes an indexed value: " + changesIndexed);
 
     assertEquals(1, unchanged.size());
     assertEquals(0.0, CapacityRecorder.indexUnits(unchanged), "no global secondary index was written");

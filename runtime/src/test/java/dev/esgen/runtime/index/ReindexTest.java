@@ -339,11 +339,6 @@ class ReindexTest {
     List<List<ConsumedCapacity>> again = capacity.during(() -> counters.reindex(plain.id()));
     List<List<ConsumedCapacity>> againReserving = capacity.during(() -> counters.reindex(noted.id()));
 
-    // Printed for docs/index-columns.md.
-    System.out.println(layout + " capacity of a reindex writing two slots: " + backfill);
-    System.out.println(layout + " capacity of a reindex writing two slots and a reservation: " + backfillReserving);
-    System.out.println(layout + " capacity of a reindex that changes nothing: " + again);
-    System.out.println(layout + " capacity of a reindex that changes nothing, with a reservation: " + againReserving);
     assertTrue(CapacityRecorder.indexUnits(backfill) > 0, "the slots enter their indexes");
     assertTrue(CapacityRecorder.indexUnits(backfillReserving) > 0);
     assertEquals(0.0, CapacityRecorder.indexUnits(again), "an unchanged slot value writes no index");
