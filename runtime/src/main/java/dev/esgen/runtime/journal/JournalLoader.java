@@ -3,6 +3,7 @@ package dev.esgen.runtime.journal;
 import static dev.esgen.runtime.journal.JournalAttributes.AID;
 import static dev.esgen.runtime.journal.JournalAttributes.EVENT_TYPE;
 import static dev.esgen.runtime.journal.JournalAttributes.LAST_SEQ_NR;
+import static dev.esgen.runtime.journal.JournalAttributes.OCCURRED_AT;
 import static dev.esgen.runtime.journal.JournalAttributes.PAYLOAD;
 import static dev.esgen.runtime.journal.JournalAttributes.PKEY;
 import static dev.esgen.runtime.journal.JournalAttributes.RETAINED_SEQ_NRS;
@@ -16,10 +17,13 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.history.EventPage;
+import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.storage.ConsistentBatchReader;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -56,6 +60,29 @@ final class JournalLoader {
       return Optional.empty();
     }
     return Optional.of(fromHead(definition, keys, aid, head));
+  }
+
+  /**
+   * Events {@code fromSeqNr} to {@code toSeqNr} of the stream: the head row says where the stream ends,
+   * then one consistent range query (paginated by DynamoDB's 1 MB pages) reads the slice.
+   */
+  <A, I, E> Optional<EventPage<E>> readEvents(
+      AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
+    String aid = definition.keys().idString(id);
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    Map<String, AttributeValue> head = readHead(keys, aid);
+    if (head.isEmpty()) {
+      return Optional.empty();
+    }
+    long lastSeqNr = headNumber(definition, aid, head, LAST_SEQ_NR);
+    long to = Math.min(toSeqNr, lastSeqNr);
+    List<RecordedEvent<E>> events = new ArrayList<>();
+    if (fromSeqNr <= to) {
+      forEachEvent(definition, keys, aid, fromSeqNr, to, (seqNr, item) -> events.add(new RecordedEvent<>(
+          definition.name(), aid, seqNr, item.get(EVENT_TYPE).s(), recordedAt(item),
+          decodeEvent(definition, aid, seqNr, item))));
+    }
+    return Optional.of(new EventPage<>(events, lastSeqNr));
   }
 
   /**
@@ -158,17 +185,45 @@ final class JournalLoader {
       A snapshot,
       long snapshotSeqNr,
       long lastSeqNr) {
+    Fold<A> fold = new Fold<>(snapshot);
+    forEachEvent(definition, keys, aid, snapshotSeqNr + 1, lastSeqNr, (seqNr, item) -> {
+      E event = decodeEvent(definition, aid, seqNr, item);
+      fold.state = fold.state == null ? definition.replay().create(event) : definition.replay().apply(fold.state, event);
+    });
+    return fold.state;
+  }
+
+  /** The state being folded while a range of events is visited. */
+  private static final class Fold<A> {
+    private A state;
+
+    Fold(A state) {
+      this.state = state;
+    }
+  }
+
+  /** What to do with each journal item of a range, in seq_nr order. */
+  @FunctionalInterface
+  private interface ItemVisitor {
+    void visit(long seqNr, Map<String, AttributeValue> item);
+  }
+
+  /**
+   * Visits the journal items {@code from .. to} of the stream in order, read with a consistent range
+   * query through every page, and checks that none is missing.
+   */
+  private void forEachEvent(
+      AggregateDefinition<?, ?, ?> definition, JournalKeys keys, String aid, long from, long to, ItemVisitor visitor) {
     QueryRequest.Builder query = QueryRequest.builder()
         .tableName(config.journalTable())
         .keyConditionExpression("#pkey = :pkey AND #skey BETWEEN :from AND :to")
         .expressionAttributeNames(Map.of("#pkey", PKEY, "#skey", SKEY))
         .expressionAttributeValues(Map.of(
             ":pkey", AttributeValue.fromS(keys.partitionKey(aid)),
-            ":from", AttributeValue.fromS(keys.sortKey(aid, snapshotSeqNr + 1)),
-            ":to", AttributeValue.fromS(keys.sortKey(aid, lastSeqNr))))
+            ":from", AttributeValue.fromS(keys.sortKey(aid, from)),
+            ":to", AttributeValue.fromS(keys.sortKey(aid, to))))
         .consistentRead(true);
-    A state = snapshot;
-    long expected = snapshotSeqNr + 1;
+    long expected = from;
     Map<String, AttributeValue> startKey = null;
     do {
       QueryResponse page = query(query.exclusiveStartKey(startKey).build());
@@ -183,17 +238,20 @@ final class JournalLoader {
           throw new CorruptStreamException(
               definition.name(), aid, "expected event " + expected + " in the journal, found " + seqNr);
         }
-        E event = decodeEvent(definition, aid, seqNr, item);
-        state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
+        visitor.visit(seqNr, item);
         expected++;
       }
       startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
     } while (startKey != null);
-    if (expected - 1 != lastSeqNr) {
-      throw new CorruptStreamException(definition.name(), aid, "the head row says the last event is " + lastSeqNr
+    if (expected - 1 != to) {
+      throw new CorruptStreamException(definition.name(), aid, "the head row says the stream reaches event " + to
           + " but the journal holds events only up to " + (expected - 1));
     }
-    return state;
+  }
+
+  private static Instant recordedAt(Map<String, AttributeValue> item) {
+    AttributeValue at = item.get(OCCURRED_AT);
+    return at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s());
   }
 
   private QueryResponse query(QueryRequest request) {

@@ -9,6 +9,8 @@ import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.ValueNotFoundException;
+import dev.esgen.runtime.history.EventPage;
+import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.query.Page;
@@ -20,13 +22,19 @@ import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.function.Function;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * The typed repository API every generated {@code FooRepository} inherits.
@@ -57,6 +65,9 @@ import java.util.function.Function;
  * @param <E> the sealed root of its events
  */
 public abstract class EventSourcedRepository<A, I, E> {
+
+  /** How many events {@link #events(Object, long)} reads per page. */
+  private static final int EVENT_PAGE_SIZE = 100;
 
   /** How many index entries {@code findByX} of an {@code @Indexed} column reads per request. */
   private static final int FIND_PAGE_SIZE = 10;
@@ -222,6 +233,43 @@ public abstract class EventSourcedRepository<A, I, E> {
       Optional<Versioned<A>> repeat = alreadyApplied(id, commandId);
       return repeat.isPresent() ? repeat.get() : decideAndAppend(id, Optional.of(commandId), decide, attempts);
     });
+  }
+
+  /**
+   * Every event of the stream {@code id}, oldest first; see {@link #events(Object, long)}.
+   *
+   * @throws AggregateNotFoundException when no stream is stored under {@code id}
+   */
+  public final Stream<RecordedEvent<E>> events(I id) {
+    return events(id, 1);
+  }
+
+  /**
+   * The events of the stream {@code id} from seq_nr {@code fromSeqNr} on, oldest first, as stored when
+   * this method was called: appends made while the stream is consumed are not included. The events are
+   * read with strong consistency, {@value #EVENT_PAGE_SIZE} at a time as the stream is consumed, so a long
+   * history is never held in memory at once. Each page is one operation for the store's listener
+   * ({@code events}): on the journal layout a {@code GetItem} of the head row and a {@code Query} of the
+   * page, on the tip layout a {@code GetItem} of the tip plus, for events calved into batches, two
+   * {@code Query} requests.
+   *
+   * <pre>{@code
+   * try (Stream<RecordedEvent<AccountEvent>> history = accounts.events(id)) {
+   *   history.forEach(e -> System.out.printf("%3d %-20s %s%n", e.seqNr(), e.eventType(), e.recordedAt()));
+   * }
+   * }</pre>
+   *
+   * @throws AggregateNotFoundException when no stream is stored under {@code id}
+   * @throws IllegalArgumentException when {@code fromSeqNr} is below 1
+   */
+  public final Stream<RecordedEvent<E>> events(I id, long fromSeqNr) {
+    if (fromSeqNr < 1) {
+      throw new IllegalArgumentException(definition.name() + ": seq_nrs start at 1, fromSeqNr was " + fromSeqNr);
+    }
+    EventPage<E> first = readEventPage(id, fromSeqNr, fromSeqNr + EVENT_PAGE_SIZE - 1);
+    Iterator<RecordedEvent<E>> pages = new PagedEvents(id, first, fromSeqNr);
+    return StreamSupport.stream(
+        Spliterators.spliteratorUnknownSize(pages, Spliterator.ORDERED | Spliterator.NONNULL), false);
   }
 
   /** The aggregate stored under {@code id}, if any. */
@@ -572,6 +620,49 @@ public abstract class EventSourcedRepository<A, I, E> {
       return Optional.empty();
     }
     return Optional.of(versioned(loadExisting(id)));
+  }
+
+  private EventPage<E> readEventPage(I id, long fromSeqNr, long toSeqNr) {
+    return record("events", attempts -> layout().readEvents(definition, id, fromSeqNr, toSeqNr))
+        .orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
+  }
+
+  /** Walks a stream's events page by page, up to the last seq_nr the first page saw. */
+  private final class PagedEvents implements Iterator<RecordedEvent<E>> {
+    private final I id;
+    private final long lastSeqNr;
+    private Iterator<RecordedEvent<E>> page;
+    private long nextSeqNr;
+
+    PagedEvents(I id, EventPage<E> first, long fromSeqNr) {
+      this.id = id;
+      this.lastSeqNr = first.lastSeqNr();
+      this.page = first.events().iterator();
+      this.nextSeqNr = fromSeqNr + first.events().size();
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (!page.hasNext() && nextSeqNr <= lastSeqNr) {
+        List<RecordedEvent<E>> events =
+            readEventPage(id, nextSeqNr, Math.min(lastSeqNr, nextSeqNr + EVENT_PAGE_SIZE - 1)).events();
+        page = events.iterator();
+        nextSeqNr += events.size();
+        if (events.isEmpty()) {
+          // The stream cannot shrink; an empty slice below its last seq_nr would loop forever.
+          nextSeqNr = lastSeqNr + 1;
+        }
+      }
+      return page.hasNext();
+    }
+
+    @Override
+    public RecordedEvent<E> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return page.next();
+    }
   }
 
   private <T> T record(String operation, Function<OperationRecorder.Attempts, T> body) {

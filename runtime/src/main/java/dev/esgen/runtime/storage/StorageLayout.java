@@ -2,6 +2,7 @@ package dev.esgen.runtime.storage;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.command.CommandRecord;
+import dev.esgen.runtime.history.EventPage;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
@@ -60,6 +61,14 @@ public interface StorageLayout {
    * when the command was never applied to it.
    */
   <A, I, E> Optional<CommandRecord> findCommand(AggregateDefinition<A, I, E> definition, I id, String commandId);
+
+  /**
+   * The events {@code fromSeqNr} to {@code toSeqNr} (both inclusive; {@code toSeqNr} may lie past the
+   * stream's end) of the stream {@code id}, read with strong consistency; empty when no stream is stored
+   * under {@code id}. One call reads one slice; callers page through long streams.
+   */
+  <A, I, E> Optional<EventPage<E>> readEvents(
+      AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr);
 
   /**
    * The streams of {@code ids} that exist, read with strong consistency in as few requests as the layout

@@ -4,6 +4,7 @@ import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.command.CommandRecord;
 import dev.esgen.runtime.command.CommandRecords;
+import dev.esgen.runtime.history.EventPage;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StorageLayout;
@@ -70,6 +71,12 @@ public final class TipLayout implements StorageLayout {
   @Override
   public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
     return appender.append(request);
+  }
+
+  @Override
+  public <A, I, E> Optional<EventPage<E>> readEvents(
+      AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
+    return loader.readEvents(definition, id, fromSeqNr, toSeqNr);
   }
 
   @Override

@@ -6,6 +6,7 @@ import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.tip.TipAttributes.NEXT;
 import static dev.esgen.runtime.tip.TipAttributes.STREAM;
+import static dev.esgen.runtime.tip.TipAttributes.TIMESTAMP;
 import static dev.esgen.runtime.tip.TipAttributes.UNFOLD;
 import static dev.esgen.runtime.tip.TipAttributes.VERSION;
 
@@ -15,10 +16,13 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.history.EventPage;
+import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.storage.ConsistentBatchReader;
 import dev.esgen.runtime.storage.LoadedStream;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -56,6 +60,104 @@ final class TipLoader {
       return Optional.empty();
     }
     return Optional.of(fromTip(definition, aid, tip));
+  }
+
+  /**
+   * Events {@code fromSeqNr} to {@code toSeqNr} of the stream: the tip says where the stream ends and
+   * holds the newest events; older ones come from the batches, read oldest first from the one holding
+   * {@code fromSeqNr} (found with one descending query) up to the tip's first event.
+   */
+  <A, I, E> Optional<EventPage<E>> readEvents(
+      AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
+    String aid = definition.keys().idString(id);
+    String stream = new TipKeys(definition.name()).streamName(aid);
+    Map<String, AttributeValue> tip = readTip(stream);
+    if (tip.isEmpty()) {
+      return Optional.empty();
+    }
+    long next = number(definition, aid, tip, NEXT, "tip");
+    List<AttributeValue> tipEvents = list(definition, aid, tip, EVENTS, "tip");
+    List<AttributeValue> tipCases = list(definition, aid, tip, CASES, "tip");
+    long base = next - tipEvents.size();
+    long to = Math.min(toSeqNr, next);
+    List<RecordedEvent<E>> events = new ArrayList<>();
+    if (fromSeqNr <= to && fromSeqNr <= base) {
+      for (Batch batch : batchesForward(definition, aid, stream, fromSeqNr - 1, Math.min(to, base))) {
+        record(definition, aid, batch.first(), batch.events(), batch.cases(), fromSeqNr, to, events);
+      }
+    }
+    if (to > base) {
+      record(definition, aid, base, tipEvents, tipCases, fromSeqNr, to, events);
+    }
+    return Optional.of(new EventPage<>(events, next));
+  }
+
+  /** Adds the events of one item (its first at index {@code first}) whose seq_nr is within {@code from .. to}. */
+  private static <E> void record(AggregateDefinition<?, ?, E> definition, String aid, long first,
+      List<AttributeValue> stored, List<AttributeValue> cases, long from, long to, List<RecordedEvent<E>> into) {
+    for (int k = 0; k < stored.size(); k++) {
+      long seqNr = first + k + 1;
+      if (seqNr < from || seqNr > to) {
+        continue;
+      }
+      E event = decodeEvent(definition, aid, seqNr, cases.get(k), stored.get(k));
+      AttributeValue at = stored.get(k).hasM() ? stored.get(k).m().get(TIMESTAMP) : null;
+      into.add(new RecordedEvent<>(definition.name(), aid, seqNr, cases.get(k).s(),
+          at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s()), event));
+    }
+  }
+
+  /**
+   * The batches holding the events with indexes {@code fromIndex .. toSeqNr - 1}, oldest first: the batch
+   * holding {@code fromIndex} (the last one keyed at or below it), then forward until {@code toSeqNr}.
+   */
+  private List<Batch> batchesForward(
+      AggregateDefinition<?, ?, ?> definition, String aid, String stream, long fromIndex, long toSeqNr) {
+    QueryResponse holding = query(QueryRequest.builder()
+        .tableName(config.tipTable())
+        .keyConditionExpression("#p = :p AND #i <= :from")
+        .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+        .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":from", index(fromIndex)))
+        .scanIndexForward(false)
+        .limit(1)
+        .consistentRead(true)
+        .build());
+    if (holding.items().isEmpty()) {
+      throw new CorruptStreamException(definition.name(), aid, "event " + (fromIndex + 1)
+          + " is in neither the tip nor a batch");
+    }
+    long start = number(definition, aid, holding.items().get(0), INDEX, "batch");
+    QueryRequest.Builder query = QueryRequest.builder()
+        .tableName(config.tipTable())
+        .keyConditionExpression("#p = :p AND #i BETWEEN :start AND :last")
+        .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+        .expressionAttributeValues(Map.of(
+            ":p", AttributeValue.fromS(stream), ":start", index(start), ":last", index(toSeqNr - 1)))
+        .consistentRead(true);
+    List<Batch> batches = new ArrayList<>();
+    long expected = start;
+    Map<String, AttributeValue> startKey = null;
+    do {
+      QueryResponse page = query(query.exclusiveStartKey(startKey).build());
+      for (Map<String, AttributeValue> item : page.items()) {
+        long first = number(definition, aid, item, INDEX, "batch");
+        long next = number(definition, aid, item, NEXT, "batch");
+        List<AttributeValue> events = list(definition, aid, item, EVENTS, "batch");
+        List<AttributeValue> cases = list(definition, aid, item, CASES, "batch");
+        if (first != expected || next != first + events.size() || events.size() != cases.size()) {
+          throw new CorruptStreamException(definition.name(), aid, "expected a batch starting at event " + expected
+              + ", found one of " + events.size() + " events keyed " + first + " ending at " + next);
+        }
+        batches.add(new Batch(first, events, cases));
+        expected = next;
+      }
+      startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+    } while (startKey != null);
+    if (expected < toSeqNr) {
+      throw new CorruptStreamException(definition.name(), aid,
+          "events " + (expected + 1) + " to " + toSeqNr + " are in neither the tip nor a batch");
+    }
+    return batches;
   }
 
   /**

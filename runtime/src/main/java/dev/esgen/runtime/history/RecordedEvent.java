@@ -1,0 +1,34 @@
+package dev.esgen.runtime.history;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * An event as it is stored: which stream it belongs to, where in it, under which type name and when it
+ * was appended, and the event itself, decoded by the generated codec.
+ *
+ * <pre>{@code
+ * try (Stream<RecordedEvent<AccountEvent>> events = accounts.events(id)) {
+ *   events.forEach(e -> System.out.printf("%d %s %s%n", e.seqNr(), e.eventType(), e.recordedAt()));
+ * }
+ * }</pre>
+ *
+ * @param aggregateType the aggregate's stored name, e.g. {@code "bank-account"}
+ * @param aggregateId the stream's id string
+ * @param seqNr the event's position in its stream, from 1
+ * @param eventType the stored type name ({@code @EventType})
+ * @param recordedAt when the event was appended, from the store's clock
+ * @param event the decoded event
+ * @param <E> the sealed root of the aggregate's events
+ */
+public record RecordedEvent<E>(
+    String aggregateType, String aggregateId, long seqNr, String eventType, Instant recordedAt, E event) {
+
+  public RecordedEvent {
+    Objects.requireNonNull(aggregateType, "aggregateType");
+    Objects.requireNonNull(aggregateId, "aggregateId");
+    Objects.requireNonNull(eventType, "eventType");
+    Objects.requireNonNull(recordedAt, "recordedAt");
+    Objects.requireNonNull(event, "event");
+  }
+}
