@@ -1,6 +1,7 @@
 package dev.esgen.example;
 
 import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.example.account.AccountEvent;
 import dev.esgen.example.account.AccountId;
 import dev.esgen.example.account.BankAccount;
 import dev.esgen.example.account.BankAccountRepository;
@@ -12,10 +13,12 @@ import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
+import java.io.PrintStream;
 import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -23,6 +26,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -32,14 +36,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * Runs the bank end to end: opens accounts, finds one by e-mail and lists them by owner, shows a
  * refused duplicate e-mail, moves money, shows a refused transfer, concurrent deposits and a version
- * conflict, and prints what happened.
+ * conflict, and prints what happened: the stored events of one account and what each operation cost.
  *
  * <p>Uses DynamoDB Local, started here, unless {@code ESGEN_DYNAMODB_ENDPOINT} names an endpoint; then
  * the AWS SDK's default credentials and region apply (for example {@code AWS_REGION}).
  */
 public final class ExampleApp {
-
-  private ExampleApp() {}
 
   public static void main(String[] args) throws Exception {
     String endpoint = System.getenv("ESGEN_DYNAMODB_ENDPOINT");
@@ -48,7 +50,7 @@ public final class ExampleApp {
       try (DynamoDbLocal local = DynamoDbLocal.start();
           DynamoDbClient client = localClient(local.endpoint())) {
         System.out.println("DynamoDB Local is listening on " + local.endpoint());
-        run(client);
+        run(client, System.out);
       }
     } else {
       try (DynamoDbClient client =
@@ -57,7 +59,7 @@ public final class ExampleApp {
               .httpClientBuilder(UrlConnectionHttpClient.builder())
               .build()) {
         System.out.println("Using DynamoDB at " + endpoint);
-        run(client);
+        run(client, System.out);
       }
     }
   }
@@ -72,8 +74,20 @@ public final class ExampleApp {
         .build();
   }
 
-  static void run(DynamoDbClient client) throws Exception {
-    StoreConfig config = StoreConfig.defaults();
+  /** Runs the scenario on {@code client}, writing what happens to {@code out}. */
+  static void run(DynamoDbClient client, PrintStream out) throws Exception {
+    new ExampleApp(out).scenario(client);
+  }
+
+  private final PrintStream out;
+
+  private ExampleApp(PrintStream out) {
+    this.out = out;
+  }
+
+  private void scenario(DynamoDbClient client) throws Exception {
+    CostReport costs = new CostReport();
+    StoreConfig config = StoreConfig.defaults().withListener(costs);
     // Given the definitions, the provisioner also creates the index the @Indexed owner column needs.
     new TableProvisioner(client, config).createTablesIfMissing(
         BankAccountRepository.definition(config.objectMapper()), TransferRepository.definition(config.objectMapper()));
@@ -108,9 +122,9 @@ public final class ExampleApp {
     print("bonus sent again, not applied twice", again);
 
     Transfer sent = transferService.transfer(ann, bob, 30_00);
-    System.out.printf("transfer %s of %d cents: %s%n", sent.id().value(), sent.cents(), sent.status());
+    out.printf("transfer %s of %d cents: %s%n", sent.id().value(), sent.cents(), sent.status());
     Transfer refused = transferService.transfer(ann, bob, 1_000_00);
-    System.out.printf("transfer %s of %d cents: %s%n", refused.id().value(), refused.cents(), refused.status());
+    out.printf("transfer %s of %d cents: %s%n", refused.id().value(), refused.cents(), refused.status());
     print("after transfers", accounts.loadVersioned(ann));
     print("after transfers", accounts.loadVersioned(bob));
 
@@ -123,17 +137,24 @@ public final class ExampleApp {
       accounts.append(current, current.state().deposit(1, "second writer, same version"));
       throw new IllegalStateException("the second append at version " + current.version() + " must fail");
     } catch (ConcurrentModificationException expected) {
-      System.out.println("conflict detected: " + expected.getMessage());
+      out.println("conflict detected: " + expected.getMessage());
     }
 
     print("closed", accounts.transact(ann, a -> a.close("moving abroad")));
-    System.out.println("Done.");
+
+    // What event sourcing keeps: every change to Ann's account, as stored.
+    out.println("Ann's account, as stored:");
+    try (Stream<RecordedEvent<AccountEvent>> history = accounts.events(ann)) {
+      history.forEach(e -> out.printf("  %2d  %-20s %s%n", e.seqNr(), e.eventType(), e.recordedAt()));
+    }
+    out.println(costs.table());
+    out.println("Done.");
   }
 
   /** Finds an account by e-mail (any case), lists Ann's accounts, and shows a refused duplicate address. */
-  private static void lookups(BankAccountRepository accounts, String annEmail, AccountId bob) {
+  private void lookups(BankAccountRepository accounts, String annEmail, AccountId bob) {
     BankAccount byEmail = accounts.findByEmail(annEmail.toUpperCase());
-    System.out.printf("found by email %s: %s owned by %s%n", annEmail.toUpperCase(), byEmail.id().value(),
+    out.printf("found by email %s: %s owned by %s%n", annEmail.toUpperCase(), byEmail.id().value(),
         byEmail.owner());
 
     List<String> annAccounts = new ArrayList<>();
@@ -147,17 +168,17 @@ public final class ExampleApp {
       request = PageRequest.after(page.nextCursor().get(), 10);
     }
     // The owner index is eventually consistent: just after opening, an account may still be missing.
-    System.out.println("accounts owned by Ann: " + annAccounts);
+    out.println("accounts owned by Ann: " + annAccounts);
 
     try {
       accounts.transact(bob, b -> b.changeEmail(annEmail));
       throw new IllegalStateException("Bob must not get Ann's e-mail address");
     } catch (DuplicateValueException expected) {
-      System.out.println("duplicate refused: " + expected.getMessage());
+      out.println("duplicate refused: " + expected.getMessage());
     }
   }
 
-  private static void concurrentDeposits(BankAccountRepository accounts, AccountId id) throws Exception {
+  private void concurrentDeposits(BankAccountRepository accounts, AccountId id) throws Exception {
     int threads = 4;
     int depositsPerThread = 10;
     long before = accounts.load(id).balanceCents();
@@ -187,14 +208,14 @@ public final class ExampleApp {
     if (after.state().balanceCents() != expected) {
       throw new IllegalStateException("lost a deposit: expected " + expected + ", found " + after.state().balanceCents());
     }
-    System.out.printf(
+    out.printf(
         "%d threads made %d deposits each, concurrently: balance %d -> %d cents, version %d%n",
         threads, depositsPerThread, before, after.state().balanceCents(), after.version());
   }
 
-  private static void print(String what, Versioned<BankAccount> account) {
+  private void print(String what, Versioned<BankAccount> account) {
     BankAccount a = account.state();
-    System.out.printf(
+    out.printf(
         "%-16s %s owner=%s balance=%d cents closed=%s (version %d, %d events)%n",
         what, a.id().value(), a.owner(), a.balanceCents(), a.closed(), account.version(), account.seqNr());
   }

@@ -23,6 +23,9 @@ import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -151,8 +154,17 @@ class BankDynamoDbTest {
   }
 
   @Test
-  void theExampleProgramRunsToTheEnd() throws Exception {
-    ExampleApp.run(client);
+  void theExampleProgramRunsToTheEndAndShowsTheStoredEventsAndTheirCost() throws Exception {
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+
+    ExampleApp.run(client, new PrintStream(output, true, StandardCharsets.UTF_8));
+
+    String printed = output.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.endsWith("Done.\n"), printed);
+    String history = printed.substring(printed.indexOf("Ann's account, as stored:"));
+    assertTrue(history.matches("(?s)Ann's account, as stored:\n +1 +account-opened .*\n +6 +account-closed .*"), history);
+    assertTrue(printed.contains("bonus sent again, not applied twice"), printed);
+    assertTrue(printed.contains("bank-account transact"), printed);
   }
 
   @Test
