@@ -68,29 +68,29 @@ public final class BenchSuite {
   public static Results run(Settings settings, Path out) throws Exception {
     long start = System.nanoTime();
     Files.createDirectories(out);
-    System.out.println("esgen benchmarks, " + settings.mode() + " mode");
-    System.out.println("Codec and replay (JMH)...");
+    settings.progress().println("esgen benchmarks, " + settings.mode() + " mode");
+    settings.progress().println("Codec and replay (JMH)...");
     List<MicroBenchmarks.Score> micro = new MicroBenchmarks(settings).run();
-    System.out.println("Compile time...");
+    settings.progress().println("Compile time...");
     CompileTimeBenchmark.Result compile = new CompileTimeBenchmark(settings).run();
     List<EndToEndBenchmark.Result> endToEnd;
     List<IndexWriteCost.Row> indexWrites;
     List<ContentionBenchmark.Result> contention;
     List<ScaleBenchmark.Point> scale;
-    System.out.println("Starting DynamoDB Local...");
+    settings.progress().println("Starting DynamoDB Local...");
     try (DynamoDbLocal local = DynamoDbLocal.start()) {
       try (DynamoDbClient client = Clients.local(local.endpoint(), Optional.empty())) {
         // The definitions make the provisioner create the index slot the cart's @Indexed owner needs.
         AggregateDefinition<Cart, CartId, CartEvent> carts = CartRepository.definition(EsgenJson.newObjectMapper());
         new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing(carts, CartVariants.tip(carts));
       }
-      System.out.println("End to end...");
+      settings.progress().println("End to end...");
       endToEnd = new EndToEndBenchmark(settings, local.endpoint()).run();
-      System.out.println("Index writes...");
+      settings.progress().println("Index writes...");
       indexWrites = new IndexWriteCost(local.endpoint()).run();
-      System.out.println("Contention...");
+      settings.progress().println("Contention...");
       contention = new ContentionBenchmark(settings, local.endpoint()).run();
-      System.out.println("Scale...");
+      settings.progress().println("Scale...");
       scale = new ScaleBenchmark(settings, local.endpoint()).run();
     }
     ScaleChart.write(scale, out.resolve(CHART));

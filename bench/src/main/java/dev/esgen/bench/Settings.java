@@ -1,6 +1,9 @@
 package dev.esgen.bench;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.List;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * How much of everything the suite runs: {@link #full()} for the figures in docs/performance.md,
@@ -43,6 +46,21 @@ public record Settings(
 
   public static Settings smoke() {
     return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 0, 1, 1, 50);
+  }
+
+  /** Whether this run reports its progress: the full run does; the smoke run in {@code mvn verify} keeps quiet. */
+  public boolean verbose() {
+    return mode.equals("full");
+  }
+
+  /** Where the suite reports its progress: standard output when {@link #verbose()}, else nowhere. */
+  public PrintStream progress() {
+    return verbose() ? System.out : new PrintStream(OutputStream.nullOutputStream());
+  }
+
+  /** JMH's own output: its normal banners and figures when {@link #verbose()}, else none. */
+  public VerboseMode jmhVerbosity() {
+    return verbose() ? VerboseMode.NORMAL : VerboseMode.SILENT;
   }
 
   /** Loads measured at {@code length}: long streams take seconds per load, so fewer of them. */

@@ -40,6 +40,7 @@ public final class MicroBenchmarks {
         .measurementIterations(settings.jmhIterations())
         .measurementTime(TimeValue.milliseconds(settings.jmhIterationMillis()))
         .shouldFailOnError(true)
+        .verbosity(settings.jmhVerbosity())
         .build();
     Collection<RunResult> results = new Runner(options).run();
     List<Score> scores = new ArrayList<>();

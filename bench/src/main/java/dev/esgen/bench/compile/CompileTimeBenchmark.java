@@ -59,7 +59,7 @@ public final class CompileTimeBenchmark {
       long[] withoutNanos = new long[settings.compileRuns()];
       long[] withNanos = new long[settings.compileRuns()];
       for (int run = 0; run < settings.compileRuns(); run++) {
-        System.out.printf("  compile time: run %d of %d%n", run + 1, settings.compileRuns());
+        settings.progress().printf("  compile time: run %d of %d%n", run + 1, settings.compileRuns());
         withoutNanos[run] = compile(work, "without-" + run, sources, without);
         withNanos[run] = compile(work, "with-" + run, sources, with);
       }

@@ -76,7 +76,7 @@ public final class ContentionBenchmark {
   }
 
   private Result run(String name, SnapshotIntervalRepository carts, Meter meter, boolean shared) throws Exception {
-    System.out.printf("  contention: %s%n", name);
+    settings.progress().printf("  contention: %s%n", name);
     List<CartId> ids = new ArrayList<>();
     CartId sharedId = open(carts);
     for (int t = 0; t < THREADS; t++) {

@@ -148,7 +148,7 @@ public final class EndToEndBenchmark {
             results.add(new Result(layout.name(), operation.name(), Optional.empty(), Optional.empty(), unavailable));
             continue;
           }
-          System.out.printf("  end to end: %s, %s%n", layout.name(), operation.name());
+          settings.progress().printf("  end to end: %s, %s%n", layout.name(), operation.name());
           results.add(measure(layout, operation, setup, esgen, floor));
         }
       }

@@ -66,7 +66,7 @@ public final class ScaleBenchmark {
         SnapshotIntervalRepository setup = new SnapshotIntervalRepository(setupStore, policy.policy());
         SnapshotIntervalRepository carts = new SnapshotIntervalRepository(store, policy.policy());
         for (int length : settings.scaleLengths()) {
-          System.out.printf("  scale: %s, %,d events%n", policy.name(), length);
+          settings.progress().printf("  scale: %s, %,d events%n", policy.name(), length);
           points.add(measure(policy.name(), length, write(setupStore, setup, length), carts, meter));
         }
       }
