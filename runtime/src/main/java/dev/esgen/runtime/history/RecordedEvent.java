@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * An event as it is stored: which stream it belongs to, where in it, under which type name and when it
- * was appended, and the event itself, decoded by the generated codec.
+ * An event as it is stored: which stream it belongs to, where in it, under which type name, when it was
+ * appended and with which metadata, and the event itself, decoded by the generated codec.
  *
  * <pre>{@code
  * try (Stream<RecordedEvent<AccountEvent>> events = accounts.events(id)) {
@@ -18,17 +18,20 @@ import java.util.Objects;
  * @param seqNr the event's position in its stream, from 1
  * @param eventType the stored type name ({@code @EventType})
  * @param recordedAt when the event was appended, from the store's clock
+ * @param metadata what the append that stored the event said about itself
  * @param event the decoded event
  * @param <E> the sealed root of the aggregate's events
  */
 public record RecordedEvent<E>(
-    String aggregateType, String aggregateId, long seqNr, String eventType, Instant recordedAt, E event) {
+    String aggregateType, String aggregateId, long seqNr, String eventType, Instant recordedAt,
+    EventMetadata metadata, E event) {
 
   public RecordedEvent {
     Objects.requireNonNull(aggregateType, "aggregateType");
     Objects.requireNonNull(aggregateId, "aggregateId");
     Objects.requireNonNull(eventType, "eventType");
     Objects.requireNonNull(recordedAt, "recordedAt");
+    Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(event, "event");
   }
 }

@@ -4,6 +4,7 @@ import static dev.esgen.runtime.journal.JournalAttributes.AID;
 import static dev.esgen.runtime.journal.JournalAttributes.APPEND_ID;
 import static dev.esgen.runtime.journal.JournalAttributes.EVENT_TYPE;
 import static dev.esgen.runtime.journal.JournalAttributes.LAST_SEQ_NR;
+import static dev.esgen.runtime.journal.JournalAttributes.METADATA;
 import static dev.esgen.runtime.journal.JournalAttributes.OCCURRED_AT;
 import static dev.esgen.runtime.journal.JournalAttributes.PAYLOAD;
 import static dev.esgen.runtime.journal.JournalAttributes.PKEY;
@@ -25,6 +26,7 @@ import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
 import dev.esgen.runtime.error.StoreUnavailableException;
+import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.index.IndexChanges;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexKeys;
@@ -37,6 +39,7 @@ import dev.esgen.runtime.retry.Failures;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.AppendTransaction;
 import dev.esgen.runtime.storage.ItemSize;
+import dev.esgen.runtime.storage.MetadataAttributes;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StoredOutcome;
 import java.io.IOException;
@@ -97,7 +100,7 @@ final class JournalAppender {
     for (E event : request.events()) {
       seqNr++;
       TransactItem item = journalItem(definition, keys, aid, pkey, seqNr, event, now,
-          seqNr == baseSeqNr + 1 ? request.appendId() : null);
+          seqNr == baseSeqNr + 1 ? request.appendId() : null, request.metadata());
       transaction.addStreamItem("event " + seqNr, item.item(), item.sizeBytes());
     }
     long lastSeqNr = seqNr;
@@ -237,7 +240,8 @@ final class JournalAppender {
       long seqNr,
       E event,
       Instant now,
-      String appendId) {
+      String appendId,
+      EventMetadata metadata) {
     String type = definition.eventCodec().typeName(event);
     byte[] body;
     try {
@@ -255,6 +259,9 @@ final class JournalAppender {
         OCCURRED_AT, AttributeValue.fromS(now.toString())));
     if (appendId != null) {
       item.put(APPEND_ID, AttributeValue.fromS(appendId));
+    }
+    if (!metadata.isEmpty()) {
+      item.put(METADATA, MetadataAttributes.JOURNAL.toAttribute(metadata));
     }
     TransactWriteItem put = TransactWriteItem.builder()
         .put(Put.builder()

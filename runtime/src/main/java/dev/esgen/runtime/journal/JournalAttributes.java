@@ -4,7 +4,8 @@ package dev.esgen.runtime.journal;
  * The attribute names of the journal and snapshot tables, the stored format's vocabulary.
  *
  * <p>Journal item: {@link #PKEY}, {@link #SKEY}, {@link #AID}, {@link #SEQ_NR}, {@link #EVENT_TYPE},
- * {@link #PAYLOAD}, {@link #OCCURRED_AT}, and on the first event of each append {@link #APPEND_ID}.
+ * {@link #PAYLOAD}, {@link #OCCURRED_AT}, on the first event of each append {@link #APPEND_ID}, and on
+ * the events of an append that carried metadata {@link #METADATA}.
  * Snapshot head row (seq_nr 0 in its sort key): {@link #PKEY},
  * {@link #SKEY}, {@link #AID}, {@link #PAYLOAD}, {@link #SEQ_NR} (where the snapshot was taken),
  * {@link #LAST_SEQ_NR}, {@link #VERSION} and, when older snapshots are kept, {@link #RETAINED_SEQ_NRS}.
@@ -48,6 +49,12 @@ public final class JournalAttributes {
    * outcome was unknown recognises its own append.
    */
   public static final String APPEND_ID = "append_id";
+
+  /**
+   * Every event of an append that carried metadata: a map (M) of {@code correlation_id},
+   * {@code causation_id}, {@code actor} (S) and {@code attributes} (M of S), each only when set.
+   */
+  public static final String METADATA = "metadata";
 
   /** Head row: the stream's last seq_nr (N); equal to {@link #SEQ_NR} when the snapshot is current. */
   public static final String LAST_SEQ_NR = "last_seq_nr";

@@ -3,6 +3,7 @@ package dev.esgen.runtime.journal;
 import static dev.esgen.runtime.journal.JournalAttributes.AID;
 import static dev.esgen.runtime.journal.JournalAttributes.EVENT_TYPE;
 import static dev.esgen.runtime.journal.JournalAttributes.LAST_SEQ_NR;
+import static dev.esgen.runtime.journal.JournalAttributes.METADATA;
 import static dev.esgen.runtime.journal.JournalAttributes.OCCURRED_AT;
 import static dev.esgen.runtime.journal.JournalAttributes.PAYLOAD;
 import static dev.esgen.runtime.journal.JournalAttributes.PKEY;
@@ -22,6 +23,7 @@ import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.storage.ConsistentBatchReader;
 import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.storage.MetadataAttributes;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,7 +82,7 @@ final class JournalLoader {
     if (fromSeqNr <= to) {
       forEachEvent(definition, keys, aid, fromSeqNr, to, (seqNr, item) -> events.add(new RecordedEvent<>(
           definition.name(), aid, seqNr, item.get(EVENT_TYPE).s(), recordedAt(item),
-          decodeEvent(definition, aid, seqNr, item))));
+          MetadataAttributes.JOURNAL.fromAttribute(item.get(METADATA)), decodeEvent(definition, aid, seqNr, item))));
     }
     return Optional.of(new EventPage<>(events, lastSeqNr));
   }

@@ -9,6 +9,8 @@ import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.ValueNotFoundException;
+import dev.esgen.runtime.history.EventContext;
+import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.EventPage;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.index.IndexColumn;
@@ -103,7 +105,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     aggregate's id is already stored
    */
   public final Versioned<A> create(List<? extends E> events) {
-    return record("create", attempts -> createStream(events, Optional.empty(), attempts));
+    return create(AppendOptions.none(), events);
   }
 
   /**
@@ -121,8 +123,20 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     over {@value CommandRecords#MAX_COMMAND_ID_BYTES} bytes
    */
   public final Versioned<A> create(String commandId, List<? extends E> events) {
-    CommandRecords.check(definition.name(), commandId);
-    return record("create", attempts -> createStream(events, Optional.of(commandId), attempts));
+    return create(AppendOptions.command(CommandRecords.check(definition.name(), commandId)), events);
+  }
+
+  /**
+   * Starts a new stream with {@code events}, with the command id and metadata of {@code options}; see
+   * {@link #create(String, List)} for what a command id does.
+   *
+   * <pre>{@code
+   * accounts.create(AppendOptions.metadata(EventMetadata.none().withActor("onboarding")), List.of(opened));
+   * }</pre>
+   */
+  public final Versioned<A> create(AppendOptions options, List<? extends E> events) {
+    AppendOptions checked = options.checked(definition.name());
+    return record("create", attempts -> createStream(events, checked, attempts));
   }
 
   /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
@@ -139,7 +153,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     at the write; nothing is written
    */
   public final Versioned<A> append(I id, long expectedVersion, List<? extends E> events) {
-    return record("append", attempts -> appendAtVersion(id, expectedVersion, Optional.empty(), events, attempts));
+    return record("append", attempts -> appendAtVersion(id, expectedVersion, AppendOptions.none(), events, attempts));
   }
 
   /**
@@ -157,12 +171,19 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     version; nothing is written
    */
   public final Versioned<A> append(I id, long expectedVersion, String commandId, List<? extends E> events) {
-    CommandRecords.check(definition.name(), commandId);
+    return append(id, expectedVersion, AppendOptions.command(CommandRecords.check(definition.name(), commandId)),
+        events);
+  }
+
+  /**
+   * Appends {@code events} if the stream is still at {@code expectedVersion}, with the command id and
+   * metadata of {@code options}; see {@link #append(Object, long, String, List)} for what a command id does.
+   */
+  public final Versioned<A> append(I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
+    AppendOptions checked = options.checked(definition.name());
     return record("append", attempts -> {
-      Optional<Versioned<A>> repeat = alreadyApplied(id, commandId);
-      return repeat.isPresent()
-          ? repeat.get()
-          : appendAtVersion(id, expectedVersion, Optional.of(commandId), events, attempts);
+      Optional<Versioned<A>> repeat = alreadyApplied(id, checked);
+      return repeat.isPresent() ? repeat.get() : appendAtVersion(id, expectedVersion, checked, events, attempts);
     });
   }
 
@@ -187,7 +208,7 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (stream.isEmpty()) {
       return append(id, loaded.version(), events);
     }
-    return record("append", attempts -> appendTo(id, stream.get(), events, Optional.empty(), attempts));
+    return record("append", attempts -> appendTo(id, stream.get(), events, AppendOptions.none(), attempts));
   }
 
   /**
@@ -205,7 +226,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     many attempts were made
    */
   public final Versioned<A> transact(I id, Function<? super A, ? extends List<? extends E>> decide) {
-    return record("transact", attempts -> decideAndAppend(id, Optional.empty(), decide, attempts));
+    return transact(id, AppendOptions.none(), decide);
   }
 
   /**
@@ -228,10 +249,26 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     over {@value CommandRecords#MAX_COMMAND_ID_BYTES} bytes
    */
   public final Versioned<A> transact(I id, String commandId, Function<? super A, ? extends List<? extends E>> decide) {
-    CommandRecords.check(definition.name(), commandId);
+    return transact(id, AppendOptions.command(CommandRecords.check(definition.name(), commandId)), decide);
+  }
+
+  /**
+   * As {@link #transact(Object, Function)}, with the command id and metadata of {@code options}: with a
+   * command id it is the idempotent command of {@link #transact(Object, String, Function)}; its metadata,
+   * completed from the calling thread's {@link dev.esgen.runtime.history.EventContext}, is stored with
+   * every event.
+   *
+   * <pre>{@code
+   * accounts.transact(id, AppendOptions.command("deposit-" + requestId)
+   *     .withMetadata(EventMetadata.none().withActor("teller-7")), account -> account.deposit(500));
+   * }</pre>
+   */
+  public final Versioned<A> transact(I id, AppendOptions options,
+      Function<? super A, ? extends List<? extends E>> decide) {
+    AppendOptions checked = options.checked(definition.name());
     return record("transact", attempts -> {
-      Optional<Versioned<A>> repeat = alreadyApplied(id, commandId);
-      return repeat.isPresent() ? repeat.get() : decideAndAppend(id, Optional.of(commandId), decide, attempts);
+      Optional<Versioned<A>> repeat = alreadyApplied(id, checked);
+      return repeat.isPresent() ? repeat.get() : decideAndAppend(id, checked, decide, attempts);
     });
   }
 
@@ -548,42 +585,41 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   private Versioned<A> createStream(
-      List<? extends E> events, Optional<String> commandId, OperationRecorder.Attempts attempts) {
+      List<? extends E> events, AppendOptions options, OperationRecorder.Attempts attempts) {
     if (events.isEmpty()) {
       throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
     }
     A state = definition.replay().create(events.get(0));
     I id = definition.keys().idOf(state);
-    if (commandId.isPresent()) {
-      Optional<Versioned<A>> repeat = alreadyApplied(id, commandId.get());
-      if (repeat.isPresent()) {
-        return repeat.get();
-      }
+    Optional<Versioned<A>> repeat = alreadyApplied(id, options);
+    if (repeat.isPresent()) {
+      return repeat.get();
     }
     state = fold(state, events.subList(1, events.size()));
     attempts.attempt();
     AppendRequest<A, I, E> request = new AppendRequest<>(
-        definition, id, Optional.empty(), List.copyOf(events), state, AppendIds.next(), commandId);
+        definition, id, Optional.empty(), List.copyOf(events), state, AppendIds.next(), options.commandId(),
+        metadata(options));
     return write(request);
   }
 
-  private Versioned<A> appendAtVersion(I id, long expectedVersion, Optional<String> commandId,
+  private Versioned<A> appendAtVersion(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Attempts attempts) {
     LoadedStream<A> current = loadExisting(id);
     if (current.version() != expectedVersion) {
       throw new ConcurrentModificationException(
           definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
     }
-    return appendTo(id, current, events, commandId, attempts);
+    return appendTo(id, current, events, options, attempts);
   }
 
   /** The transact loop: every reload after a conflict draws on the operation's one retry budget. */
-  private Versioned<A> decideAndAppend(I id, Optional<String> commandId,
+  private Versioned<A> decideAndAppend(I id, AppendOptions options,
       Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Attempts attempts) {
     while (true) {
       LoadedStream<A> current = loadExisting(id);
       try {
-        return appendTo(id, current, decide.apply(current.state()), commandId, attempts);
+        return appendTo(id, current, decide.apply(current.state()), options, attempts);
       } catch (ConcurrentModificationException conflict) {
         attempts.conflict(conflict);
         if (!attempts.budget().retry(FailureKind.VERSION_CONFLICT, conflict)) {
@@ -595,14 +631,15 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   private Versioned<A> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
-      Optional<String> commandId, OperationRecorder.Attempts attempts) {
+      AppendOptions options, OperationRecorder.Attempts attempts) {
     if (events.isEmpty()) {
       return versioned(current);
     }
     A state = fold(current.state(), events);
     attempts.attempt();
     return write(new AppendRequest<>(
-        definition, id, Optional.of(current), List.copyOf(events), state, AppendIds.next(), commandId));
+        definition, id, Optional.of(current), List.copyOf(events), state, AppendIds.next(), options.commandId(),
+        metadata(options)));
   }
 
   /** Appends {@code request}; a concurrent try of the same command that won answers with the stored stream. */
@@ -614,9 +651,14 @@ public abstract class EventSourcedRepository<A, I, E> {
     }
   }
 
-  /** The stream as stored now, when {@code commandId} was already applied to it. */
-  private Optional<Versioned<A>> alreadyApplied(I id, String commandId) {
-    if (layout().findCommand(definition, id, commandId).isEmpty()) {
+  /** The metadata to store: the options', completed from the calling thread's context. */
+  private static EventMetadata metadata(AppendOptions options) {
+    return options.metadata().orElse(EventContext.current());
+  }
+
+  /** The stream as stored now, when the options' command was already applied to it. */
+  private Optional<Versioned<A>> alreadyApplied(I id, AppendOptions options) {
+    if (options.commandId().isEmpty() || layout().findCommand(definition, id, options.commandId().get()).isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(versioned(loadExisting(id)));

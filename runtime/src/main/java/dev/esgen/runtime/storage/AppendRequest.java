@@ -1,6 +1,7 @@
 package dev.esgen.runtime.storage;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.history.EventMetadata;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,6 +26,7 @@ import java.util.Optional;
  * @param newState the state after {@code events}, which the layout may store as a snapshot
  * @param appendId a fresh id for this append ({@link AppendIds#next()})
  * @param commandId the caller's command id, if the append carries one
+ * @param metadata stored with every event of the append, unless empty
  * @param <A> the aggregate type
  * @param <I> its id type
  * @param <E> the sealed root of its events
@@ -36,7 +38,8 @@ public record AppendRequest<A, I, E>(
     List<E> events,
     A newState,
     String appendId,
-    Optional<String> commandId) {
+    Optional<String> commandId,
+    EventMetadata metadata) {
 
   public AppendRequest {
     Objects.requireNonNull(definition, "definition");
@@ -49,12 +52,13 @@ public record AppendRequest<A, I, E>(
     Objects.requireNonNull(newState, "newState");
     Objects.requireNonNull(appendId, "appendId");
     Objects.requireNonNull(commandId, "commandId");
+    Objects.requireNonNull(metadata, "metadata");
   }
 
-  /** An append with a fresh append id and no command id. */
+  /** An append with a fresh append id, no command id and no metadata. */
   public AppendRequest(
       AggregateDefinition<A, I, E> definition, I id, Optional<LoadedStream<A>> current, List<E> events, A newState) {
-    this(definition, id, current, events, newState, AppendIds.next(), Optional.empty());
+    this(definition, id, current, events, newState, AppendIds.next(), Optional.empty(), EventMetadata.none());
   }
 
   /** The version the append is conditioned on: the loaded stream's, 0 for a create. */

@@ -8,6 +8,7 @@ import static dev.esgen.runtime.tip.TipAttributes.DATA;
 import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.tip.TipAttributes.LISTING;
+import static dev.esgen.runtime.tip.TipAttributes.METADATA;
 import static dev.esgen.runtime.tip.TipAttributes.NEXT;
 import static dev.esgen.runtime.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.tip.TipAttributes.TIMESTAMP;
@@ -40,6 +41,7 @@ import dev.esgen.runtime.retry.RetryBudget;
 import dev.esgen.runtime.storage.AppendRequest;
 import dev.esgen.runtime.storage.AppendTransaction;
 import dev.esgen.runtime.storage.ItemSize;
+import dev.esgen.runtime.storage.MetadataAttributes;
 import dev.esgen.runtime.storage.LoadedStream;
 import dev.esgen.runtime.storage.StoredOutcome;
 import java.io.IOException;
@@ -119,6 +121,7 @@ final class TipAppender {
 
     List<AttributeValue> newEvents = new ArrayList<>();
     List<AttributeValue> newCases = new ArrayList<>();
+    AttributeValue metadata = request.metadata().isEmpty() ? null : MetadataAttributes.TIP.toAttribute(request.metadata());
     for (E event : request.events()) {
       String type = definition.eventCodec().typeName(event);
       Map<String, AttributeValue> stored = new HashMap<>(Map.of(
@@ -126,6 +129,9 @@ final class TipAppender {
           DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encodeEvent(definition, aid, type, event)))));
       if (newEvents.isEmpty()) {
         stored.put(APPEND_ID, AttributeValue.fromS(request.appendId()));
+      }
+      if (!request.metadata().isEmpty()) {
+        stored.put(METADATA, metadata);
       }
       newEvents.add(AttributeValue.fromM(stored));
       newCases.add(AttributeValue.fromS(type));

@@ -70,4 +70,10 @@ public final class TipAttributes {
    * outcome was unknown recognises its own append.
    */
   public static final String APPEND_ID = "x";
+
+  /**
+   * In the events of an append that carried metadata: a map (M) of {@code co} (correlation id),
+   * {@code ca} (causation id), {@code ac} (actor) (S) and {@code at} (further attributes, M of S).
+   */
+  public static final String METADATA = "m";
 }

@@ -4,6 +4,7 @@ import static dev.esgen.runtime.tip.TipAttributes.CASES;
 import static dev.esgen.runtime.tip.TipAttributes.DATA;
 import static dev.esgen.runtime.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.tip.TipAttributes.INDEX;
+import static dev.esgen.runtime.tip.TipAttributes.METADATA;
 import static dev.esgen.runtime.tip.TipAttributes.NEXT;
 import static dev.esgen.runtime.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.tip.TipAttributes.TIMESTAMP;
@@ -21,6 +22,7 @@ import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.OperationRecorder;
 import dev.esgen.runtime.storage.ConsistentBatchReader;
 import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.storage.MetadataAttributes;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -101,9 +103,11 @@ final class TipLoader {
         continue;
       }
       E event = decodeEvent(definition, aid, seqNr, cases.get(k), stored.get(k));
-      AttributeValue at = stored.get(k).hasM() ? stored.get(k).m().get(TIMESTAMP) : null;
+      Map<String, AttributeValue> map = stored.get(k).hasM() ? stored.get(k).m() : Map.of();
+      AttributeValue at = map.get(TIMESTAMP);
       into.add(new RecordedEvent<>(definition.name(), aid, seqNr, cases.get(k).s(),
-          at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s()), event));
+          at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s()),
+          MetadataAttributes.TIP.fromAttribute(map.get(METADATA)), event));
     }
   }
 

@@ -157,7 +157,7 @@ class CommandIdTest {
     InvalidCommandIdException tooLong = assertThrows(InvalidCommandIdException.class,
         () -> counters.transact(id, "é".repeat(65), c -> c.increment("x")));
     assertThrows(InvalidCommandIdException.class,
-        () -> counters.append(id, 1, null, List.<CounterEvent>of(new Incremented(1))));
+        () -> counters.append(id, 1, (String) null, List.<CounterEvent>of(new Incremented(1))));
 
     assertTrue(empty.getMessage().startsWith("counter: "), empty.getMessage());
     assertTrue(tooLong.getMessage().contains("at most 128 bytes") && tooLong.getMessage().contains("has 130"),

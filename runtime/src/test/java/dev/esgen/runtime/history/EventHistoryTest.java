@@ -61,7 +61,7 @@ class EventHistoryTest {
 
     assertEquals(251, events.size());
     assertEquals(LongStream.rangeClosed(1, 251).boxed().toList(), events.stream().map(RecordedEvent::seqNr).toList());
-    assertEquals(new RecordedEvent<CounterEvent>(CounterRepository.NAME, id.value(), 1, "counter-created", NOW,
+    assertEquals(new RecordedEvent<CounterEvent>(CounterRepository.NAME, id.value(), 1, "counter-created", NOW, EventMetadata.none(),
         new CounterCreated(id, "c")), events.get(0));
     assertEquals(new Incremented(1, "24-9"), events.get(250).event());
     assertEquals("incremented", events.get(250).eventType());

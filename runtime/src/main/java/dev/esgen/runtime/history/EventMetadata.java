@@ -1,0 +1,106 @@
+package dev.esgen.runtime.history;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What an append says about itself beside its events: the correlation id of the request or process it
+ * belongs to, the causation id of the message that caused it, the actor who did it, and a small map of
+ * further strings. Stored with every event of the append and returned with each {@link RecordedEvent}.
+ * An append without metadata stores nothing for it.
+ *
+ * <p>Metadata is given to a repository explicitly ({@code transact(id, options, decide)} with
+ * {@code AppendOptions.metadata(...)}) or taken from the {@link EventContext} the calling thread runs in.
+ *
+ * <pre>{@code
+ * EventMetadata metadata = EventMetadata.none()
+ *     .withCorrelationId(request.id())
+ *     .withActor(user.name())
+ *     .with("channel", "web");
+ * }</pre>
+ *
+ * @param correlationId the id shared by everything done for one request or process
+ * @param causationId the id of the message or event that caused this append
+ * @param actor who or what made the change
+ * @param attributes further names and values, at most {@value #MAX_ATTRIBUTES} and
+ *     {@value #MAX_BYTES} bytes in all
+ */
+public record EventMetadata(
+    Optional<String> correlationId, Optional<String> causationId, Optional<String> actor,
+    Map<String, String> attributes) {
+
+  /** The most attributes one append may carry. */
+  public static final int MAX_ATTRIBUTES = 16;
+
+  /** The most bytes (UTF-8) all names and values of one append's metadata may take. */
+  public static final int MAX_BYTES = 2_048;
+
+  private static final EventMetadata NONE = new EventMetadata(Optional.empty(), Optional.empty(), Optional.empty(),
+      Map.of());
+
+  public EventMetadata {
+    Objects.requireNonNull(correlationId, "correlationId");
+    Objects.requireNonNull(causationId, "causationId");
+    Objects.requireNonNull(actor, "actor");
+    attributes = Map.copyOf(attributes);
+    if (attributes.size() > MAX_ATTRIBUTES) {
+      throw new IllegalArgumentException("event metadata may hold at most " + MAX_ATTRIBUTES + " attributes, not "
+          + attributes.size());
+    }
+    int bytes = bytes(correlationId) + bytes(causationId) + bytes(actor);
+    for (Map.Entry<String, String> attribute : attributes.entrySet()) {
+      bytes += attribute.getKey().getBytes(StandardCharsets.UTF_8).length
+          + attribute.getValue().getBytes(StandardCharsets.UTF_8).length;
+    }
+    if (bytes > MAX_BYTES) {
+      throw new IllegalArgumentException("event metadata may take at most " + MAX_BYTES + " bytes, this takes " + bytes);
+    }
+  }
+
+  /** No metadata: what an append carries unless told otherwise. */
+  public static EventMetadata none() {
+    return NONE;
+  }
+
+  /** Whether there is nothing to store. */
+  public boolean isEmpty() {
+    return correlationId.isEmpty() && causationId.isEmpty() && actor.isEmpty() && attributes.isEmpty();
+  }
+
+  public EventMetadata withCorrelationId(String id) {
+    return new EventMetadata(Optional.of(id), causationId, actor, attributes);
+  }
+
+  public EventMetadata withCausationId(String id) {
+    return new EventMetadata(correlationId, Optional.of(id), actor, attributes);
+  }
+
+  public EventMetadata withActor(String who) {
+    return new EventMetadata(correlationId, causationId, Optional.of(who), attributes);
+  }
+
+  /** This metadata with attribute {@code name} set to {@code value}. */
+  public EventMetadata with(String name, String value) {
+    Map<String, String> more = new LinkedHashMap<>(attributes);
+    more.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+    return new EventMetadata(correlationId, causationId, actor, more);
+  }
+
+  /**
+   * This metadata with the gaps filled from {@code defaults}: a value set here wins, an attribute set in
+   * both takes this one's value.
+   */
+  public EventMetadata orElse(EventMetadata defaults) {
+    Map<String, String> merged = new LinkedHashMap<>(defaults.attributes);
+    merged.putAll(attributes);
+    return new EventMetadata(correlationId.or(defaults::correlationId), causationId.or(defaults::causationId),
+        actor.or(defaults::actor), merged);
+  }
+
+  private static int bytes(Optional<String> value) {
+    return value.map(v -> v.getBytes(StandardCharsets.UTF_8).length).orElse(0);
+  }
+}
