@@ -197,12 +197,15 @@ class EsgenAutoConfigurationTest {
   }
 
   @Test
-  void operationsAreRecordedInTheMeterRegistryAndToTheApplicationsListener() {
+  void operationsAreRecordedInTheMeterRegistryAndToEveryListenerOfTheApplication() {
     List<OperationMetrics> heard = new CopyOnWriteArrayList<>();
     String prefix = unique("metrics");
     runner.withPropertyValues(tables(prefix)).withPropertyValues("esgen.provision.enabled=true")
         .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
         .withBean("auditListener", StoreListener.class, () -> heard::add)
+        .withBean("brokenListener", StoreListener.class, () -> metrics -> {
+          throw new IllegalStateException("a listener that throws must not silence the others");
+        })
         .run(context -> {
           assertThat(context).hasSingleBean(MicrometerStoreListener.class);
           OrderId id = OrderId.random();
