@@ -1,0 +1,271 @@
+package dev.esgen.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.esgen.micrometer.MicrometerStoreListener;
+import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.RetryPolicy;
+import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.metrics.StoreListener;
+import dev.esgen.spring.boot.app.Cart;
+import dev.esgen.spring.boot.app.CartOpened;
+import dev.esgen.spring.boot.app.CartRepository;
+import dev.esgen.spring.boot.app.Order;
+import dev.esgen.spring.boot.app.OrderId;
+import dev.esgen.spring.boot.app.OrderPlaced;
+import dev.esgen.spring.boot.app.OrderRepository;
+import dev.esgen.spring.boot.app.ShopApplication;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+
+/** The auto-configuration in real application contexts, against DynamoDB Local. */
+class EsgenAutoConfigurationTest {
+
+  private static DynamoDbClient client;
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
+      .withUserConfiguration(ShopDomain.class)
+      .withBean(DynamoDbClient.class, () -> client);
+
+  @BeforeAll
+  static void connect() {
+    client = ShopApplication.localClient();
+  }
+
+  @AfterAll
+  static void disconnect() {
+    client.close();
+  }
+
+  /** The application's packages, as {@code @SpringBootApplication} would register them. */
+  @Configuration(proxyBeanMethods = false)
+  @AutoConfigurationPackage(basePackageClasses = Order.class)
+  static class ShopDomain {}
+
+  /** Table names no other test uses, so that each test provisions its own tables. */
+  private static String[] tables(String prefix) {
+    return new String[] {
+        "esgen.tables.journal=" + prefix + "-journal",
+        "esgen.tables.snapshot=" + prefix + "-snapshot",
+        "esgen.tables.tip=" + prefix + "-streams"};
+  }
+
+  private static String unique(String name) {
+    return name + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  @Test
+  void everyGeneratedRepositoryIsABeanOnTheProvisionedTablesTheSettingsName() {
+    String prefix = unique("provisioned");
+    runner.withPropertyValues(tables(prefix)).withPropertyValues("esgen.provision.enabled=true").run(context -> {
+      assertThat(context).hasNotFailed().hasSingleBean(OrderRepository.class).hasSingleBean(CartRepository.class);
+      assertThat(context).getBean("orderRepository").isInstanceOf(OrderRepository.class);
+
+      OrderRepository orders = context.getBean(OrderRepository.class);
+      OrderId id = OrderId.random();
+      orders.create(new OrderPlaced(id, "ann", 10_00));
+      assertThat(orders.load(id)).isEqualTo(new Order(id, "ann", 10_00, false));
+      assertThat(orders.findByCustomer("ann").customer()).isEqualTo("ann");
+      CartRepository carts = context.getBean(CartRepository.class);
+      carts.create(new CartOpened("cart-" + id.value()));
+      assertThat(carts.load("cart-" + id.value())).isEqualTo(new Cart("cart-" + id.value(), List.of()));
+
+      assertThat(client.listTables().tableNames())
+          .contains(prefix + "-journal", prefix + "-snapshot", prefix + "-streams");
+      assertThat(streamItems(prefix + "-journal")).isEqualTo(1);
+      assertThat(streamItems(prefix + "-streams")).isEqualTo(1);
+      TableDescription snapshot = client.describeTable(b -> b.tableName(prefix + "-snapshot")).table();
+      assertThat(snapshot.globalSecondaryIndexes()).extracting(index -> index.indexName())
+          .as("the slot Order's @Indexed customer needs").containsExactly("esgen-index-0");
+    });
+  }
+
+  @Test
+  void propertiesBindToTheStoreConfig() {
+    runner.withPropertyValues("esgen.tables.journal=j", "esgen.tables.snapshot=s", "esgen.tables.tip=t",
+        "esgen.retry.max-attempts=3", "esgen.retry.base-delay=5ms", "esgen.retry.max-delay=1s",
+        "esgen.retry.deadline=2m", "esgen.aid-index=true").run(context -> {
+          StoreConfig config = context.getBean(StoreConfig.class);
+          assertThat(config.journalTable()).isEqualTo("j");
+          assertThat(config.snapshotTable()).isEqualTo("s");
+          assertThat(config.tipTable()).isEqualTo("t");
+          assertThat(config.retryPolicy())
+              .isEqualTo(new RetryPolicy(3, Duration.ofMillis(5), Duration.ofSeconds(1), Duration.ofMinutes(2)));
+          assertThat(config.aidIndex()).isTrue();
+          assertThat(context.getBean(DynamoDbEventStore.class).config()).isSameAs(config);
+        });
+  }
+
+  @Test
+  void withoutPropertiesTheSettingsAreStoreConfigDefaultsAndNothingIsProvisioned() {
+    runner.run(context -> {
+      StoreConfig config = context.getBean(StoreConfig.class);
+      StoreConfig defaults = StoreConfig.defaults();
+      assertThat(config.journalTable()).isEqualTo(defaults.journalTable());
+      assertThat(config.snapshotTable()).isEqualTo(defaults.snapshotTable());
+      assertThat(config.tipTable()).isEqualTo(defaults.tipTable());
+      assertThat(config.retryPolicy()).isEqualTo(RetryPolicy.defaults());
+      assertThat(config.aidIndex()).isEqualTo(defaults.aidIndex());
+      assertThat(config.listener()).isSameAs(StoreListener.NONE);
+      assertThat(context).doesNotHaveBean(EsgenTableProvisioning.class);
+    });
+  }
+
+  @Test
+  void anInvalidRetryPolicyFailsTheStartWithRetryPolicysMessage() {
+    runner.withPropertyValues("esgen.retry.max-attempts=0").run(context ->
+        assertThat(context).hasFailed().getFailure().rootCause().hasMessageContaining("maxAttempts must be at least 1"));
+  }
+
+  @Test
+  void theApplicationsOwnEventStoreWinsAndIsProvisioned() {
+    String prefix = unique("own");
+    StoreConfig own = StoreConfig.defaults()
+        .withJournalTable(prefix + "-journal").withSnapshotTable(prefix + "-snapshot").withTipTable(prefix + "-streams");
+    EventStore store = DynamoDbEventStore.create(client, own);
+    runner.withPropertyValues("esgen.provision.enabled=true")
+        .withBean("myStore", EventStore.class, () -> store)
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(EventStore.class);
+          assertThat(context.getBean(EventStore.class)).isSameAs(store);
+          OrderRepository orders = context.getBean(OrderRepository.class);
+          orders.create(new OrderPlaced(OrderId.random(), "bob", 1_00));
+          assertThat(streamItems(prefix + "-journal")).as("the application's store's tables").isEqualTo(1);
+        });
+  }
+
+  @Test
+  void theApplicationsOwnRepositoryBeanReplacesTheRegisteredOne() {
+    runner.withUserConfiguration(OwnOrders.class).run(context -> {
+      assertThat(context).hasSingleBean(OrderRepository.class).hasBean("myOrders").doesNotHaveBean("orderRepository");
+      assertThat(context.getBean(OrderRepository.class)).isSameAs(context.getBean(OwnOrders.class).made);
+      assertThat(context).hasSingleBean(CartRepository.class);
+    });
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnOrders {
+    OrderRepository made;
+
+    @Bean
+    OrderRepository myOrders(EventStore store) {
+      made = new OrderRepository(store);
+      return made;
+    }
+  }
+
+  @Test
+  void repositoriesCanBeLeftUnregistered() {
+    runner.withPropertyValues("esgen.repositories.enabled=false").run(context -> {
+      assertThat(context).hasNotFailed().doesNotHaveBean(OrderRepository.class).doesNotHaveBean(CartRepository.class);
+      assertThat(context).hasSingleBean(EventStore.class);
+    });
+  }
+
+  @Test
+  void withoutADynamoDbClientThereIsNoStoreAndTheRepositoriesSayWhatIsMissing() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
+        .withUserConfiguration(ShopDomain.class)
+        .run(context -> assertThat(context).hasFailed().getFailure()
+            .hasMessageContaining(EventStore.class.getName()));
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
+        .withPropertyValues("esgen.repositories.enabled=false")
+        .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(EventStore.class));
+  }
+
+  @Test
+  void operationsAreRecordedInTheMeterRegistryAndToEveryListenerOfTheApplication() {
+    List<OperationMetrics> heard = new CopyOnWriteArrayList<>();
+    String prefix = unique("metrics");
+    runner.withPropertyValues(tables(prefix)).withPropertyValues("esgen.provision.enabled=true")
+        .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+        .withBean("auditListener", StoreListener.class, () -> heard::add)
+        .withBean("brokenListener", StoreListener.class, () -> metrics -> {
+          throw new IllegalStateException("a listener that throws must not silence the others");
+        })
+        .run(context -> {
+          assertThat(context).hasSingleBean(MicrometerStoreListener.class);
+          OrderId id = OrderId.random();
+          context.getBean(OrderRepository.class).create(new OrderPlaced(id, "cy", 2_00));
+          context.getBean(OrderRepository.class).load(id);
+
+          MeterRegistry registry = context.getBean(MeterRegistry.class);
+          assertThat(registry.get(MicrometerStoreListener.OPERATION)
+              .tags("aggregate", "order", "operation", "create", "outcome", "success").timer().count()).isEqualTo(1);
+          assertThat(registry.get(MicrometerStoreListener.READ_CAPACITY)
+              .tags("aggregate", "order", "operation", "load").summary().totalAmount()).isEqualTo(1.0);
+          assertThat(heard).extracting(OperationMetrics::operation).containsExactly("create", "load");
+        });
+  }
+
+  @Test
+  void noMeterRegistryNoMicrometerListener() {
+    runner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(MicrometerStoreListener.class));
+  }
+
+  @Test
+  void withoutMicrometerOnTheClasspathTheStoreStillStarts() {
+    runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run(context -> {
+      assertThat(context).hasNotFailed().hasSingleBean(EventStore.class).hasSingleBean(OrderRepository.class);
+      assertThat(context).doesNotHaveBean(MicrometerStoreListener.class);
+    });
+  }
+
+  @Test
+  void metricsCanBeSwitchedOff() {
+    runner.withPropertyValues("esgen.metrics.enabled=false")
+        .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+        .run(context -> {
+          assertThat(context).doesNotHaveBean(MicrometerStoreListener.class);
+          assertThat(context.getBean(StoreConfig.class).listener()).isSameAs(StoreListener.NONE);
+        });
+  }
+
+  @Test
+  void customizersChangeWhatPropertiesCannotSay() {
+    Clock clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
+    runner.withBean(StoreConfigCustomizer.class, () -> config -> config.withClock(clock))
+        .withPropertyValues("esgen.tables.journal=customized-journal")
+        .run(context -> {
+          StoreConfig config = context.getBean(StoreConfig.class);
+          assertThat(config.clock()).isSameAs(clock);
+          assertThat(config.journalTable()).isEqualTo("customized-journal");
+        });
+  }
+
+  @Test
+  void theApplicationsOwnStoreConfigIsUsedAsItIs() {
+    StoreConfig own = StoreConfig.defaults().withJournalTable("mine");
+    runner.withBean(StoreConfig.class, () -> own).withPropertyValues("esgen.tables.journal=ignored").run(context -> {
+      assertThat(context).hasSingleBean(StoreConfig.class);
+      assertThat(context.getBean(DynamoDbEventStore.class).config()).isSameAs(own);
+    });
+  }
+
+  private static int streamItems(String table) {
+    return client.scan(b -> b.tableName(table)).count();
+  }
+}
