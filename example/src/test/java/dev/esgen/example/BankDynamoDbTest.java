@@ -15,7 +15,7 @@ import dev.esgen.example.transfer.TransferRepository;
 import dev.esgen.example.transfer.TransferService;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
-import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.ValueNotFoundException;

@@ -61,7 +61,7 @@ public final class MicrometerStoreListener implements StoreListener {
   public static final String OUTCOME = "outcome";
   /** Tag: the simple class name of the exception an operation ended with, {@code none} when it succeeded. */
   public static final String EXCEPTION = "exception";
-  /** Tag: the {@link dev.esgen.runtime.retry.FailureKind} of a failed attempt, in lower case. */
+  /** Tag: the {@link dev.esgen.runtime.error.FailureKind} of a failed attempt, in lower case. */
   public static final String KIND = "kind";
   /** Tag: DynamoDB's error code of a failed attempt, or the simple class name of its exception. */
   public static final String ERROR = "error";

@@ -3,12 +3,14 @@ package dev.esgen.runtime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
-import dev.esgen.runtime.journal.JournalLayout;
-import dev.esgen.runtime.metrics.OperationRecorder;
-import dev.esgen.runtime.retry.RetryBudgets;
-import dev.esgen.runtime.retry.RetryingDynamoDbClient;
-import dev.esgen.runtime.storage.StorageLayout;
-import dev.esgen.runtime.tip.TipLayout;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.journal.JournalLayout;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.retry.RetryBudgets;
+import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
+import dev.esgen.runtime.internal.storage.StorageLayout;
+import dev.esgen.runtime.internal.tip.TipLayout;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -29,7 +31,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * BankAccountRepository accounts = new BankAccountRepository(store);
  * }</pre>
  */
-public final class DynamoDbEventStore implements EventStore {
+public final class DynamoDbEventStore implements EventStore, StoreInternals {
 
   private final StoreConfig config;
   private final OperationRecorder recorder;
@@ -64,11 +66,6 @@ public final class DynamoDbEventStore implements EventStore {
   @Override
   public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
     return definition.layout() == LayoutKind.TIP ? tip : journal;
-  }
-
-  @Override
-  public RetryPolicy retryPolicy() {
-    return config.retryPolicy();
   }
 
   @Override

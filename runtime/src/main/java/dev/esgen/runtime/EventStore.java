@@ -1,14 +1,10 @@
 package dev.esgen.runtime;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.esgen.runtime.aggregate.AggregateDefinition;
-import dev.esgen.runtime.metrics.OperationRecorder;
-import dev.esgen.runtime.metrics.StoreListener;
-import dev.esgen.runtime.retry.RetryBudgets;
-import dev.esgen.runtime.storage.StorageLayout;
 
 /**
- * The store generated repositories write to and read from.
+ * The store generated repositories write to and read from. Users create one and hand it to the
+ * repositories (or let a DI container do so); everything a repository does goes through it.
  *
  * <pre>{@code
  * EventStore store = DynamoDbEventStore.create(dynamoDbClient, StoreConfig.defaults());
@@ -19,18 +15,4 @@ public interface EventStore {
 
   /** The mapper generated codecs use for event and snapshot bodies. */
   ObjectMapper objectMapper();
-
-  /** The storage layout that holds streams of the aggregate type {@code definition} describes. */
-  StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition);
-
-  /** The retry budget of every repository operation. */
-  RetryPolicy retryPolicy();
-
-  /**
-   * Runs each repository operation with its retry budget and measures it for the store's
-   * {@link StoreListener}; a store without a listener reports to none.
-   */
-  default OperationRecorder recorder() {
-    return new OperationRecorder(StoreListener.NONE, new RetryBudgets(retryPolicy()));
-  }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
@@ -17,7 +18,7 @@ import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.RedactedException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
-import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.io.PrintWriter;
 import java.io.StringWriter;

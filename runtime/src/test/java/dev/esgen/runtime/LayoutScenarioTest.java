@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
@@ -17,20 +18,20 @@ import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
+import dev.esgen.runtime.internal.item.ItemSize;
+import dev.esgen.runtime.internal.journal.JournalAttributes;
+import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.metrics.OperationMetrics;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
 import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.repository.Versioned;
-import dev.esgen.runtime.journal.JournalAttributes;
-import dev.esgen.runtime.journal.JournalKeys;
-import dev.esgen.runtime.storage.ItemSize;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class LimitsTest {
 

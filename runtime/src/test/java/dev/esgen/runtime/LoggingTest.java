@@ -11,6 +11,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;

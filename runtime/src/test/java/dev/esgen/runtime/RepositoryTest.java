@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
@@ -14,8 +15,8 @@ import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.CorruptStreamException;
-import dev.esgen.runtime.journal.JournalAttributes;
-import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.internal.journal.JournalAttributes;
+import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Clock;

@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
-import dev.esgen.runtime.journal.JournalAttributes;
+import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Clock;
 import java.time.Duration;

@@ -12,12 +12,13 @@ import dev.esgen.bench.measure.Latencies;
 import dev.esgen.bench.measure.Meter;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
-import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
-import dev.esgen.runtime.journal.JournalPosition;
-import dev.esgen.runtime.storage.AppendRequest;
-import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.journal.JournalPosition;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.LoadedStream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -88,7 +89,8 @@ public final class ScaleBenchmark {
       for (CartEvent event : events) {
         state = definition.replay().apply(state, event);
       }
-      stream = store.layoutFor(definition).append(new AppendRequest<>(definition, id, Optional.of(stream), events, state));
+      stream = ((StoreInternals) store).layoutFor(definition)
+          .append(new AppendRequest<>(definition, id, Optional.of(stream), events, state));
       written += batch;
     }
     long snapshotSeqNr = ((JournalPosition) stream.position()).snapshotSeqNr();

@@ -7,8 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.esgen.runtime.RetryPolicy;
-import dev.esgen.runtime.storage.StorageLayout;
+import dev.esgen.annotations.Normalization;
 import dev.esgen.processor.functional.bank.AccountClosed;
 import dev.esgen.processor.functional.bank.AccountEvent;
 import dev.esgen.processor.functional.bank.AccountId;
@@ -41,16 +40,20 @@ import dev.esgen.processor.functional.ticket.TicketIndexColumns;
 import dev.esgen.processor.functional.ticket.TicketKeys;
 import dev.esgen.processor.functional.ticket.TicketReplay;
 import dev.esgen.processor.functional.ticket.TicketRepository;
+import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.index.IndexColumn;
-import dev.esgen.annotations.Normalization;
+import dev.esgen.runtime.internal.storage.StorageLayout;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -60,6 +63,11 @@ import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Runs the code the processor generated, during this module's own test compilation, for the domains in
@@ -281,24 +289,15 @@ class GeneratedCodeTest {
   @Nested
   class Definitions {
 
-    /** Enough of a store to construct repositories; these tests never read or write. */
-    private final EventStore store =
-        new EventStore() {
-          @Override
-          public ObjectMapper objectMapper() {
-            return MAPPER;
-          }
-
-          @Override
-          public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
-            throw new AssertionError("no storage in this test");
-          }
-
-          @Override
-          public RetryPolicy retryPolicy() {
-            return RetryPolicy.defaults();
-          }
-        };
+    /** A store on a client that points nowhere: these tests construct repositories and never read or write. */
+    private final EventStore store = DynamoDbEventStore.create(
+        DynamoDbClient.builder()
+            .endpointOverride(URI.create("http://127.0.0.1:9"))
+            .region(Region.US_EAST_1)
+            .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
+            .httpClient(UrlConnectionHttpClient.create())
+            .build(),
+        StoreConfig.defaults().withObjectMapper(MAPPER));
 
     @Test
     void theOptionsOfAggregateAreCarriedOver() {

@@ -1,9 +1,9 @@
 package dev.esgen.runtime.aggregate;
 
 import dev.esgen.runtime.error.InvalidIdException;
-import dev.esgen.runtime.index.IndexKeys;
-import dev.esgen.runtime.journal.JournalKeys;
-import dev.esgen.runtime.tip.TipKeys;
+import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.JournalKeys;
+import dev.esgen.runtime.internal.keys.TipKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 

@@ -5,7 +5,7 @@ import java.util.Optional;
 /**
  * esgen cannot tell whether an append was stored: a request may have been applied (its response was
  * lost, it timed out, DynamoDB answered with a server error) and reading the stream back did not settle
- * it within the {@link dev.esgen.runtime.RetryPolicy}'s attempts and deadline. The append is stored
+ * it within the {@link dev.esgen.runtime.config.RetryPolicy}'s attempts and deadline. The append is stored
  * wholly or not at all; which one, only a later read can say.
  *
  * <p>To finish the command safely, repeat it with the same command id

@@ -2,7 +2,7 @@ package dev.esgen.runtime.error;
 
 /**
  * A command id that esgen cannot store: null, empty, or longer than
- * {@link dev.esgen.runtime.command.CommandRecords#MAX_COMMAND_ID_BYTES} bytes. Thrown before any request.
+ * {@link dev.esgen.runtime.internal.command.CommandRecords#MAX_COMMAND_ID_BYTES} bytes. Thrown before any request.
  *
  * <pre>{@code
  * accounts.transact(id, "", account -> account.deposit(500));

@@ -1,10 +1,9 @@
 package dev.esgen.runtime.error;
 
-import dev.esgen.runtime.retry.FailureKind;
 
 /**
  * DynamoDB kept refusing a request (throttling, transaction conflicts, server errors) until the
- * operation's {@link dev.esgen.runtime.RetryPolicy} ran out of attempts or time. For a write, esgen
+ * operation's {@link dev.esgen.runtime.config.RetryPolicy} ran out of attempts or time. For a write, esgen
  * throws this only when no attempt can have been applied: nothing was written. A write whose outcome
  * is unknown ends in {@link AppendOutcomeUnknownException} instead.
  *

@@ -1,6 +1,7 @@
 package dev.esgen.runtime.index;
 
 import dev.esgen.annotations.Normalization;
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import java.util.Objects;
 
 /**

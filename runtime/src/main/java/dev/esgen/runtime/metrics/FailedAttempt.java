@@ -1,6 +1,6 @@
 package dev.esgen.runtime.metrics;
 
-import dev.esgen.runtime.retry.FailureKind;
+import dev.esgen.runtime.error.FailureKind;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,12 +1,12 @@
 package dev.esgen.runtime.provision;
 
-import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.TableSchemaMismatchException;
-import dev.esgen.runtime.index.IndexKeys;
-import dev.esgen.runtime.journal.JournalAttributes;
-import dev.esgen.runtime.tip.TipAttributes;
-import dev.esgen.runtime.tip.TipKeys;
+import dev.esgen.runtime.internal.journal.JournalAttributes;
+import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.TipKeys;
+import dev.esgen.runtime.internal.tip.TipAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +25,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
-import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;

@@ -1,7 +1,7 @@
 package dev.esgen.runtime.repository;
 
-import dev.esgen.runtime.command.CommandRecords;
 import dev.esgen.runtime.history.EventMetadata;
+import dev.esgen.runtime.internal.command.CommandRecords;
 import java.util.Objects;
 import java.util.Optional;
 

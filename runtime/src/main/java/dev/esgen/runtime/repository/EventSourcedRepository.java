@@ -1,27 +1,28 @@
 package dev.esgen.runtime.repository;
 
 import dev.esgen.runtime.EventStore;
-import dev.esgen.runtime.RetryPolicy;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
-import dev.esgen.runtime.command.CommandAlreadyAppliedException;
-import dev.esgen.runtime.command.CommandRecords;
+import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.ConcurrentModificationException;
 import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.history.EventContext;
 import dev.esgen.runtime.history.EventMetadata;
-import dev.esgen.runtime.history.EventPage;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.index.IndexColumn;
-import dev.esgen.runtime.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
+import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.storage.AppendIds;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.EventPage;
+import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.StorageLayout;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
-import dev.esgen.runtime.retry.FailureKind;
-import dev.esgen.runtime.storage.AppendIds;
-import dev.esgen.runtime.storage.AppendRequest;
-import dev.esgen.runtime.storage.LoadedStream;
-import dev.esgen.runtime.storage.StorageLayout;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -74,11 +75,12 @@ public abstract class EventSourcedRepository<A, I, E> {
   /** How many index entries {@code findByX} of an {@code @Indexed} column reads per request. */
   private static final int FIND_PAGE_SIZE = 10;
 
-  private final EventStore store;
+  private final StoreInternals store;
   private final AggregateDefinition<A, I, E> definition;
 
+  /** @throws IllegalArgumentException when {@code store} is not one of esgen's stores */
   protected EventSourcedRepository(EventStore store, AggregateDefinition<A, I, E> definition) {
-    this.store = Objects.requireNonNull(store, "store");
+    this.store = internals(Objects.requireNonNull(store, "store"));
     this.definition = Objects.requireNonNull(definition, "definition");
   }
 
@@ -705,6 +707,14 @@ public abstract class EventSourcedRepository<A, I, E> {
       }
       return page.next();
     }
+  }
+
+  private static StoreInternals internals(EventStore store) {
+    if (store instanceof StoreInternals internals) {
+      return internals;
+    }
+    throw new IllegalArgumentException(store.getClass().getName()
+        + " is not a store esgen made: create one with DynamoDbEventStore.create(client, config)");
   }
 
   private <T> T record(String operation, Function<OperationRecorder.Attempts, T> body) {

@@ -1,6 +1,6 @@
 package dev.esgen.runtime.repository;
 
-import dev.esgen.runtime.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.LoadedStream;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.error.InvalidIdException;
-import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.internal.keys.JournalKeys;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.esgen.annotations.Normalization;
+import dev.esgen.runtime.internal.index.IndexChanges;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;

@@ -3,6 +3,9 @@ package dev.esgen.runtime.index;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.esgen.annotations.Normalization;
+import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import org.junit.jupiter.api.Test;
 
 class UniqueReservationsTest {

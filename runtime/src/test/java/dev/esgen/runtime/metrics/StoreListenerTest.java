@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.DynamoDbEventStore;
-import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
@@ -21,9 +21,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class StoreListenerTest {
 

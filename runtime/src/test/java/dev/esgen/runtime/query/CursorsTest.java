@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.esgen.runtime.error.InvalidCursorException;
 import dev.esgen.runtime.error.InvalidCursorException.Problem;
+import dev.esgen.runtime.error.InvalidCursorException;
+import dev.esgen.runtime.internal.query.Cursors;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;

@@ -2,6 +2,7 @@ package dev.esgen.runtime.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.esgen.runtime.internal.item.ItemSize;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.esgen.runtime.testing;
 
-import dev.esgen.runtime.RetryPolicy;
+import dev.esgen.runtime.config.RetryPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

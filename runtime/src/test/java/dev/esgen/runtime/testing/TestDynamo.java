@@ -2,12 +2,12 @@ package dev.esgen.runtime.testing;
 
 import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.runtime.DynamoDbEventStore;
-import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
-import dev.esgen.runtime.journal.JournalAttributes;
-import dev.esgen.runtime.journal.JournalKeys;
+import dev.esgen.runtime.internal.journal.JournalAttributes;
+import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.provision.TableProvisioner;
 import java.util.ArrayList;
 import java.util.List;

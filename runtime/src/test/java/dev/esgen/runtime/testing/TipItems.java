@@ -2,8 +2,8 @@ package dev.esgen.runtime.testing;
 
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterRepository;
-import dev.esgen.runtime.tip.TipAttributes;
-import dev.esgen.runtime.tip.TipKeys;
+import dev.esgen.runtime.internal.keys.TipKeys;
+import dev.esgen.runtime.internal.tip.TipAttributes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package dev.esgen.runtime.tip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;

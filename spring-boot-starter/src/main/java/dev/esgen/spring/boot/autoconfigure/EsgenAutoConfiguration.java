@@ -3,7 +3,7 @@ package dev.esgen.spring.boot.autoconfigure;
 import dev.esgen.micrometer.MicrometerStoreListener;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
-import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.metrics.StoreListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,7 +1,7 @@
 package dev.esgen.spring.boot.autoconfigure;
 
-import dev.esgen.runtime.RetryPolicy;
-import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.config.StoreConfig;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

@@ -2,8 +2,8 @@ package dev.esgen.spring.boot.autoconfigure;
 
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
-import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.repository.EventSourcedRepository;
 import java.lang.reflect.Constructor;

@@ -1,6 +1,6 @@
 package dev.esgen.spring.boot.autoconfigure;
 
-import dev.esgen.runtime.StoreConfig;
+import dev.esgen.runtime.config.StoreConfig;
 
 /**
  * Changes the {@link StoreConfig} the auto-configuration builds from the {@code esgen.*} properties,

@@ -1,0 +1,105 @@
+package dev.esgen.runtime.config;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.metrics.StoreListener;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link DynamoDbEventStore}: table names, clock, JSON mapper, retry policy, whether
+ * the journal carries the optional {@code aid}/{@code seq_nr} index, and the listener that hears what
+ * each operation cost.
+ *
+ * <pre>{@code
+ * StoreConfig config = StoreConfig.defaults()
+ *     .withJournalTable("prod-journal")
+ *     .withSnapshotTable("prod-snapshot")
+ *     .withTipTable("prod-streams")
+ *     .withClock(Clock.systemUTC())
+ *     .withListener(metrics -> log.debug("{}", metrics));
+ * EventStore store = DynamoDbEventStore.create(client, config);
+ * }</pre>
+ *
+ * @param journalTable the table holding one item per event
+ * @param snapshotTable the table holding each stream's head row and retained snapshots
+ * @param clock stamps {@code occurred_at} on events and computes snapshot TTLs
+ * @param objectMapper the mapper generated codecs use
+ * @param retryPolicy the retry budget of every repository operation: attempts and deadline for conflicts,
+ *     throttling and writes whose outcome is unknown
+ * @param aidIndex whether {@link dev.esgen.runtime.provision.TableProvisioner} creates the journal's
+ *     {@code aid}/{@code seq_nr} global secondary index; esgen never reads through it (loads are
+ *     strongly consistent base-table reads), it exists for operators' ad-hoc queries and is billed on
+ *     every write, so it is off by default
+ * @param tipTable the table of the tip layout, holding each stream's tip item and calved batches
+ * @param listener told about every repository operation with its requests, capacity and latency
+ */
+public record StoreConfig(
+    String journalTable,
+    String snapshotTable,
+    Clock clock,
+    ObjectMapper objectMapper,
+    RetryPolicy retryPolicy,
+    boolean aidIndex,
+    String tipTable,
+    StoreListener listener) {
+
+  public StoreConfig {
+    Objects.requireNonNull(journalTable, "journalTable");
+    Objects.requireNonNull(snapshotTable, "snapshotTable");
+    if (journalTable.equals(snapshotTable)) {
+      throw new IllegalArgumentException("journal and snapshot tables must differ, both are '" + journalTable + "'");
+    }
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(objectMapper, "objectMapper");
+    Objects.requireNonNull(retryPolicy, "retryPolicy");
+    Objects.requireNonNull(tipTable, "tipTable");
+    if (tipTable.equals(journalTable) || tipTable.equals(snapshotTable)) {
+      throw new IllegalArgumentException("the tip table must differ from the journal and snapshot tables, is '"
+          + tipTable + "'");
+    }
+    Objects.requireNonNull(listener, "listener");
+  }
+
+  /**
+   * Tables {@code journal}, {@code snapshot} and {@code streams}, the UTC system clock, esgen's JSON
+   * defaults, no listener.
+   */
+  public static StoreConfig defaults() {
+    return new StoreConfig("journal", "snapshot", Clock.systemUTC(), EsgenJson.newObjectMapper(),
+        RetryPolicy.defaults(), false, "streams", StoreListener.NONE);
+  }
+
+  public StoreConfig withJournalTable(String name) {
+    return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+  }
+
+  public StoreConfig withSnapshotTable(String name) {
+    return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+  }
+
+  public StoreConfig withClock(Clock newClock) {
+    return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+  }
+
+  public StoreConfig withObjectMapper(ObjectMapper mapper) {
+    return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex, tipTable, listener);
+  }
+
+  public StoreConfig withRetryPolicy(RetryPolicy policy) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex, tipTable, listener);
+  }
+
+  public StoreConfig withAidIndex(boolean enabled) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled, tipTable, listener);
+  }
+
+  public StoreConfig withTipTable(String name) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, name, listener);
+  }
+
+  public StoreConfig withListener(StoreListener newListener) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable,
+        newListener);
+  }
+}

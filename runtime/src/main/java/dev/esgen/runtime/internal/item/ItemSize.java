@@ -1,0 +1,79 @@
+package dev.esgen.runtime.internal.item;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Computes an item's size the way DynamoDB counts it against the 400 KB item limit, so layouts can
+ * refuse an oversized write before sending anything.
+ *
+ * <p>DynamoDB's rules: each attribute costs its name's UTF-8 length plus its value's size. A string is
+ * its UTF-8 length, a binary its raw length, a number about one byte per two significant digits plus
+ * one, a boolean or null one byte; lists and maps cost 3 bytes plus one byte per element on top of
+ * their elements (map keys count like attribute names).
+ *
+ * <pre>{@code
+ * long bytes = ItemSize.of(Map.of("pkey", AttributeValue.fromS("account-3")));   // 4 + 9 = 13
+ * }</pre>
+ */
+public final class ItemSize {
+
+  private ItemSize() {}
+
+  /** The size of {@code item} in bytes, attribute names included. */
+  public static long of(Map<String, AttributeValue> item) {
+    long size = 0;
+    for (Map.Entry<String, AttributeValue> attribute : item.entrySet()) {
+      size += utf8Length(attribute.getKey()) + valueSize(attribute.getValue());
+    }
+    return size;
+  }
+
+  private static long valueSize(AttributeValue value) {
+    switch (value.type()) {
+      case S:
+        return utf8Length(value.s());
+      case N:
+        return numberSize(value.n());
+      case B:
+        return value.b().asByteArrayUnsafe().length;
+      case BOOL:
+      case NUL:
+        return 1;
+      case SS:
+        return value.ss().stream().mapToLong(ItemSize::utf8Length).sum();
+      case NS:
+        return value.ns().stream().mapToLong(ItemSize::numberSize).sum();
+      case BS:
+        return value.bs().stream().map(SdkBytes::asByteArrayUnsafe).mapToLong(b -> b.length).sum();
+      case L:
+        return containerSize(value.l());
+      case M:
+        return 3 + value.m().size() + of(value.m());
+      default:
+        throw new IllegalArgumentException("unknown attribute value type " + value.type());
+    }
+  }
+
+  private static long containerSize(List<AttributeValue> elements) {
+    long size = 3 + elements.size();
+    for (AttributeValue element : elements) {
+      size += valueSize(element);
+    }
+    return size;
+  }
+
+  private static long numberSize(String number) {
+    String digits = new BigDecimal(number).stripTrailingZeros().unscaledValue().abs().toString();
+    int significant = digits.equals("0") ? 1 : digits.length();
+    return (significant + 1) / 2 + 1;
+  }
+
+  private static long utf8Length(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+}

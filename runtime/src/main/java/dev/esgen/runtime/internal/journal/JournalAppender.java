@@ -1,0 +1,442 @@
+package dev.esgen.runtime.internal.journal;
+
+import static dev.esgen.runtime.internal.journal.JournalAttributes.AID;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.APPEND_ID;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.EVENT_TYPE;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.LAST_SEQ_NR;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.METADATA;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.OCCURRED_AT;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.PAYLOAD;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.PKEY;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.RETAINED_SEQ_NRS;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.SEQ_NR;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.SKEY;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.TTL;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
+
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.AggregateAlreadyExistsException;
+import dev.esgen.runtime.error.AppendOutcomeUnknownException;
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.EventEncodingException;
+import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.SnapshotEncodingException;
+import dev.esgen.runtime.error.StoreUnavailableException;
+import dev.esgen.runtime.history.EventMetadata;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.item.ItemSize;
+import dev.esgen.runtime.internal.item.MetadataAttributes;
+import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.JournalKeys;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
+import dev.esgen.runtime.internal.retry.Failures;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.AppendTransaction;
+import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.StoredOutcome;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Delete;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+
+/**
+ * Writes one append as a single {@code TransactWriteItems}: builds every action, checks item and
+ * transaction sizes before sending, maps cancellations to esgen's errors, and settles a write whose
+ * outcome is unknown by reading back the append id stored with its first event.
+ */
+final class JournalAppender {
+
+  private final DynamoDbClient client;
+  private final StoreConfig config;
+  private final OperationRecorder recorder;
+  private final UniqueReservations reservations;
+  private final CommandRecords commands;
+
+  JournalAppender(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
+    this.client = client;
+    this.config = config;
+    this.recorder = recorder;
+    this.reservations = new UniqueReservations(config.snapshotTable());
+    this.commands = new CommandRecords(config.snapshotTable());
+  }
+
+  <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
+    AggregateDefinition<A, I, E> definition = request.definition();
+    String aid = definition.keys().idString(request.id());
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    long baseVersion = request.current().map(LoadedStream::version).orElse(0L);
+    long baseSeqNr = request.current().map(LoadedStream::seqNr).orElse(0L);
+    JournalPosition position = request.current()
+        .map(current -> journalPosition(current, definition.name()))
+        .orElse(new JournalPosition(0, List.of()));
+    Instant now = config.clock().instant();
+    String pkey = keys.partitionKey(aid);
+
+    AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
+    long seqNr = baseSeqNr;
+    for (E event : request.events()) {
+      seqNr++;
+      TransactItem item = journalItem(definition, keys, aid, pkey, seqNr, event, now,
+          seqNr == baseSeqNr + 1 ? request.appendId() : null, request.metadata());
+      transaction.addStreamItem("event " + seqNr, item.item(), item.sizeBytes());
+    }
+    long lastSeqNr = seqNr;
+    long version = baseVersion + 1;
+    boolean creating = request.current().isEmpty();
+
+    SnapshotPolicy policy = definition.snapshotPolicy();
+    IndexChanges changes = IndexChanges.between(
+        definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
+    HeadUpdate head = new HeadUpdate();
+    head.set(LAST_SEQ_NR, number(lastSeqNr));
+    head.set(VERSION, number(version));
+    JournalPosition next;
+    String headLabel;
+    byte[] snapshot = null;
+    List<Long> displaced = new ArrayList<>();
+    Map<String, AttributeValue> key = Map.of(
+        PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
+    if (creating) {
+      head.set(AID, AttributeValue.fromS(aid));
+    }
+    if (creating || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+      snapshot = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
+      head.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)));
+      head.set(SEQ_NR, number(lastSeqNr));
+      long headSize = headSize(definition, key, aid, request.newState(), head);
+      if (headSize > ItemTooLargeException.LIMIT_BYTES) {
+        // A snapshot that does not fit must not block the stream: the events are stored without it, loads
+        // fold them onto the last snapshot that fitted, and the next append tries again.
+        head.unset(PAYLOAD);
+        head.unset(SEQ_NR);
+        if (creating) {
+          head.set(SEQ_NR, number(0));
+        }
+        recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, lastSeqNr, headSize,
+            ItemTooLargeException.LIMIT_BYTES));
+        snapshot = null;
+      }
+    }
+    if (snapshot != null) {
+      List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
+      if (policy.keep() > 0) {
+        retained.add(lastSeqNr);
+      }
+      while (retained.size() > policy.keep()) {
+        displaced.add(retained.remove(0));
+      }
+      if (policy.keep() > 0) {
+        head.set(RETAINED_SEQ_NRS, AttributeValue.fromL(retained.stream().map(JournalAppender::number).toList()));
+      } else if (!position.retainedSeqNrs().isEmpty()) {
+        // keep was lowered to 0: the rows listed are displaced by this append, so the list must go too,
+        // or every later snapshot would displace them again.
+        head.remove(RETAINED_SEQ_NRS);
+      }
+      next = new JournalPosition(lastSeqNr, retained);
+      headLabel = "snapshot at seq_nr " + lastSeqNr;
+    } else {
+      next = position;
+      headLabel = "head";
+    }
+    // Only index attributes whose value changed are named: an attribute an update leaves alone causes no
+    // write to the global secondary index over it.
+    for (IndexChanges.SlotChange slot : changes.slots()) {
+      String attribute = IndexKeys.slotAttribute(slot.slot());
+      slot.key().ifPresentOrElse(
+          slotKey -> head.set(attribute, AttributeValue.fromS(slotKey)), () -> head.remove(attribute));
+    }
+    // The head row's size matters only when it carries a snapshot, checked above; otherwise it changes by a
+    // few bytes.
+    transaction.addVersioned(headLabel, head.toUpdate(config.snapshotTable(), key, creating, baseVersion), 0);
+    if (snapshot != null && policy.keep() > 0) {
+      Map<String, AttributeValue> older = Map.of(
+          PKEY, AttributeValue.fromS(pkey),
+          SKEY, AttributeValue.fromS(keys.sortKey(aid, lastSeqNr)),
+          AID, AttributeValue.fromS(aid),
+          PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)),
+          SEQ_NR, number(lastSeqNr));
+      transaction.add("kept snapshot at seq_nr " + lastSeqNr, TransactWriteItem.builder()
+          .put(Put.builder().tableName(config.snapshotTable()).item(older).build()).build(), ItemSize.of(older));
+    }
+    for (long old : displaced) {
+      transaction.add("displaced snapshot at seq_nr " + old, displace(policy, pkey, keys.sortKey(aid, old), now), 0);
+    }
+    for (IndexChanges.UniqueChange reservation : changes.reservations()) {
+      transaction.addReservation(reservation, reservations.reserve(reservation, aid),
+          UniqueReservations.itemSize(reservation, aid));
+    }
+    for (IndexChanges.UniqueChange release : changes.releases()) {
+      transaction.addRelease(release, reservations.release(release, aid));
+    }
+    if (request.commandId().isPresent()) {
+      String command = request.commandId().get();
+      transaction.addCommand(command,
+          commands.put(definition.name(), aid, command, request.appendId(), version, lastSeqNr, now),
+          CommandRecords.itemSize(definition.name(), aid, command, request.appendId(), version, lastSeqNr, now));
+    }
+
+    transaction.checkLimits();
+    send(transaction, request, keys, aid);
+    return new LoadedStream<>(request.newState(), version, lastSeqNr, next);
+  }
+
+  /**
+   * The size of the head row after {@code head} is applied: the update names only what it changes, but the
+   * row also keeps {@code aid} and the index slots whose value stayed, and DynamoDB limits the whole row.
+   */
+  private static <A> long headSize(AggregateDefinition<A, ?, ?> definition, Map<String, AttributeValue> key,
+      String aid, A newState, HeadUpdate head) {
+    Map<String, AttributeValue> row = new HashMap<>(key);
+    row.put(AID, AttributeValue.fromS(aid));
+    Map<String, String> values = definition.indexColumns().values(newState);
+    List<IndexColumn> slotted = definition.indexColumns().slotted();
+    for (int slot = 0; slot < slotted.size(); slot++) {
+      String value = values.get(slotted.get(slot).name());
+      if (value != null) {
+        row.put(IndexKeys.slotAttribute(slot),
+            AttributeValue.fromS(IndexKeys.valueKey(definition.name(), slotted.get(slot).name(), value)));
+      }
+    }
+    row.putAll(head.values());
+    return ItemSize.of(row);
+  }
+
+  private static JournalPosition journalPosition(LoadedStream<?> current, String aggregateName) {
+    if (current.position() instanceof JournalPosition position) {
+      return position;
+    }
+    throw new IllegalArgumentException("aggregate " + aggregateName + ": the journal layout cannot append to a"
+        + " stream loaded by another layout (" + current.position().getClass().getName() + ")");
+  }
+
+  private <A, I, E> TransactItem journalItem(
+      AggregateDefinition<A, I, E> definition,
+      JournalKeys keys,
+      String aid,
+      String pkey,
+      long seqNr,
+      E event,
+      Instant now,
+      String appendId,
+      EventMetadata metadata) {
+    String type = definition.eventCodec().typeName(event);
+    byte[] body;
+    try {
+      body = definition.eventCodec().encode(event);
+    } catch (IOException | RuntimeException e) {
+      throw new EventEncodingException(definition.name(), aid, type, e);
+    }
+    Map<String, AttributeValue> item = new HashMap<>(Map.of(
+        PKEY, AttributeValue.fromS(pkey),
+        SKEY, AttributeValue.fromS(keys.sortKey(aid, seqNr)),
+        AID, AttributeValue.fromS(aid),
+        SEQ_NR, number(seqNr),
+        EVENT_TYPE, AttributeValue.fromS(type),
+        PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(body)),
+        OCCURRED_AT, AttributeValue.fromS(now.toString())));
+    if (appendId != null) {
+      item.put(APPEND_ID, AttributeValue.fromS(appendId));
+    }
+    if (!metadata.isEmpty()) {
+      item.put(METADATA, MetadataAttributes.JOURNAL.toAttribute(metadata));
+    }
+    TransactWriteItem put = TransactWriteItem.builder()
+        .put(Put.builder()
+            .tableName(config.journalTable())
+            .item(item)
+            .conditionExpression("attribute_not_exists(#pkey)")
+            .expressionAttributeNames(Map.of("#pkey", PKEY))
+            .build())
+        .build();
+    return new TransactItem(put, ItemSize.of(item));
+  }
+
+  private static <A> byte[] encodeSnapshot(AggregateDefinition<A, ?, ?> definition, String aid, long seqNr, A state) {
+    try {
+      return definition.snapshotCodec().encode(state);
+    } catch (IOException | RuntimeException e) {
+      throw new SnapshotEncodingException(definition.name(), aid, seqNr, e);
+    }
+  }
+
+  /** Deletes an older snapshot row, or in TTL mode marks it for DynamoDB to delete later. */
+  private TransactWriteItem displace(SnapshotPolicy policy, String pkey, String skey, Instant now) {
+    Map<String, AttributeValue> key = Map.of(PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(skey));
+    if (policy.ttl().isEmpty()) {
+      return TransactWriteItem.builder()
+          .delete(Delete.builder().tableName(config.snapshotTable()).key(key).build())
+          .build();
+    }
+    // Unconditional: should the row be gone already, the stub this creates expires just the same, where
+    // a condition would cancel the whole append over a snapshot nobody needs any more.
+    long expiresAt = now.plus(policy.ttl().get()).getEpochSecond();
+    return TransactWriteItem.builder()
+        .update(Update.builder()
+            .tableName(config.snapshotTable())
+            .key(key)
+            .updateExpression("SET #ttl = :ttl")
+            .expressionAttributeNames(Map.of("#ttl", TTL))
+            .expressionAttributeValues(Map.of(":ttl", number(expiresAt)))
+            .build())
+        .build();
+  }
+
+  /**
+   * Sends the transaction. The retrying client resends it with the same token while its outcome is
+   * unknown; when it gives up on such a write, the first event's append id tells whether it was stored.
+   */
+  private void send(AppendTransaction transaction, AppendRequest<?, ?, ?> request, JournalKeys keys, String aid) {
+    try {
+      client.transactWriteItems(b -> b.transactItems(transaction.items()));
+    } catch (TransactionCanceledException e) {
+      throw transaction.toException(e, request.expectedVersion(), request.creating(), VERSION);
+    } catch (AmbiguousWriteException e) {
+      settle(e, transaction, request, keys, aid);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.journalTable(), config.snapshotTable()), e);
+    }
+  }
+
+  /** Returns when the append is stored; throws what is true otherwise. */
+  private void settle(AmbiguousWriteException ambiguous, AppendTransaction transaction,
+      AppendRequest<?, ?, ?> request, JournalKeys keys, String aid) {
+    RuntimeException last = ambiguous.lastFailure();
+    StoredOutcome outcome;
+    try {
+      outcome = readBack(keys, aid, request.baseSeqNr() + 1, request.appendId());
+    } catch (RuntimeException unreadable) {
+      AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, last);
+      unknown.addSuppressed(unreadable);
+      throw unknown;
+    }
+    switch (outcome) {
+      case THIS_APPEND:
+        return;
+      case ANOTHER_APPEND:
+        throw request.creating()
+            ? new AggregateAlreadyExistsException(request.definition().name(), aid, OptionalLong.empty())
+            : new ConcurrentModificationException(request.definition().name(), aid, request.expectedVersion(),
+                OptionalLong.empty(), 1, last);
+      default:
+        if (last instanceof TransactionCanceledException cancelled) {
+          throw transaction.toException(cancelled, request.expectedVersion(), request.creating(), VERSION);
+        }
+        FailureKind kind = Failures.classify(last);
+        if (kind == FailureKind.OUTCOME_UNKNOWN) {
+          throw StoredOutcome.unknown(request, last);
+        }
+        throw new StoreUnavailableException("TransactWriteItems on [" + config.journalTable() + ", "
+            + config.snapshotTable() + "]", 0, kind, Failures.describe(last), last);
+    }
+  }
+
+  /** Which append, if any, wrote event {@code seqNr} of the stream: read with strong consistency. */
+  private StoredOutcome readBack(JournalKeys keys, String aid, long seqNr, String appendId) {
+    GetItemResponse response = client.getItem(b -> b
+        .tableName(config.journalTable())
+        .key(Map.of(
+            PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
+            SKEY, AttributeValue.fromS(keys.sortKey(aid, seqNr))))
+        .projectionExpression("#a")
+        .expressionAttributeNames(Map.of("#a", APPEND_ID))
+        .consistentRead(true));
+    if (!response.hasItem() || response.item().isEmpty()) {
+      return StoredOutcome.NOTHING;
+    }
+    AttributeValue stored = response.item().get(APPEND_ID);
+    return stored != null && appendId.equals(stored.s()) ? StoredOutcome.THIS_APPEND : StoredOutcome.ANOTHER_APPEND;
+  }
+
+  private static AttributeValue number(long value) {
+    return AttributeValue.fromN(Long.toString(value));
+  }
+
+  private record TransactItem(TransactWriteItem item, long sizeBytes) {}
+
+  /**
+   * The head row's UpdateItem: attributes to set and to remove, conditioned on the row not existing
+   * (creation) or on the expected version.
+   */
+  private static final class HeadUpdate {
+    private final Map<String, AttributeValue> set = new LinkedHashMap<>();
+    private final List<String> remove = new ArrayList<>();
+
+    void set(String attribute, AttributeValue value) {
+      set.put(attribute, value);
+    }
+
+    void remove(String attribute) {
+      remove.add(attribute);
+    }
+
+    /** Takes back an attribute set earlier. */
+    void unset(String attribute) {
+      set.remove(attribute);
+    }
+
+    Map<String, AttributeValue> values() {
+      return set;
+    }
+
+    TransactWriteItem toUpdate(String table, Map<String, AttributeValue> key, boolean creating, long expectedVersion) {
+      Map<String, String> names = new HashMap<>();
+      Map<String, AttributeValue> values = new HashMap<>();
+      List<String> assignments = new ArrayList<>();
+      int n = 0;
+      for (Map.Entry<String, AttributeValue> entry : set.entrySet()) {
+        names.put("#a" + n, entry.getKey());
+        values.put(":a" + n, entry.getValue());
+        assignments.add("#a" + n + " = :a" + n);
+        n++;
+      }
+      List<String> removals = new ArrayList<>();
+      for (String attribute : remove) {
+        names.put("#a" + n, attribute);
+        removals.add("#a" + n);
+        n++;
+      }
+      String expression = "SET " + String.join(", ", assignments)
+          + (removals.isEmpty() ? "" : " REMOVE " + String.join(", ", removals));
+      Update.Builder update = Update.builder()
+          .tableName(table)
+          .key(key)
+          .updateExpression(expression)
+          .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
+      if (creating) {
+        names.put("#pkey", PKEY);
+        update.conditionExpression("attribute_not_exists(#pkey)");
+      } else {
+        names.put("#expectedVersion", VERSION);
+        values.put(":expected", number(expectedVersion));
+        update.conditionExpression("#expectedVersion = :expected");
+      }
+      return TransactWriteItem.builder()
+          .update(update.expressionAttributeNames(names).expressionAttributeValues(values).build())
+          .build();
+    }
+  }
+}

@@ -1,0 +1,193 @@
+package dev.esgen.runtime.internal.metrics;
+
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.internal.retry.RetryBudget;
+import dev.esgen.runtime.internal.retry.RetryBudgets;
+import dev.esgen.runtime.metrics.FailedAttempt;
+import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import dev.esgen.runtime.metrics.StoreListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+
+/**
+ * Runs repository operations: gives each its {@link RetryBudget} and measures it for a
+ * {@link StoreListener}. A repository wraps each operation in {@link #record}; the layouts send their
+ * requests through the client {@link #meter(DynamoDbClient)} returns, which asks DynamoDB for the
+ * consumed capacity and adds each response's to the operation running on the calling thread. Layouts
+ * therefore need no metrics code of their own.
+ *
+ * <pre>{@code
+ * OperationRecorder recorder = new OperationRecorder(listener, new RetryBudgets(RetryPolicy.defaults()));
+ * DynamoDbClient metered = recorder.meter(client);                 // hand this to the layouts
+ * Counter c = recorder.record("counter", "load", op -> layout.load(definition, id));
+ * }</pre>
+ */
+public final class OperationRecorder {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OperationRecorder.class);
+
+  private final StoreListener listener;
+  private final RetryBudgets budgets;
+  // The operation the current thread is running; repositories call layouts on the caller's thread.
+  private final ThreadLocal<Recording> current = new ThreadLocal<>();
+
+  public OperationRecorder(StoreListener listener, RetryBudgets budgets) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+    this.budgets = Objects.requireNonNull(budgets, "budgets");
+  }
+
+  /** {@code client}, asking for and recording consumed capacity on every request it sends. */
+  public DynamoDbClient meter(DynamoDbClient client) {
+    return new MeteredDynamoDbClient(client, this);
+  }
+
+  /**
+   * Runs {@code body} as one operation with a fresh retry budget and reports it to the listener when it
+   * ends. An operation started inside another on the same thread (a {@code transact} loading the
+   * stream) is part of the outer one, shares its budget and is not reported on its own.
+   */
+  public <T> T record(String aggregateType, String operation, Function<Attempts, T> body) {
+    Recording outer = current.get();
+    if (outer != null) {
+      return body.apply(outer);
+    }
+    Recording recording = new Recording(aggregateType, operation);
+    current.set(recording);
+    long started = System.nanoTime();
+    RuntimeException failure = null;
+    try {
+      return budgets.within(recording.budget, () -> body.apply(recording));
+    } catch (RuntimeException e) {
+      failure = e;
+      throw e;
+    } finally {
+      current.remove();
+      OperationMetrics metrics = new OperationMetrics(aggregateType, operation, recording.requests,
+          recording.readUnits, recording.writeUnits, recording.attempts, recording.conflicts,
+          recording.transientFailures, recording.unknownOutcomes, Duration.ofNanos(System.nanoTime() - started),
+          Optional.ofNullable(failure));
+      safely(() -> listener.onOperation(metrics));
+    }
+  }
+
+  /** The retry budget of the operation running on this thread, or a fresh one outside an operation. */
+  public RetryBudget currentBudget() {
+    return budgets.current();
+  }
+
+  /** Tells the listener that a due snapshot was skipped. */
+  public void snapshotSkipped(SkippedSnapshot snapshot) {
+    LOG.warn("{} {}: the snapshot at seq_nr {} would make an item of {} bytes, over DynamoDB's {}; the events are"
+        + " stored without it and the next append tries again", snapshot.aggregateType(), snapshot.aggregateId(),
+        snapshot.seqNr(), snapshot.sizeBytes(), snapshot.limitBytes());
+    safely(() -> listener.onSnapshotSkipped(snapshot));
+  }
+
+  private void safely(Runnable report) {
+    try {
+      report.run();
+    } catch (RuntimeException e) {
+      // A broken listener must not turn a stored append into a failure the caller would retry, but it
+      // should not fail unseen either.
+      LOG.warn("the StoreListener {} threw; esgen goes on without it", listener.getClass().getName(), e);
+    }
+  }
+
+  /**
+   * Adds one request and the capacity DynamoDB reported for it (one entry per table, possibly none) to
+   * the operation running on this thread. {@code write} says which kind of unit the request consumed:
+   * with {@code ReturnConsumedCapacity = TOTAL} DynamoDB reports a single {@code CapacityUnits} figure.
+   */
+  void requestSent(List<ConsumedCapacity> consumed, boolean write) {
+    Recording recording = current.get();
+    if (recording == null) {
+      return;
+    }
+    recording.requests++;
+    double units = 0;
+    for (ConsumedCapacity capacity : consumed) {
+      if (capacity != null && capacity.capacityUnits() != null) {
+        units += capacity.capacityUnits();
+      }
+    }
+    if (write) {
+      recording.writeUnits += units;
+    } else {
+      recording.readUnits += units;
+    }
+  }
+
+  /** Lets a repository count its write attempts and conflicts and draw on the operation's retry budget. */
+  public interface Attempts {
+
+    /** A write is about to be tried. */
+    void attempt();
+
+    /** The write just tried lost to another writer. */
+    void conflict(ConcurrentModificationException e);
+
+    /** The operation's retry budget, shared with every request it sends. */
+    RetryBudget budget();
+  }
+
+  private final class Recording implements Attempts {
+    private final String aggregateType;
+    private final String operation;
+    private final RetryBudget budget;
+    private int requests;
+    private double readUnits;
+    private double writeUnits;
+    private int attempts;
+    private int conflicts;
+    private int transientFailures;
+    private int unknownOutcomes;
+
+    Recording(String aggregateType, String operation) {
+      this.aggregateType = aggregateType;
+      this.operation = operation;
+      this.budget = new RetryBudget(budgets.policy(), this::failed);
+    }
+
+    @Override
+    public void attempt() {
+      attempts++;
+    }
+
+    @Override
+    public void conflict(ConcurrentModificationException e) {
+      conflicts++;
+    }
+
+    @Override
+    public RetryBudget budget() {
+      return budget;
+    }
+
+    private void failed(FailureKind kind, int failedAttempts, String errorCode, Optional<Duration> retryAfter) {
+      if (kind == FailureKind.TRANSIENT) {
+        transientFailures++;
+      } else if (kind == FailureKind.OUTCOME_UNKNOWN) {
+        unknownOutcomes++;
+      }
+      if (retryAfter.isPresent()) {
+        LOG.debug("{} {}: attempt {} failed ({}, {}), trying again in {} ms", aggregateType, operation, failedAttempts,
+            kind, errorCode, retryAfter.get().toMillis());
+      } else {
+        LOG.warn("{} {}: attempt {} failed ({}, {}) and the retry budget is spent, giving up", aggregateType,
+            operation, failedAttempts, kind, errorCode);
+      }
+      FailedAttempt attempt =
+          new FailedAttempt(aggregateType, operation, failedAttempts, kind, errorCode, retryAfter);
+      safely(() -> listener.onFailedAttempt(attempt));
+    }
+  }
+}

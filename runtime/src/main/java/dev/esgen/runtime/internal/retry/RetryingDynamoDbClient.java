@@ -1,0 +1,225 @@
+package dev.esgen.runtime.internal.retry;
+
+import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.StoreUnavailableException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.SdkPlugin;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/**
+ * The client the storage layouts send through: the one place where requests are sent again.
+ *
+ * <p>Each request goes out with the AWS SDK's own retries switched off (a per-request plugin), so that
+ * every failure reaches this class once and is classified by {@link Failures}, and every resend draws
+ * on the running operation's {@link RetryBudget}:
+ * <ul>
+ *   <li>reads are sent again after transient failures and failures of unknown outcome;
+ *   <li>writes are sent again after transient failures, which DynamoDB reports only for requests it did
+ *       not carry out; a transaction cancelled that way goes out with a new client request token;
+ *   <li>a {@code TransactWriteItems} whose outcome is unknown is sent again with the <em>same</em> token,
+ *       which DynamoDB applies at most once within ten minutes;
+ *   <li>any other write whose outcome is unknown, and any write that fails after an attempt of unknown
+ *       outcome, ends in {@link AmbiguousWriteException}: only the layout can tell, by reading back,
+ *       whether it was applied.
+ * </ul>
+ * A request refused until the budget ran out ends in {@link StoreUnavailableException}; failures that
+ * retrying cannot help (failed conditions, validation errors, missing tables) are thrown as they are.
+ *
+ * <pre>{@code
+ * RetryBudgets budgets = new RetryBudgets(config.retryPolicy());
+ * DynamoDbClient client = new RetryingDynamoDbClient(recorder.meter(userClient), budgets);
+ * }</pre>
+ */
+public final class RetryingDynamoDbClient implements DynamoDbClient {
+
+  private static final SdkPlugin NO_SDK_RETRIES =
+      config -> config.overrideConfiguration(override -> override.retryStrategy(AwsRetryStrategy.doNotRetry()));
+
+  private final DynamoDbClient client;
+  private final RetryBudgets budgets;
+
+  public RetryingDynamoDbClient(DynamoDbClient client, RetryBudgets budgets) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.budgets = Objects.requireNonNull(budgets, "budgets");
+  }
+
+  @Override
+  public GetItemResponse getItem(GetItemRequest request) {
+    return read(client::getItem,
+        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
+        "GetItem on [" + request.tableName() + "]");
+  }
+
+  @Override
+  public QueryResponse query(QueryRequest request) {
+    return read(client::query,
+        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
+        "Query on [" + request.tableName() + "]");
+  }
+
+  @Override
+  public ScanResponse scan(ScanRequest request) {
+    return read(client::scan,
+        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
+        "Scan on [" + request.tableName() + "]");
+  }
+
+  @Override
+  public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
+    return read(client::batchGetItem,
+        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
+        "BatchGetItem on " + List.copyOf(request.requestItems().keySet()));
+  }
+
+  @Override
+  public PutItemResponse putItem(PutItemRequest request) {
+    return write(client::putItem,
+        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
+        "PutItem on [" + request.tableName() + "]");
+  }
+
+  @Override
+  public UpdateItemResponse updateItem(UpdateItemRequest request) {
+    return write(client::updateItem,
+        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
+        "UpdateItem on [" + request.tableName() + "]");
+  }
+
+  @Override
+  public DeleteItemResponse deleteItem(DeleteItemRequest request) {
+    return write(client::deleteItem,
+        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
+        "DeleteItem on [" + request.tableName() + "]");
+  }
+
+  @Override
+  public TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest request) {
+    TransactWriteItemsRequest.Builder builder =
+        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration()));
+    if (request.clientRequestToken() == null) {
+      builder.clientRequestToken(UUID.randomUUID().toString());
+    }
+    String description = "TransactWriteItems on " + tables(request.transactItems());
+    RetryBudget budget = budgets.current();
+    TransactWriteItemsRequest attempt = builder.build();
+    RuntimeException ambiguous = null;
+    while (true) {
+      try {
+        return client.transactWriteItems(attempt);
+      } catch (RuntimeException e) {
+        FailureKind kind = Failures.classify(e);
+        boolean resend = kind == FailureKind.TRANSIENT || kind == FailureKind.OUTCOME_UNKNOWN;
+        if (kind == FailureKind.OUTCOME_UNKNOWN) {
+          ambiguous = e;
+        }
+        if (resend && budget.retry(kind, e)) {
+          if (e instanceof TransactionCanceledException) {
+            // Cancelled means nothing was applied; a fresh token makes the resend a new transaction rather
+            // than a repeat DynamoDB might answer from the cancelled one.
+            attempt = attempt.toBuilder().clientRequestToken(UUID.randomUUID().toString()).build();
+          }
+          continue;
+        }
+        throw giveUp(description, kind, e, ambiguous != null, budget);
+      }
+    }
+  }
+
+  @Override
+  public String serviceName() {
+    return client.serviceName();
+  }
+
+  /** Does nothing: the store does not own the client it was given. */
+  @Override
+  public void close() {}
+
+  private <Q, R> R read(Function<Q, R> call, Q request, String description) {
+    RetryBudget budget = budgets.current();
+    while (true) {
+      try {
+        return call.apply(request);
+      } catch (RuntimeException e) {
+        FailureKind kind = Failures.classify(e);
+        boolean resend = kind == FailureKind.TRANSIENT || kind == FailureKind.OUTCOME_UNKNOWN;
+        if (resend && budget.retry(kind, e)) {
+          continue;
+        }
+        throw giveUp(description, kind, e, false, budget);
+      }
+    }
+  }
+
+  /** A write without an idempotency token: only failures that say nothing was applied are resent here. */
+  private <Q, R> R write(Function<Q, R> call, Q request, String description) {
+    RetryBudget budget = budgets.current();
+    while (true) {
+      try {
+        return call.apply(request);
+      } catch (RuntimeException e) {
+        FailureKind kind = Failures.classify(e);
+        if (kind == FailureKind.OUTCOME_UNKNOWN) {
+          throw new AmbiguousWriteException(e);
+        }
+        if (kind == FailureKind.TRANSIENT && budget.retry(kind, e)) {
+          continue;
+        }
+        throw giveUp(description, kind, e, false, budget);
+      }
+    }
+  }
+
+  private static RuntimeException giveUp(
+      String description, FailureKind kind, RuntimeException failure, boolean mayBeApplied, RetryBudget budget) {
+    if (mayBeApplied) {
+      return new AmbiguousWriteException(failure);
+    }
+    if (kind == FailureKind.TRANSIENT || kind == FailureKind.OUTCOME_UNKNOWN) {
+      return new StoreUnavailableException(
+          description, budget.failedAttempts(), kind, Failures.describe(failure), failure);
+    }
+    return failure;
+  }
+
+  private static AwsRequestOverrideConfiguration withoutSdkRetries(
+      Optional<AwsRequestOverrideConfiguration> existing) {
+    return existing.map(AwsRequestOverrideConfiguration::toBuilder)
+        .orElseGet(AwsRequestOverrideConfiguration::builder)
+        .addPlugin(NO_SDK_RETRIES)
+        .build();
+  }
+
+  private static List<String> tables(List<TransactWriteItem> items) {
+    return items.stream()
+        .map(item -> item.put() != null ? item.put().tableName()
+            : item.update() != null ? item.update().tableName()
+            : item.delete() != null ? item.delete().tableName()
+            : item.conditionCheck().tableName())
+        .distinct()
+        .toList();
+  }
+}

@@ -1,0 +1,241 @@
+package dev.esgen.runtime.internal.storage;
+
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.StoreUnavailableException;
+import dev.esgen.runtime.internal.index.IndexBackfill;
+import dev.esgen.runtime.internal.index.IndexChanges.SlotChange;
+import dev.esgen.runtime.internal.index.IndexChanges.UniqueChange;
+import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
+import dev.esgen.runtime.internal.retry.Failures;
+import dev.esgen.runtime.internal.retry.RetryBudget;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+
+/**
+ * Writes a {@link StorageLayout#reindex} for either layout: the index slots on the item that carries the
+ * stream's version (the journal's head row, the tip) and the reservations of the state's unique values,
+ * conditioned on that version. The layouts differ only in that item's table, key and version attribute,
+ * and in what else they set on it.
+ *
+ * <p>Without a unique value this is one {@code UpdateItem}; with one it is a {@code TransactWriteItems}
+ * of the update (or, when there is no slot to write, a {@code ConditionCheck} of the version) and one
+ * reservation {@code Put} per value, so that a value another aggregate holds cancels the whole write.
+ *
+ * <pre>{@code
+ * ReindexWriter writer = new ReindexWriter(client, config.snapshotTable(), recorder::currentBudget);
+ * writer.write(new ReindexWriter.Target("bank-account", "42", 7, table, headKey, "version", Map.of()),
+ *     IndexBackfill.of("bank-account", columns, account));
+ * }</pre>
+ */
+public final class ReindexWriter {
+
+  private static final String VERSION_CONDITION = "#version = :version";
+
+  private final DynamoDbClient client;
+  private final String snapshotTable;
+  private final UniqueReservations reservations;
+  private final Supplier<RetryBudget> budget;
+
+  /**
+   * @param snapshotTable the table of the reservation items (the snapshot table, for both layouts)
+   * @param budget the retry budget of the operation running on the calling thread
+   */
+  public ReindexWriter(DynamoDbClient client, String snapshotTable, Supplier<RetryBudget> budget) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.snapshotTable = Objects.requireNonNull(snapshotTable, "snapshotTable");
+    this.reservations = new UniqueReservations(snapshotTable);
+    this.budget = Objects.requireNonNull(budget, "budget");
+  }
+
+  /**
+   * The item that carries a stream's version, and what to write on it besides the slots.
+   *
+   * @param aggregateName the aggregate type, for errors
+   * @param aid the aggregate's id string; the reservations' holder
+   * @param version the version the write is conditioned on
+   * @param table the item's table
+   * @param key the item's key
+   * @param versionAttribute the attribute holding the version on the item
+   * @param alsoSet further attributes to set on the item in the same write
+   */
+  public record Target(String aggregateName, String aid, long version, String table,
+      Map<String, AttributeValue> key, String versionAttribute, Map<String, AttributeValue> alsoSet) {
+
+    public Target {
+      key = Map.copyOf(key);
+      alsoSet = Map.copyOf(alsoSet);
+    }
+  }
+
+  /**
+   * Writes {@code all} (from {@link IndexBackfill#of}) to {@code target}, atomically and conditioned on
+   * its version; writes nothing when there is nothing to write.
+   *
+   * @throws ConcurrentModificationException when the item is not at the version (or gone)
+   * @throws dev.esgen.runtime.error.DuplicateValueException when another aggregate holds a unique value
+   * @throws MissingTableException when a table does not exist
+   */
+  public void write(Target target, IndexChanges all) {
+    Map<String, AttributeValue> set = new LinkedHashMap<>(target.alsoSet());
+    List<String> remove = new ArrayList<>();
+    for (SlotChange slot : all.slots()) {
+      String attribute = IndexKeys.slotAttribute(slot.slot());
+      slot.key().ifPresentOrElse(key -> set.put(attribute, AttributeValue.fromS(key)), () -> remove.add(attribute));
+    }
+    if (all.reservations().isEmpty()) {
+      if (!set.isEmpty() || !remove.isEmpty()) {
+        update(target, set, remove);
+      }
+      return;
+    }
+    AppendTransaction transaction = new AppendTransaction(target.aggregateName(), target.aid());
+    transaction.addVersioned("index values of version " + target.version(),
+        set.isEmpty() && remove.isEmpty()
+            ? versionCheck(target)
+            : TransactWriteItem.builder().update(toUpdate(target, set, remove)).build(),
+        0);
+    for (UniqueChange reservation : all.reservations()) {
+      transaction.addReservation(reservation, reservations.reserve(reservation, target.aid()),
+          UniqueReservations.itemSize(reservation, target.aid()));
+    }
+    transaction.checkLimits();
+    List<String> tables = target.table().equals(snapshotTable) ? List.of(snapshotTable) : List.of(target.table(), snapshotTable);
+    sendIdempotent(target, () -> {
+      try {
+        client.transactWriteItems(b -> b.transactItems(transaction.items()));
+      } catch (TransactionCanceledException e) {
+        throw transaction.toException(e, target.version(), false, target.versionAttribute());
+      } catch (ResourceNotFoundException e) {
+        throw new MissingTableException(tables, e);
+      }
+    });
+  }
+
+  /**
+   * Runs {@code write} until it is known to be stored. A reindex writes the same values whenever it is
+   * sent and changes no version, so a write whose outcome is unknown is simply sent again, within the
+   * operation's retry budget; a failure that answers for certain after such an attempt is reported as is.
+   */
+  private void sendIdempotent(Target target, Runnable write) {
+    RetryBudget retries = budget.get();
+    while (true) {
+      try {
+        write.run();
+        return;
+      } catch (AmbiguousWriteException e) {
+        RuntimeException last = e.lastFailure();
+        FailureKind kind = Failures.classify(last);
+        if (kind == FailureKind.VERSION_CONFLICT || kind == FailureKind.FATAL) {
+          throw last;
+        }
+        if (!retries.retry(kind, last)) {
+          throw new StoreUnavailableException("reindex of " + target.aggregateName() + " " + target.aid() + " on ["
+              + target.table() + "]", retries.failedAttempts(), kind, Failures.describe(last), last);
+        }
+      }
+    }
+  }
+
+  private void update(Target target, Map<String, AttributeValue> set, List<String> remove) {
+    Update update = toUpdate(target, set, remove);
+    sendIdempotent(target, () -> updateOnce(target, update));
+  }
+
+  private void updateOnce(Target target, Update update) {
+    try {
+      client.updateItem(b -> b
+          .tableName(update.tableName())
+          .key(update.key())
+          .updateExpression(update.updateExpression())
+          .conditionExpression(update.conditionExpression())
+          .expressionAttributeNames(update.expressionAttributeNames())
+          .expressionAttributeValues(update.expressionAttributeValues())
+          .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+    } catch (ConditionalCheckFailedException e) {
+      AttributeValue stored = e.hasItem() ? e.item().get(target.versionAttribute()) : null;
+      OptionalLong actual = stored == null || stored.n() == null
+          ? OptionalLong.empty()
+          : OptionalLong.of(Long.parseLong(stored.n()));
+      throw new ConcurrentModificationException(target.aggregateName(), target.aid(), target.version(), actual, 1, e);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(target.table()), e);
+    }
+  }
+
+  /** The update of {@code set} and {@code remove}, at least one of them non-empty, at the target's version. */
+  private static Update toUpdate(Target target, Map<String, AttributeValue> set, List<String> remove) {
+    Map<String, String> names = new HashMap<>(versionName(target));
+    Map<String, AttributeValue> values = new HashMap<>(versionValue(target));
+    List<String> assignments = new ArrayList<>();
+    int n = 0;
+    for (Map.Entry<String, AttributeValue> entry : set.entrySet()) {
+      names.put("#a" + n, entry.getKey());
+      values.put(":a" + n, entry.getValue());
+      assignments.add("#a" + n + " = :a" + n);
+      n++;
+    }
+    List<String> removals = new ArrayList<>();
+    for (String attribute : remove) {
+      names.put("#a" + n, attribute);
+      removals.add("#a" + n);
+      n++;
+    }
+    String expression = (assignments.isEmpty() ? "" : "SET " + String.join(", ", assignments))
+        + (assignments.isEmpty() || removals.isEmpty() ? "" : " ")
+        + (removals.isEmpty() ? "" : "REMOVE " + String.join(", ", removals));
+    return Update.builder()
+        .tableName(target.table())
+        .key(target.key())
+        .updateExpression(expression)
+        .conditionExpression(VERSION_CONDITION)
+        .expressionAttributeNames(names)
+        .expressionAttributeValues(values)
+        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+        .build();
+  }
+
+  /**
+   * Only the version to check, when the state has unique values but no slot to write: the reservations
+   * still must not be taken for a state a concurrent append has since changed.
+   */
+  private static TransactWriteItem versionCheck(Target target) {
+    return TransactWriteItem.builder()
+        .conditionCheck(ConditionCheck.builder()
+            .tableName(target.table())
+            .key(target.key())
+            .conditionExpression(VERSION_CONDITION)
+            .expressionAttributeNames(versionName(target))
+            .expressionAttributeValues(versionValue(target))
+            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+            .build())
+        .build();
+  }
+
+  private static Map<String, String> versionName(Target target) {
+    return Map.of("#version", target.versionAttribute());
+  }
+
+  private static Map<String, AttributeValue> versionValue(Target target) {
+    return Map.of(":version", AttributeValue.fromN(Long.toString(target.version())));
+  }
+}

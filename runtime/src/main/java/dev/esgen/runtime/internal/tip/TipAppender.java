@@ -1,0 +1,516 @@
+package dev.esgen.runtime.internal.tip;
+
+import static dev.esgen.runtime.internal.tip.TipAttributes.AID;
+import static dev.esgen.runtime.internal.tip.TipAttributes.APPENDED;
+import static dev.esgen.runtime.internal.tip.TipAttributes.APPEND_ID;
+import static dev.esgen.runtime.internal.tip.TipAttributes.CASES;
+import static dev.esgen.runtime.internal.tip.TipAttributes.DATA;
+import static dev.esgen.runtime.internal.tip.TipAttributes.EVENTS;
+import static dev.esgen.runtime.internal.tip.TipAttributes.INDEX;
+import static dev.esgen.runtime.internal.tip.TipAttributes.LISTING;
+import static dev.esgen.runtime.internal.tip.TipAttributes.METADATA;
+import static dev.esgen.runtime.internal.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.internal.tip.TipAttributes.STREAM;
+import static dev.esgen.runtime.internal.tip.TipAttributes.TIMESTAMP;
+import static dev.esgen.runtime.internal.tip.TipAttributes.UNFOLD;
+import static dev.esgen.runtime.internal.tip.TipAttributes.VERSION;
+import static dev.esgen.runtime.internal.tip.TipLoader.index;
+
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.AggregateAlreadyExistsException;
+import dev.esgen.runtime.error.AppendOutcomeUnknownException;
+import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.EventEncodingException;
+import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.SnapshotEncodingException;
+import dev.esgen.runtime.error.StoreUnavailableException;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.item.ItemSize;
+import dev.esgen.runtime.internal.item.MetadataAttributes;
+import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.TipKeys;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
+import dev.esgen.runtime.internal.retry.Failures;
+import dev.esgen.runtime.internal.retry.RetryBudget;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.AppendTransaction;
+import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.StoredOutcome;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Function;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * Writes one append to a stream of the tip layout: a {@code PutItem} that creates the tip, an
+ * {@code UpdateItem} that adds events to it, or a {@code TransactWriteItems} when the append must write
+ * more than the tip: when the tip is full (the tip's events are calved into a batch item and the tip
+ * starts over with the new events) and whenever a {@code @Unique} value is taken or given up (the
+ * reservation items are written with the tip). Every write is conditioned on the version the stream was
+ * loaded at, and sizes are checked before anything is sent.
+ *
+ * <p>Index slot attributes ({@code ix{i}_pk}) are set at creation for every non-null {@code @Indexed}
+ * value and afterwards named in the update only when their value changed: an append that leaves them
+ * alone causes no write to their global secondary indexes. {@code aid} and the listing key are written
+ * at creation only, for the same reason.
+ *
+ * <p>The first new event carries the append id. When a write's outcome is unknown (its response was
+ * lost, it timed out), the appender reads the tip, or the batch the event was calved into, and looks at
+ * the event right after the loaded ones: its append id says whether this append was stored. If nothing
+ * follows the loaded version yet, the same write is sent again, conditioned as before, so it can be
+ * applied at most once.
+ */
+final class TipAppender {
+
+  private final DynamoDbClient client;
+  private final StoreConfig config;
+  private final OperationRecorder recorder;
+  private final UniqueReservations reservations;
+  private final CommandRecords commands;
+
+  TipAppender(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
+    this.client = client;
+    this.config = config;
+    this.recorder = recorder;
+    // Reservations and command records stay in the snapshot table for both layouts: one namespace per
+    // aggregate type, so a type's unique values stay protected whichever layout holds it.
+    this.reservations = new UniqueReservations(config.snapshotTable());
+    this.commands = new CommandRecords(config.snapshotTable());
+  }
+
+  <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
+    AggregateDefinition<A, I, E> definition = request.definition();
+    TipPolicy policy = definition.tipPolicy();
+    String aid = definition.keys().idString(request.id());
+    TipKeys keys = new TipKeys(definition.name());
+    String stream = keys.streamName(aid);
+    boolean creating = request.current().isEmpty();
+    long baseVersion = request.current().map(LoadedStream::version).orElse(0L);
+    long baseNext = request.current().map(LoadedStream::seqNr).orElse(0L);
+    TipPosition position = request.current()
+        .map(current -> tipPosition(current, definition.name()))
+        .orElse(new TipPosition(List.of(), List.of()));
+    Instant now = config.clock().instant();
+    IndexChanges changes = IndexChanges.between(
+        definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
+
+    List<AttributeValue> newEvents = new ArrayList<>();
+    List<AttributeValue> newCases = new ArrayList<>();
+    AttributeValue metadata = request.metadata().isEmpty() ? null : MetadataAttributes.TIP.toAttribute(request.metadata());
+    for (E event : request.events()) {
+      String type = definition.eventCodec().typeName(event);
+      Map<String, AttributeValue> stored = new HashMap<>(Map.of(
+          TIMESTAMP, AttributeValue.fromS(now.toString()),
+          DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encodeEvent(definition, aid, type, event)))));
+      if (newEvents.isEmpty()) {
+        stored.put(APPEND_ID, AttributeValue.fromS(request.appendId()));
+      }
+      if (!request.metadata().isEmpty()) {
+        stored.put(METADATA, metadata);
+      }
+      newEvents.add(AttributeValue.fromM(stored));
+      newCases.add(AttributeValue.fromS(type));
+    }
+    long next = baseNext + newEvents.size();
+    long version = baseVersion + 1;
+
+    List<AttributeValue> keptEvents = concat(position.events(), newEvents);
+    List<AttributeValue> keptCases = concat(position.cases(), newCases);
+    boolean calve = !position.events().isEmpty() && overThreshold(policy, keptEvents, keptCases);
+    if (calve) {
+      keptEvents = newEvents;
+      keptCases = newCases;
+    }
+
+    Map<String, AttributeValue> tip = new HashMap<>();
+    tip.put(STREAM, AttributeValue.fromS(stream));
+    tip.put(INDEX, index(TipKeys.TIP_INDEX));
+    tip.put(VERSION, number(version));
+    tip.put(NEXT, number(next));
+    tip.put(APPENDED, number(newEvents.size()));
+    tip.put(EVENTS, AttributeValue.fromL(keptEvents));
+    tip.put(CASES, AttributeValue.fromL(keptCases));
+    tip.put(AID, AttributeValue.fromS(aid));
+    tip.put(LISTING, AttributeValue.fromS(keys.listingKey(aid, definition.shards())));
+    // Every slot value the new state holds, so the size check sees the whole tip; an update names only
+    // the changed ones.
+    Map<String, String> values = definition.indexColumns().values(request.newState());
+    List<IndexColumn> slotted = definition.indexColumns().slotted();
+    for (int slot = 0; slot < slotted.size(); slot++) {
+      String value = values.get(slotted.get(slot).name());
+      if (value != null) {
+        tip.put(IndexKeys.slotAttribute(slot),
+            AttributeValue.fromS(IndexKeys.valueKey(definition.name(), slotted.get(slot).name(), value)));
+      }
+    }
+    boolean snapshot = policy.snapshot();
+    if (snapshot) {
+      tip.put(UNFOLD, AttributeValue.fromM(Map.of(
+          INDEX, number(next),
+          TIMESTAMP, AttributeValue.fromS(now.toString()),
+          DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(
+              encodeSnapshot(definition, aid, next, request.newState()))))));
+      long withSnapshot = ItemSize.of(tip);
+      if (withSnapshot > ItemTooLargeException.LIMIT_BYTES) {
+        // A snapshot that does not fit must not block the stream: the tip keeps the last snapshot that
+        // fitted (loads fold the events after it) and the next append tries again.
+        tip.remove(UNFOLD);
+        snapshot = false;
+        recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, next, withSnapshot,
+            ItemTooLargeException.LIMIT_BYTES));
+      }
+    }
+    long tipSize = ItemSize.of(tip);
+    if (tipSize > ItemTooLargeException.LIMIT_BYTES) {
+      String what = "tip with events " + (next - keptEvents.size() + 1) + " to " + next;
+      throw new ItemTooLargeException(definition.name(), aid, what, tipSize);
+    }
+
+    boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
+    boolean transactional = calve || reserves || request.commandId().isPresent();
+    if (creating && !transactional) {
+      writeSingle(request, stream, () -> create(tip), e -> new AggregateAlreadyExistsException(definition.name(), aid,
+          versionIn(e.hasItem() ? e.item() : Map.of())));
+    } else if (!creating && !transactional) {
+      UpdateItemRequest update = tipUpdate(tip, baseVersion, true, policy, snapshot, changes);
+      writeSingle(request, stream, () -> update(update), e -> new ConcurrentModificationException(
+          definition.name(), aid, baseVersion, versionIn(e.hasItem() ? e.item() : Map.of()), 1, e));
+    } else {
+      AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
+      if (calve) {
+        long first = baseNext - position.events().size();
+        Map<String, AttributeValue> batch = Map.of(
+            STREAM, AttributeValue.fromS(stream),
+            INDEX, index(first),
+            NEXT, number(baseNext),
+            EVENTS, AttributeValue.fromL(position.events()),
+            CASES, AttributeValue.fromL(position.cases()));
+        transaction.addStreamItem("batch of events " + (first + 1) + " to " + baseNext, TransactWriteItem.builder()
+            .put(Put.builder()
+                .tableName(config.tipTable())
+                .item(batch)
+                .conditionExpression("attribute_not_exists(#p)")
+                .expressionAttributeNames(Map.of("#p", STREAM))
+                .build())
+            .build(), ItemSize.of(batch));
+      }
+      transaction.addVersioned("tip",
+          creating ? createAction(tip) : updateAction(tipUpdate(tip, baseVersion, !calve, policy, snapshot, changes)),
+          tipSize);
+      for (IndexChanges.UniqueChange reservation : changes.reservations()) {
+        transaction.addReservation(reservation, reservations.reserve(reservation, aid),
+            UniqueReservations.itemSize(reservation, aid));
+      }
+      for (IndexChanges.UniqueChange release : changes.releases()) {
+        transaction.addRelease(release, reservations.release(release, aid));
+      }
+      if (request.commandId().isPresent()) {
+        String command = request.commandId().get();
+        transaction.addCommand(command, commands.put(definition.name(), aid, command, request.appendId(), version,
+            next, now), CommandRecords.itemSize(definition.name(), aid, command, request.appendId(), version, next, now));
+      }
+      transaction.checkLimits();
+      sendTransaction(transaction, request, stream);
+    }
+    return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
+  }
+
+  private static TipPosition tipPosition(LoadedStream<?> current, String aggregateName) {
+    if (current.position() instanceof TipPosition position) {
+      return position;
+    }
+    throw new IllegalArgumentException("aggregate " + aggregateName + ": the tip layout cannot append to a"
+        + " stream loaded by another layout (" + current.position().getClass().getName() + ")");
+  }
+
+  private static boolean overThreshold(TipPolicy policy, List<AttributeValue> events, List<AttributeValue> cases) {
+    if (policy.maxEvents() > 0 && events.size() > policy.maxEvents()) {
+      return true;
+    }
+    return ItemSize.of(Map.of(EVENTS, AttributeValue.fromL(events), CASES, AttributeValue.fromL(cases)))
+        > policy.maxBytes();
+  }
+
+  /**
+   * The update that turns the stored tip into {@code tip}: appending its new events to the stored lists,
+   * or, after calving, replacing them, and setting or removing the index slots whose value changed.
+   * Conditioned on the version the stream was loaded at.
+   */
+  private UpdateItemRequest tipUpdate(Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists,
+      TipPolicy policy, boolean snapshot, IndexChanges changes) {
+    Map<String, String> names = new HashMap<>(Map.of(
+        "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#e", EVENTS, "#c", CASES));
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":expected", number(expectedVersion));
+    values.put(":v", tip.get(VERSION));
+    values.put(":n", tip.get(NEXT));
+    values.put(":a", tip.get(APPENDED));
+    StringBuilder set = new StringBuilder("SET #v = :v, #n = :n, #a = :a");
+    List<String> remove = new ArrayList<>();
+    if (appendToLists) {
+      int appended = Integer.parseInt(tip.get(APPENDED).n());
+      List<AttributeValue> events = tip.get(EVENTS).l();
+      List<AttributeValue> cases = tip.get(CASES).l();
+      values.put(":e", AttributeValue.fromL(events.subList(events.size() - appended, events.size())));
+      values.put(":c", AttributeValue.fromL(cases.subList(cases.size() - appended, cases.size())));
+      set.append(", #e = list_append(#e, :e), #c = list_append(#c, :c)");
+    } else {
+      values.put(":e", tip.get(EVENTS));
+      values.put(":c", tip.get(CASES));
+      set.append(", #e = :e, #c = :c");
+    }
+    if (snapshot) {
+      names.put("#u", UNFOLD);
+      values.put(":u", tip.get(UNFOLD));
+      set.append(", #u = :u");
+    } else if (!policy.snapshot()) {
+      // A snapshot left from before the aggregate became events-only would go stale: drop it. (A snapshot
+      // skipped for its size leaves the older one, which loads fold the newer events onto.)
+      names.put("#u", UNFOLD);
+      remove.add("#u");
+    }
+    // Only slots whose value changed are named: an attribute the update leaves alone causes no write to
+    // the global secondary index over it.
+    for (IndexChanges.SlotChange slot : changes.slots()) {
+      String name = "#ix" + slot.slot();
+      names.put(name, IndexKeys.slotAttribute(slot.slot()));
+      if (slot.key().isPresent()) {
+        values.put(":ix" + slot.slot(), AttributeValue.fromS(slot.key().get()));
+        set.append(", ").append(name).append(" = :ix").append(slot.slot());
+      } else {
+        remove.add(name);
+      }
+    }
+    String expression = remove.isEmpty() ? set.toString() : set + " REMOVE " + String.join(", ", remove);
+    return UpdateItemRequest.builder()
+        .tableName(config.tipTable())
+        .key(Map.of(STREAM, tip.get(STREAM), INDEX, tip.get(INDEX)))
+        .updateExpression(expression)
+        .conditionExpression("#v = :expected")
+        .expressionAttributeNames(names)
+        .expressionAttributeValues(values)
+        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+        .build();
+  }
+
+  private void create(Map<String, AttributeValue> tip) {
+    client.putItem(b -> b
+        .tableName(config.tipTable())
+        .item(tip)
+        .conditionExpression("attribute_not_exists(#p)")
+        .expressionAttributeNames(Map.of("#p", STREAM))
+        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+  }
+
+  private void update(UpdateItemRequest update) {
+    client.updateItem(update);
+  }
+
+  /**
+   * Sends a single-item write until it is known to be stored or not. A write whose outcome is unknown is
+   * read back; if nothing followed the loaded version it is sent again within the retry budget. A failed
+   * condition after such a resend may be this append's own earlier attempt, so it is read back too.
+   */
+  private void writeSingle(AppendRequest<?, ?, ?> request, String stream, Runnable write,
+      Function<ConditionalCheckFailedException, RuntimeException> conflict) {
+    RetryBudget budget = recorder.currentBudget();
+    RuntimeException ambiguity = null;
+    while (true) {
+      try {
+        write.run();
+        return;
+      } catch (ConditionalCheckFailedException e) {
+        if (ambiguity == null || readBack(request, stream, ambiguity) != StoredOutcome.THIS_APPEND) {
+          throw conflict.apply(e);
+        }
+        return;
+      } catch (AmbiguousWriteException e) {
+        ambiguity = e.lastFailure();
+        StoredOutcome outcome = readBack(request, stream, ambiguity);
+        if (outcome == StoredOutcome.THIS_APPEND) {
+          return;
+        }
+        if (outcome == StoredOutcome.ANOTHER_APPEND) {
+          throw lostTo(request, ambiguity);
+        }
+        if (!budget.retry(FailureKind.OUTCOME_UNKNOWN, ambiguity)) {
+          throw StoredOutcome.unknown(request, ambiguity);
+        }
+      } catch (ResourceNotFoundException e) {
+        throw new MissingTableException(List.of(config.tipTable()), e);
+      }
+    }
+  }
+
+  /** Sends a transactional append; the retrying client resends it with the same token while in doubt. */
+  private void sendTransaction(AppendTransaction transaction, AppendRequest<?, ?, ?> request, String stream) {
+    try {
+      client.transactWriteItems(b -> b.transactItems(transaction.items()));
+    } catch (TransactionCanceledException e) {
+      throw transaction.toException(e, request.expectedVersion(), request.creating(), VERSION);
+    } catch (AmbiguousWriteException e) {
+      RuntimeException last = e.lastFailure();
+      switch (readBack(request, stream, last)) {
+        case THIS_APPEND:
+          return;
+        case ANOTHER_APPEND:
+          throw lostTo(request, last);
+        default:
+          if (last instanceof TransactionCanceledException cancelled) {
+            throw transaction.toException(cancelled, request.expectedVersion(), request.creating(), VERSION);
+          }
+          FailureKind kind = Failures.classify(last);
+          if (kind == FailureKind.OUTCOME_UNKNOWN) {
+            throw StoredOutcome.unknown(request, last);
+          }
+          throw new StoreUnavailableException("TransactWriteItems on [" + config.tipTable() + ", "
+              + config.snapshotTable() + "]", 0, kind, Failures.describe(last), last);
+      }
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(transaction.changesReservations() || request.commandId().isPresent()
+          ? List.of(config.tipTable(), config.snapshotTable())
+          : List.of(config.tipTable()), e);
+    }
+  }
+
+  /** The error for an append whose version another append took while this one's outcome was unknown. */
+  private static RuntimeException lostTo(AppendRequest<?, ?, ?> request, RuntimeException cause) {
+    String name = request.definition().name();
+    String aid = request.aggregateId();
+    return request.creating()
+        ? new AggregateAlreadyExistsException(name, aid, OptionalLong.empty())
+        : new ConcurrentModificationException(name, aid, request.expectedVersion(), OptionalLong.empty(), 1, cause);
+  }
+
+  /**
+   * Which append wrote the first event after the request's base: read from the tip, or from the batch
+   * it was calved into, with strong consistency. A read that fails leaves the outcome unknown.
+   */
+  private StoredOutcome readBack(AppendRequest<?, ?, ?> request, String stream, RuntimeException lastFailure) {
+    try {
+      long wanted = request.baseSeqNr();
+      GetItemResponse tipResponse = client.getItem(b -> b
+          .tableName(config.tipTable())
+          .key(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)))
+          .consistentRead(true));
+      Map<String, AttributeValue> tip = tipResponse.hasItem() ? tipResponse.item() : Map.of();
+      if (tip.isEmpty() || !tip.containsKey(NEXT) || Long.parseLong(tip.get(NEXT).n()) <= wanted) {
+        return StoredOutcome.NOTHING;
+      }
+      long next = Long.parseLong(tip.get(NEXT).n());
+      List<AttributeValue> events = tip.get(EVENTS).l();
+      long first = next - events.size();
+      if (wanted < first) {
+        QueryResponse batches = client.query(b -> b
+            .tableName(config.tipTable())
+            .keyConditionExpression("#p = :p AND #i <= :wanted")
+            .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+            .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":wanted", index(wanted)))
+            .scanIndexForward(false)
+            .limit(1)
+            .consistentRead(true));
+        if (batches.items().isEmpty()) {
+          return StoredOutcome.ANOTHER_APPEND;
+        }
+        Map<String, AttributeValue> batch = batches.items().get(0);
+        first = Long.parseLong(batch.get(INDEX).n());
+        events = batch.get(EVENTS).l();
+      }
+      int offset = (int) (wanted - first);
+      if (offset < 0 || offset >= events.size() || !events.get(offset).hasM()) {
+        return StoredOutcome.ANOTHER_APPEND;
+      }
+      AttributeValue stored = events.get(offset).m().get(APPEND_ID);
+      return stored != null && request.appendId().equals(stored.s())
+          ? StoredOutcome.THIS_APPEND
+          : StoredOutcome.ANOTHER_APPEND;
+    } catch (RuntimeException unreadable) {
+      AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, lastFailure);
+      unknown.addSuppressed(unreadable);
+      throw unknown;
+    }
+  }
+
+  private TransactWriteItem createAction(Map<String, AttributeValue> tip) {
+    return TransactWriteItem.builder()
+        .put(Put.builder()
+            .tableName(config.tipTable())
+            .item(tip)
+            .conditionExpression("attribute_not_exists(#p)")
+            .expressionAttributeNames(Map.of("#p", STREAM))
+            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+            .build())
+        .build();
+  }
+
+  private static TransactWriteItem updateAction(UpdateItemRequest tip) {
+    return TransactWriteItem.builder()
+        .update(Update.builder()
+            .tableName(tip.tableName())
+            .key(tip.key())
+            .updateExpression(tip.updateExpression())
+            .conditionExpression(tip.conditionExpression())
+            .expressionAttributeNames(tip.expressionAttributeNames())
+            .expressionAttributeValues(tip.expressionAttributeValues())
+            .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+            .build())
+        .build();
+  }
+
+  private static OptionalLong versionIn(Map<String, AttributeValue> item) {
+    AttributeValue version = item.get(VERSION);
+    return version == null || version.n() == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(version.n()));
+  }
+
+  private static <E> byte[] encodeEvent(AggregateDefinition<?, ?, E> definition, String aid, String type, E event) {
+    try {
+      return definition.eventCodec().encode(event);
+    } catch (IOException | RuntimeException e) {
+      throw new EventEncodingException(definition.name(), aid, type, e);
+    }
+  }
+
+  private static <A> byte[] encodeSnapshot(AggregateDefinition<A, ?, ?> definition, String aid, long seqNr, A state) {
+    try {
+      return definition.snapshotCodec().encode(state);
+    } catch (IOException | RuntimeException e) {
+      throw new SnapshotEncodingException(definition.name(), aid, seqNr, e);
+    }
+  }
+
+  private static <T> List<T> concat(List<T> first, List<T> second) {
+    List<T> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
+  }
+
+  private static AttributeValue number(long value) {
+    return AttributeValue.fromN(Long.toString(value));
+  }
+}

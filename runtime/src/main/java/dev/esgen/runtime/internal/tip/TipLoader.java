@@ -1,0 +1,360 @@
+package dev.esgen.runtime.internal.tip;
+
+import static dev.esgen.runtime.internal.tip.TipAttributes.CASES;
+import static dev.esgen.runtime.internal.tip.TipAttributes.DATA;
+import static dev.esgen.runtime.internal.tip.TipAttributes.EVENTS;
+import static dev.esgen.runtime.internal.tip.TipAttributes.INDEX;
+import static dev.esgen.runtime.internal.tip.TipAttributes.METADATA;
+import static dev.esgen.runtime.internal.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.internal.tip.TipAttributes.STREAM;
+import static dev.esgen.runtime.internal.tip.TipAttributes.TIMESTAMP;
+import static dev.esgen.runtime.internal.tip.TipAttributes.UNFOLD;
+import static dev.esgen.runtime.internal.tip.TipAttributes.VERSION;
+
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.CorruptStreamException;
+import dev.esgen.runtime.error.EventDecodingException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.internal.item.ConsistentBatchReader;
+import dev.esgen.runtime.internal.item.MetadataAttributes;
+import dev.esgen.runtime.internal.keys.TipKeys;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.storage.EventPage;
+import dev.esgen.runtime.internal.storage.LoadedStream;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+
+/** Reads a stream of the tip layout: the tip, and the calved batches only when its snapshot does not cover them. */
+final class TipLoader {
+
+  private final DynamoDbClient client;
+  private final StoreConfig config;
+  private final ConsistentBatchReader tipReader;
+
+  TipLoader(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
+    this.client = client;
+    this.config = config;
+    this.tipReader = new ConsistentBatchReader(client, config.tipTable(), recorder::currentBudget);
+  }
+
+  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+    String aid = definition.keys().idString(id);
+    String stream = new TipKeys(definition.name()).streamName(aid);
+    Map<String, AttributeValue> tip = readTip(stream);
+    if (tip.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(fromTip(definition, aid, tip));
+  }
+
+  /**
+   * Events {@code fromSeqNr} to {@code toSeqNr} of the stream: the tip says where the stream ends and
+   * holds the newest events; older ones come from the batches, read oldest first from the one holding
+   * {@code fromSeqNr} (found with one descending query) up to the tip's first event.
+   */
+  <A, I, E> Optional<EventPage<E>> readEvents(
+      AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
+    String aid = definition.keys().idString(id);
+    String stream = new TipKeys(definition.name()).streamName(aid);
+    Map<String, AttributeValue> tip = readTip(stream);
+    if (tip.isEmpty()) {
+      return Optional.empty();
+    }
+    long next = number(definition, aid, tip, NEXT, "tip");
+    List<AttributeValue> tipEvents = list(definition, aid, tip, EVENTS, "tip");
+    List<AttributeValue> tipCases = list(definition, aid, tip, CASES, "tip");
+    long base = next - tipEvents.size();
+    long to = Math.min(toSeqNr, next);
+    List<RecordedEvent<E>> events = new ArrayList<>();
+    if (fromSeqNr <= to && fromSeqNr <= base) {
+      for (Batch batch : batchesForward(definition, aid, stream, fromSeqNr - 1, Math.min(to, base))) {
+        record(definition, aid, batch.first(), batch.events(), batch.cases(), fromSeqNr, to, events);
+      }
+    }
+    if (to > base) {
+      record(definition, aid, base, tipEvents, tipCases, fromSeqNr, to, events);
+    }
+    return Optional.of(new EventPage<>(events, next));
+  }
+
+  /** Adds the events of one item (its first at index {@code first}) whose seq_nr is within {@code from .. to}. */
+  private static <E> void record(AggregateDefinition<?, ?, E> definition, String aid, long first,
+      List<AttributeValue> stored, List<AttributeValue> cases, long from, long to, List<RecordedEvent<E>> into) {
+    for (int k = 0; k < stored.size(); k++) {
+      long seqNr = first + k + 1;
+      if (seqNr < from || seqNr > to) {
+        continue;
+      }
+      E event = decodeEvent(definition, aid, seqNr, cases.get(k), stored.get(k));
+      Map<String, AttributeValue> map = stored.get(k).hasM() ? stored.get(k).m() : Map.of();
+      AttributeValue at = map.get(TIMESTAMP);
+      into.add(new RecordedEvent<>(definition.name(), aid, seqNr, cases.get(k).s(),
+          at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s()),
+          MetadataAttributes.TIP.fromAttribute(map.get(METADATA)), event));
+    }
+  }
+
+  /**
+   * The batches holding the events with indexes {@code fromIndex .. toSeqNr - 1}, oldest first: the batch
+   * holding {@code fromIndex} (the last one keyed at or below it), then forward until {@code toSeqNr}.
+   */
+  private List<Batch> batchesForward(
+      AggregateDefinition<?, ?, ?> definition, String aid, String stream, long fromIndex, long toSeqNr) {
+    QueryResponse holding = query(QueryRequest.builder()
+        .tableName(config.tipTable())
+        .keyConditionExpression("#p = :p AND #i <= :from")
+        .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+        .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":from", index(fromIndex)))
+        .scanIndexForward(false)
+        .limit(1)
+        .consistentRead(true)
+        .build());
+    if (holding.items().isEmpty()) {
+      throw new CorruptStreamException(definition.name(), aid, "event " + (fromIndex + 1)
+          + " is in neither the tip nor a batch");
+    }
+    long start = number(definition, aid, holding.items().get(0), INDEX, "batch");
+    QueryRequest.Builder query = QueryRequest.builder()
+        .tableName(config.tipTable())
+        .keyConditionExpression("#p = :p AND #i BETWEEN :start AND :last")
+        .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+        .expressionAttributeValues(Map.of(
+            ":p", AttributeValue.fromS(stream), ":start", index(start), ":last", index(toSeqNr - 1)))
+        .consistentRead(true);
+    List<Batch> batches = new ArrayList<>();
+    long expected = start;
+    Map<String, AttributeValue> startKey = null;
+    do {
+      QueryResponse page = query(query.exclusiveStartKey(startKey).build());
+      for (Map<String, AttributeValue> item : page.items()) {
+        long first = number(definition, aid, item, INDEX, "batch");
+        long next = number(definition, aid, item, NEXT, "batch");
+        List<AttributeValue> events = list(definition, aid, item, EVENTS, "batch");
+        List<AttributeValue> cases = list(definition, aid, item, CASES, "batch");
+        if (first != expected || next != first + events.size() || events.size() != cases.size()) {
+          throw new CorruptStreamException(definition.name(), aid, "expected a batch starting at event " + expected
+              + ", found one of " + events.size() + " events keyed " + first + " ending at " + next);
+        }
+        batches.add(new Batch(first, events, cases));
+        expected = next;
+      }
+      startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+    } while (startKey != null);
+    if (expected < toSeqNr) {
+      throw new CorruptStreamException(definition.name(), aid,
+          "events " + (expected + 1) + " to " + toSeqNr + " are in neither the tip nor a batch");
+    }
+    return batches;
+  }
+
+  /**
+   * The streams of {@code ids} that exist: their tips by {@code BatchGetItem} (strongly consistent, 100
+   * keys per call, unprocessed keys retried with back-off), then the batches only of events-only streams
+   * whose tip does not hold every event. The map follows the order of {@code ids}, each id once.
+   */
+  <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+    TipKeys keys = new TipKeys(definition.name());
+    // Keyed by stream name rather than by the tip's aid attribute, which older tips may lack.
+    Map<String, I> byStream = new LinkedHashMap<>();
+    for (I id : ids) {
+      byStream.putIfAbsent(keys.streamName(definition.keys().idString(Objects.requireNonNull(id, "id"))), id);
+    }
+    List<Map<String, AttributeValue>> tipKeys = new ArrayList<>();
+    for (String stream : byStream.keySet()) {
+      tipKeys.add(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)));
+    }
+    Map<String, Map<String, AttributeValue>> tips = new HashMap<>();
+    for (Map<String, AttributeValue> tip : tipReader.read(tipKeys)) {
+      tips.put(tip.get(STREAM).s(), tip);
+    }
+    Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
+    byStream.forEach((stream, id) -> {
+      Map<String, AttributeValue> tip = tips.get(stream);
+      if (tip != null) {
+        loaded.put(id, fromTip(definition, definition.keys().idString(id), tip));
+      }
+    });
+    return loaded;
+  }
+
+  /** The stream whose tip is {@code tip}: its snapshot, and the batches only when the snapshot needs them. */
+  private <A, I, E> LoadedStream<A> fromTip(AggregateDefinition<A, I, E> definition, String aid,
+      Map<String, AttributeValue> tip) {
+    String stream = tip.get(STREAM).s();
+    long version = number(definition, aid, tip, VERSION, "tip");
+    long next = number(definition, aid, tip, NEXT, "tip");
+    List<AttributeValue> events = list(definition, aid, tip, EVENTS, "tip");
+    List<AttributeValue> cases = list(definition, aid, tip, CASES, "tip");
+    long base = next - events.size();
+    if (events.size() != cases.size() || base < 0 || next < 1) {
+      throw new CorruptStreamException(definition.name(), aid, "the tip holds " + events.size() + " events and "
+          + cases.size() + " types but says the stream has " + next + " events");
+    }
+
+    A state = null;
+    long from = 0;
+    AttributeValue unfold = tip.get(UNFOLD);
+    if (unfold != null && unfold.hasM()) {
+      from = number(definition, aid, unfold.m(), INDEX, "tip's snapshot");
+      if (from < 1 || from > next) {
+        throw new CorruptStreamException(definition.name(), aid,
+            "the tip's snapshot was taken at event " + from + " of " + next);
+      }
+      state = decodeSnapshot(definition, aid, from, unfold.m().get(DATA));
+    }
+    if (from < base) {
+      for (Batch batch : batchesBack(definition, aid, stream, from, base)) {
+        state = fold(definition, aid, state, from, batch.first(), batch.events(), batch.cases());
+      }
+    }
+    state = fold(definition, aid, state, from, base, events, cases);
+    return new LoadedStream<>(state, version, next, new TipPosition(events, cases));
+  }
+
+  private Map<String, AttributeValue> readTip(String stream) {
+    try {
+      GetItemResponse response = client.getItem(b -> b
+          .tableName(config.tipTable())
+          .key(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)))
+          .consistentRead(true));
+      return response.hasItem() ? response.item() : Map.of();
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.tipTable()), e);
+    }
+  }
+
+  /**
+   * The batches holding events {@code from .. base - 1}, oldest first, read newest first and only as far
+   * back as needed. Batches are keyed by their first event's index, all below the tip's first event
+   * {@code base}; a batch a concurrent writer calves after the tip was read starts at {@code base} or
+   * later and is left out, so the result matches the tip that was read.
+   */
+  private List<Batch> batchesBack(
+      AggregateDefinition<?, ?, ?> definition, String aid, String stream, long from, long base) {
+    QueryRequest.Builder query = QueryRequest.builder()
+        .tableName(config.tipTable())
+        .keyConditionExpression("#p = :p AND #i < :base")
+        .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+        .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":base", index(base)))
+        .scanIndexForward(false)
+        .consistentRead(true);
+    List<Batch> batches = new ArrayList<>();
+    long end = base;
+    Map<String, AttributeValue> startKey = null;
+    do {
+      QueryResponse page = query(query.exclusiveStartKey(startKey).build());
+      for (Map<String, AttributeValue> item : page.items()) {
+        long first = number(definition, aid, item, INDEX, "batch");
+        long next = number(definition, aid, item, NEXT, "batch");
+        List<AttributeValue> events = list(definition, aid, item, EVENTS, "batch");
+        List<AttributeValue> cases = list(definition, aid, item, CASES, "batch");
+        if (next != end || first != next - events.size() || events.size() != cases.size()) {
+          throw new CorruptStreamException(definition.name(), aid, "expected a batch ending at event " + end
+              + ", found one of " + events.size() + " events keyed " + first + " ending at " + next);
+        }
+        batches.add(new Batch(first, events, cases));
+        end = first;
+        if (end <= from) {
+          Collections.reverse(batches);
+          return batches;
+        }
+      }
+      startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+    } while (startKey != null);
+    throw new CorruptStreamException(definition.name(), aid,
+        "events " + from + " to " + (end - 1) + " are in neither the tip nor a batch");
+  }
+
+  private QueryResponse query(QueryRequest request) {
+    try {
+      return client.query(request);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(config.tipTable()), e);
+    }
+  }
+
+  /** Folds the events of {@code events} (the first at index {@code first}) whose index is {@code from} or later. */
+  private static <A, E> A fold(
+      AggregateDefinition<A, ?, E> definition,
+      String aid,
+      A state,
+      long from,
+      long first,
+      List<AttributeValue> events,
+      List<AttributeValue> cases) {
+    A folded = state;
+    for (int k = (int) Math.max(0, from - first); k < events.size(); k++) {
+      long seqNr = first + k + 1;
+      E event = decodeEvent(definition, aid, seqNr, cases.get(k), events.get(k));
+      folded = folded == null ? definition.replay().create(event) : definition.replay().apply(folded, event);
+    }
+    return folded;
+  }
+
+  private static <E> E decodeEvent(
+      AggregateDefinition<?, ?, E> definition, String aid, long seqNr, AttributeValue type, AttributeValue event) {
+    String typeName = type.s() == null ? "<missing>" : type.s();
+    try {
+      AttributeValue data = event.hasM() ? event.m().get(DATA) : null;
+      if (type.s() == null || data == null || data.b() == null) {
+        throw new IOException("the stored event has no type or no binary " + DATA + " attribute");
+      }
+      return definition.eventCodec().decode(typeName, data.b().asByteArrayUnsafe());
+    } catch (IOException | RuntimeException e) {
+      throw new EventDecodingException(definition.name(), aid, seqNr, typeName, e);
+    }
+  }
+
+  private static <A> A decodeSnapshot(AggregateDefinition<A, ?, ?> definition, String aid, long seqNr, AttributeValue data) {
+    try {
+      if (data == null || data.b() == null) {
+        throw new IOException("the tip's snapshot has no binary " + DATA + " attribute");
+      }
+      return definition.snapshotCodec().decode(data.b().asByteArrayUnsafe());
+    } catch (IOException | RuntimeException e) {
+      throw new SnapshotDecodingException(definition.name(), aid, seqNr, e);
+    }
+  }
+
+  private static long number(
+      AggregateDefinition<?, ?, ?> definition, String aid, Map<String, AttributeValue> item, String name, String what) {
+    AttributeValue value = item.get(name);
+    if (value == null || value.n() == null) {
+      throw new CorruptStreamException(definition.name(), aid, "the " + what + " has no numeric " + name + " attribute");
+    }
+    return Long.parseLong(value.n());
+  }
+
+  private static List<AttributeValue> list(
+      AggregateDefinition<?, ?, ?> definition, String aid, Map<String, AttributeValue> item, String name, String what) {
+    AttributeValue value = item.get(name);
+    if (value == null || !value.hasL()) {
+      throw new CorruptStreamException(definition.name(), aid, "the " + what + " has no list " + name + " attribute");
+    }
+    return value.l();
+  }
+
+  static AttributeValue index(long index) {
+    return AttributeValue.fromN(Long.toString(index));
+  }
+
+  private record Batch(long first, List<AttributeValue> events, List<AttributeValue> cases) {}
+}
