@@ -22,6 +22,7 @@ final class RepositoryGenerator {
     TypeName[] typeArguments = {model.type(), model.id().type(), model.eventsType()};
     TypeName definitionType = ParameterizedTypeName.get(RuntimeTypes.AGGREGATE_DEFINITION, typeArguments);
     AggregateOptions options = model.options();
+    ClassName repositoryType = model.generated("Repository");
 
     CodeBlock.Builder policy =
         CodeBlock.builder().add("$T.every($L)", RuntimeTypes.SNAPSHOT_POLICY, options.snapshotEvery());
@@ -55,8 +56,7 @@ final class RepositoryGenerator {
                 .add("The typed repository for {@link $T}, stored as aggregate type {@code $S}.\n\n", model.type(),
                     model.name())
                 .add("<p>Construct it with the application's store, directly or through dependency injection:\n")
-                .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", model.generated("Repository"),
-                    model.generated("Repository"))
+                .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", repositoryType, repositoryType)
                 .add("Its create, append, transact, find, findAll and listAll operations come from {@link $T};"
                     + " the lookups by index column are generated here.", RuntimeTypes.EVENT_SOURCED_REPOSITORY)
                 .build())
@@ -70,15 +70,24 @@ final class RepositoryGenerator {
                 .build())
         .addMethod(
             MethodSpec.constructorBuilder()
-                .addModifiers(Modifier.PUBLIC)
-                .addJavadoc("Creates the repository over {@code store} with {@code definition}: {@link #definition}"
-                    + " or a copy of it with other storage\nsettings, e.g."
-                    + " {@code definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults())} to run the same"
-                    + "\ncode on another layout in a test. Its name, keys and index columns must be the generated"
-                    + " ones: the lookups below use them.\n")
+                .addModifiers(Modifier.PRIVATE)
                 .addParameter(RuntimeTypes.EVENT_STORE, "store")
                 .addParameter(definitionType, "definition")
                 .addStatement("super(store, definition)")
+                .build())
+        .addMethod(
+            MethodSpec.methodBuilder("withDefinition")
+                .addJavadoc("A repository over {@code store} with {@code definition}: {@link #definition} or a copy of it"
+                    + " with other storage\nsettings, e.g."
+                    + " {@code definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults())} to run the same"
+                    + "\ncode on another layout in a test. Its name, keys and index columns must be the generated"
+                    + " ones: the lookups below use them.\n\n<p>A static method rather than a second constructor:"
+                    + " dependency-injection containers build the\nrepository through its one public constructor.\n")
+                .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .returns(repositoryType)
+                .addParameter(RuntimeTypes.EVENT_STORE, "store")
+                .addParameter(definitionType, "definition")
+                .addStatement("return new $T(store, definition)", repositoryType)
                 .build())
         .addMethod(
             MethodSpec.methodBuilder("definition")
