@@ -9,6 +9,7 @@ import com.palantir.javapoet.TypeSpec;
 import dev.esgen.processor.model.AggregateModel;
 import dev.esgen.processor.model.AggregateOptions;
 import dev.esgen.processor.model.ColumnModel;
+import dev.esgen.processor.model.ComponentModel;
 import java.time.Duration;
 import java.util.Optional;
 import javax.lang.model.element.Modifier;
@@ -57,17 +58,20 @@ final class RepositoryGenerator {
                     model.name())
                 .add("<p>Construct it with the application's store, directly or through dependency injection:\n")
                 .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", repositoryType, repositoryType)
+                .add(injection(model.componentModel()))
                 .add("Its create, append, transact, find, findAll and listAll operations come from {@link $T};"
                     + " the lookups by index column are generated here.", RuntimeTypes.EVENT_SOURCED_REPOSITORY)
                 .build())
-        .superclass(ParameterizedTypeName.get(RuntimeTypes.EVENT_SOURCED_REPOSITORY, typeArguments))
-        .addMethod(
-            MethodSpec.constructorBuilder()
-                .addModifiers(Modifier.PUBLIC)
-                .addJavadoc("Creates the repository over {@code store}, whose mapper reads and writes bodies.\n")
-                .addParameter(RuntimeTypes.EVENT_STORE, "store")
-                .addStatement("super(store, definition(store.objectMapper()))")
-                .build())
+        .superclass(ParameterizedTypeName.get(RuntimeTypes.EVENT_SOURCED_REPOSITORY, typeArguments));
+    MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
+        .addModifiers(Modifier.PUBLIC)
+        .addJavadoc("Creates the repository over {@code store}, whose mapper reads and writes bodies.\n")
+        .addParameter(RuntimeTypes.EVENT_STORE, "store")
+        .addStatement("super(store, definition(store.objectMapper()))");
+    model.componentModel().typeAnnotation().ifPresent(repository::addAnnotation);
+    model.componentModel().constructorAnnotation().ifPresent(constructor::addAnnotation);
+    repository
+        .addMethod(constructor.build())
         .addMethod(
             MethodSpec.constructorBuilder()
                 .addModifiers(Modifier.PRIVATE)
@@ -77,8 +81,8 @@ final class RepositoryGenerator {
                 .build())
         .addMethod(
             MethodSpec.methodBuilder("withDefinition")
-                .addJavadoc("A repository over {@code store} with {@code definition}: {@link #definition} or a copy of it"
-                    + " with other storage\nsettings, e.g."
+                .addJavadoc("A repository over {@code store} with {@code definition}: {@link #definition} or a copy"
+                    + " of it with other storage\nsettings, e.g."
                     + " {@code definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults())} to run the same"
                     + "\ncode on another layout in a test. Its name, keys and index columns must be the generated"
                     + " ones: the lookups below use them.\n\n<p>A static method rather than a second constructor:"
@@ -102,6 +106,19 @@ final class RepositoryGenerator {
       addLookups(repository, model, column);
     }
     return repository.build();
+  }
+
+  /** A sentence on how a dependency-injection container builds the repository under the component model. */
+  private static CodeBlock injection(ComponentModel componentModel) {
+    return switch (componentModel) {
+      case DEFAULT -> CodeBlock.of("For a container, build it in a {@code @Bean} or {@code @Provides} method, or"
+          + " generate it with\n{@code -Aesgen.componentModel=jakarta} or {@code spring} to have the container find"
+          + " it.\n");
+      case JAKARTA -> CodeBlock.of("A jakarta.inject container (Guice, Dagger, Micronaut, Quarkus, Spring) builds one"
+          + " instance through the\n{@code @Inject} constructor once the application binds an {@code EventStore}.\n");
+      case SPRING -> CodeBlock.of("Spring's component scanning finds it, and builds it through the {@code @Autowired}"
+          + " constructor from the\napplication's {@code EventStore} bean.\n");
+    };
   }
 
   private static void addLookups(TypeSpec.Builder repository, AggregateModel model, ColumnModel column) {
