@@ -40,7 +40,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * One bank scenario, with lookups and uniqueness, run once per storage layout: the generated
  * repositories are built on the generated definitions with only the layout switched
- * ({@code definition(mapper).withLayout(...)}), so the scenario code is the same line for line.
+ * ({@code withDefinition(store, definition(mapper).withLayout(...))}), so the scenario code is the same
+ * line for line.
  */
 class BankScenarioOnEveryLayoutTest {
 
@@ -67,9 +68,9 @@ class BankScenarioOnEveryLayoutTest {
   @ParameterizedTest
   @EnumSource(LayoutKind.class)
   void openDepositTransferFindListAndKeepEmailsUnique(LayoutKind layout) {
-    var accounts = new BankAccountRepository(store,
+    var accounts = BankAccountRepository.withDefinition(store,
         BankAccountRepository.definition(config.objectMapper()).withLayout(layout, TipPolicy.defaults()));
-    var transfers = new TransferRepository(store,
+    var transfers = TransferRepository.withDefinition(store,
         TransferRepository.definition(config.objectMapper()).withLayout(layout, TipPolicy.defaults()));
     var service = new TransferService(accounts, transfers, CLOCK);
     String run = AccountId.random().value().toString();

@@ -3,6 +3,7 @@ package dev.esgen.processor;
 import com.google.auto.service.AutoService;
 import dev.esgen.processor.generate.AggregateGenerator;
 import dev.esgen.processor.model.AggregateModel;
+import dev.esgen.processor.model.ComponentModel;
 import dev.esgen.processor.validate.AbortAggregateException;
 import dev.esgen.processor.validate.AggregateAnalyzer;
 import dev.esgen.processor.validate.Annotations;
@@ -15,11 +16,13 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
+import javax.annotation.processing.SupportedOptions;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
@@ -32,8 +35,12 @@ import javax.tools.Diagnostic;
  * <p>Each aggregate is handled on its own: its errors abandon only it, an aggregate that refers to types
  * not generated yet is retried in the next round, and an unexpected exception becomes a compile error on
  * the aggregate instead of a crashed javac. The processor never claims annotations.
+ *
+ * <p>Option {@code -Aesgen.componentModel=default|jakarta|spring} chooses the dependency-injection
+ * annotations of the generated repositories (see {@link ComponentModel}).
  */
 @AutoService(Processor.class)
+@SupportedOptions(ComponentModel.OPTION)
 public final class EsgenProcessor extends AbstractProcessor {
 
   /** Aggregates deferred to the next round, by qualified name: elements do not outlive their round. */
@@ -50,9 +57,28 @@ public final class EsgenProcessor extends AbstractProcessor {
   public synchronized void init(ProcessingEnvironment processingEnv) {
     super.init(processingEnv);
     errors = new ErrorReporter(processingEnv.getMessager());
-    analyzer =
-        new AggregateAnalyzer(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames);
+    analyzer = new AggregateAnalyzer(
+        processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, componentModel());
     generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
+  }
+
+  /**
+   * The component model the option names. An unknown value is reported here, once for the compilation,
+   * and the repositories are generated with none: the build fails on that one error instead of on
+   * every use of a repository that was not generated.
+   */
+  private ComponentModel componentModel() {
+    Map<String, String> options = processingEnv.getOptions();
+    if (!options.containsKey(ComponentModel.OPTION)) {
+      return ComponentModel.DEFAULT;
+    }
+    // -Aesgen.componentModel without "=value" arrives as null
+    String value = Objects.requireNonNullElse(options.get(ComponentModel.OPTION), "");
+    return ComponentModel.forOptionValue(value).orElseGet(() -> {
+      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
+          Messages.unknownComponentModel(ComponentModel.OPTION, value, ComponentModel.optionValues()));
+      return ComponentModel.DEFAULT;
+    });
   }
 
   @Override

@@ -292,6 +292,22 @@ public final class Messages {
         + ": give one of them a distinct column = \"...\" in its @Indexed or @Unique";
   }
 
+  // ---- the component model
+
+  public static String unknownComponentModel(String option, String value, List<String> allowed) {
+    return "[esgen:unknown-component-model] -A" + option + "=" + value + " is not a component model: use one of "
+        + String.join(", ", allowed) + " (for example -A" + option + "=spring); the repositories are generated"
+        + " without dependency-injection annotations until it is fixed";
+  }
+
+  public static String componentModelDependencyMissing(
+      String model, String repository, List<String> missing, String dependency, List<String> allowed) {
+    return "[esgen:component-model-dependency] -Aesgen.componentModel=" + model + " annotates " + repository
+        + " with " + String.join(" and ", missing.stream().map(name -> "@" + name).toList()) + ", which "
+        + (missing.size() == 1 ? "is" : "are") + " not on the compile class path: add the dependency " + dependency
+        + " to the project, or choose another component model (" + String.join(", ", allowed) + ")";
+  }
+
   // ---- processing
 
   public static String unresolvedType(String aggregate, List<String> types) {

@@ -9,6 +9,7 @@ import com.palantir.javapoet.TypeSpec;
 import dev.esgen.processor.model.AggregateModel;
 import dev.esgen.processor.model.AggregateOptions;
 import dev.esgen.processor.model.ColumnModel;
+import dev.esgen.processor.model.ComponentModel;
 import java.time.Duration;
 import java.util.Optional;
 import javax.lang.model.element.Modifier;
@@ -22,6 +23,7 @@ final class RepositoryGenerator {
     TypeName[] typeArguments = {model.type(), model.id().type(), model.eventsType()};
     TypeName definitionType = ParameterizedTypeName.get(RuntimeTypes.AGGREGATE_DEFINITION, typeArguments);
     AggregateOptions options = model.options();
+    ClassName repositoryType = model.generated("Repository");
 
     CodeBlock.Builder policy =
         CodeBlock.builder().add("$T.every($L)", RuntimeTypes.SNAPSHOT_POLICY, options.snapshotEvery());
@@ -55,30 +57,41 @@ final class RepositoryGenerator {
                 .add("The typed repository for {@link $T}, stored as aggregate type {@code $S}.\n\n", model.type(),
                     model.name())
                 .add("<p>Construct it with the application's store, directly or through dependency injection:\n")
-                .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", model.generated("Repository"),
-                    model.generated("Repository"))
+                .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", repositoryType, repositoryType)
+                .add(injection(model.componentModel()))
                 .add("Its create, append, transact, find, findAll and listAll operations come from {@link $T};"
                     + " the lookups by index column are generated here.", RuntimeTypes.EVENT_SOURCED_REPOSITORY)
                 .build())
-        .superclass(ParameterizedTypeName.get(RuntimeTypes.EVENT_SOURCED_REPOSITORY, typeArguments))
+        .superclass(ParameterizedTypeName.get(RuntimeTypes.EVENT_SOURCED_REPOSITORY, typeArguments));
+    MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
+        .addModifiers(Modifier.PUBLIC)
+        .addJavadoc("Creates the repository over {@code store}, whose mapper reads and writes bodies.\n")
+        .addParameter(RuntimeTypes.EVENT_STORE, "store")
+        .addStatement("super(store, definition(store.objectMapper()))");
+    model.componentModel().typeAnnotation().ifPresent(repository::addAnnotation);
+    model.componentModel().constructorAnnotation().ifPresent(constructor::addAnnotation);
+    repository
+        .addMethod(constructor.build())
         .addMethod(
             MethodSpec.constructorBuilder()
-                .addModifiers(Modifier.PUBLIC)
-                .addJavadoc("Creates the repository over {@code store}, whose mapper reads and writes bodies.\n")
-                .addParameter(RuntimeTypes.EVENT_STORE, "store")
-                .addStatement("super(store, definition(store.objectMapper()))")
-                .build())
-        .addMethod(
-            MethodSpec.constructorBuilder()
-                .addModifiers(Modifier.PUBLIC)
-                .addJavadoc("Creates the repository over {@code store} with {@code definition}: {@link #definition}"
-                    + " or a copy of it with other storage\nsettings, e.g."
-                    + " {@code definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults())} to run the same"
-                    + "\ncode on another layout in a test. Its name, keys and index columns must be the generated"
-                    + " ones: the lookups below use them.\n")
+                .addModifiers(Modifier.PRIVATE)
                 .addParameter(RuntimeTypes.EVENT_STORE, "store")
                 .addParameter(definitionType, "definition")
                 .addStatement("super(store, definition)")
+                .build())
+        .addMethod(
+            MethodSpec.methodBuilder("withDefinition")
+                .addJavadoc("A repository over {@code store} with {@code definition}: {@link #definition} or a copy"
+                    + " of it with other storage\nsettings, e.g."
+                    + " {@code definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults())} to run the same"
+                    + "\ncode on another layout in a test. Its name, keys and index columns must be the generated"
+                    + " ones: the lookups below use them.\n\n<p>A static method rather than a second constructor:"
+                    + " dependency-injection containers build the\nrepository through its one public constructor.\n")
+                .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .returns(repositoryType)
+                .addParameter(RuntimeTypes.EVENT_STORE, "store")
+                .addParameter(definitionType, "definition")
+                .addStatement("return new $T(store, definition)", repositoryType)
                 .build())
         .addMethod(
             MethodSpec.methodBuilder("definition")
@@ -93,6 +106,19 @@ final class RepositoryGenerator {
       addLookups(repository, model, column);
     }
     return repository.build();
+  }
+
+  /** A sentence on how a dependency-injection container builds the repository under the component model. */
+  private static CodeBlock injection(ComponentModel componentModel) {
+    return switch (componentModel) {
+      case DEFAULT -> CodeBlock.of("For a container, build it in a {@code @Bean} or {@code @Provides} method, or"
+          + " generate it with\n{@code -Aesgen.componentModel=jakarta} or {@code spring} to have the container find"
+          + " it.\n");
+      case JAKARTA -> CodeBlock.of("A jakarta.inject container (Guice, Dagger, Micronaut, Quarkus, Spring) builds one"
+          + " instance through the\n{@code @Inject} constructor once the application binds an {@code EventStore}.\n");
+      case SPRING -> CodeBlock.of("Spring's component scanning finds it, and builds it through the {@code @Autowired}"
+          + " constructor from the\napplication's {@code EventStore} bean.\n");
+    };
   }
 
   private static void addLookups(TypeSpec.Builder repository, AggregateModel model, ColumnModel column) {

@@ -17,6 +17,7 @@ import javax.lang.model.element.TypeElement;
  * @param id how the id is read and converted
  * @param columns the {@code @Indexed} and {@code @Unique} columns in declaration order
  * @param options the storage options of {@code @Aggregate}
+ * @param componentModel the dependency-injection annotations the repository carries
  */
 public record AggregateModel(
     TypeElement element,
@@ -28,7 +29,8 @@ public record AggregateModel(
     List<HandlerModel> handlers,
     IdModel id,
     List<ColumnModel> columns,
-    AggregateOptions options) {
+    AggregateOptions options,
+    ComponentModel componentModel) {
 
   public AggregateModel {
     events = List.copyOf(events);

@@ -5,6 +5,7 @@ import dev.esgen.processor.Messages;
 import dev.esgen.processor.model.AggregateModel;
 import dev.esgen.processor.model.AggregateOptions;
 import dev.esgen.processor.model.ColumnModel;
+import dev.esgen.processor.model.ComponentModel;
 import dev.esgen.processor.model.CreatorModel;
 import dev.esgen.processor.model.EventModel;
 import dev.esgen.processor.model.HandlerModel;
@@ -59,15 +60,19 @@ public final class AggregateAnalyzer {
   private final EventAnalyzer eventAnalyzer;
   private final HandlerAnalyzer handlerAnalyzer;
   private final ColumnAnalyzer columnAnalyzer;
+  private final ComponentModel componentModel;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
    *     shared by all aggregates of one compilation
+   * @param componentModel the compilation's {@code -Aesgen.componentModel}
    */
-  public AggregateAnalyzer(Elements elements, Types types, ErrorReporter errors, Map<String, String> aggregateNames) {
+  public AggregateAnalyzer(Elements elements, Types types, ErrorReporter errors, Map<String, String> aggregateNames,
+      ComponentModel componentModel) {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
+    this.componentModel = componentModel;
     this.optionsReader = new AggregateOptionsReader(elements, errors, aggregateNames);
     this.jackson = new JacksonVisibility(errors);
     this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson);
@@ -99,6 +104,7 @@ public final class AggregateAnalyzer {
     checkDeclaration(type, aggregate, simpleName);
     Optional<String> name = optionsReader.checkName(type, aggregate);
     AggregateOptions options = optionsReader.checkOptions(type, aggregate);
+    checkComponentModel(type, aggregate);
 
     if (!(eventsValue.getValue() instanceof DeclaredType eventsType)) {
       errors.error(type, aggregate, eventsValue, Messages.eventsNotAType(simpleName, eventsValue.toString()));
@@ -157,7 +163,8 @@ public final class AggregateAnalyzer {
         handlerModels,
         id.orElseThrow(),
         columns,
-        options);
+        options,
+        componentModel);
   }
 
   // ---- deferral
@@ -298,6 +305,22 @@ public final class AggregateAnalyzer {
     }
     if (!type.getTypeParameters().isEmpty()) {
       errors.error(type, aggregate, Messages.aggregateGeneric(simpleName));
+    }
+  }
+
+  /**
+   * The annotations of the chosen component model must be on the compile class path: generated code
+   * that names a missing one would fail with javac's error in a file the user did not write.
+   */
+  private void checkComponentModel(TypeElement type, AnnotationMirror aggregate) {
+    List<String> missing = componentModel.annotations().stream()
+        .map(ClassName::canonicalName)
+        .filter(name -> elements.getTypeElement(name) == null)
+        .toList();
+    if (!missing.isEmpty()) {
+      String repository = String.join("_", ClassName.get(type).simpleNames()) + "Repository";
+      errors.error(type, aggregate, Messages.componentModelDependencyMissing(componentModel.optionValue(), repository,
+          missing, componentModel.dependency(), ComponentModel.optionValues()));
     }
   }
 

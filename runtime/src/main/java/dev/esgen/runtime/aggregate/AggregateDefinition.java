@@ -72,7 +72,7 @@ public record AggregateDefinition<A, I, E>(
    *
    * <pre>{@code
    * var onTip = BankAccountRepository.definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults());
-   * var accounts = new BankAccountRepository(store, onTip);
+   * var accounts = BankAccountRepository.withDefinition(store, onTip);
    * }</pre>
    */
   public AggregateDefinition<A, I, E> withLayout(LayoutKind layout, TipPolicy tipPolicy) {
