@@ -354,6 +354,27 @@ class FaultScenariosTest {
 
   @ParameterizedTest
   @EnumSource(Layout.class)
+  void anUnknownOutcomeThenTransientCancellationsUntilTheBudgetEndsIsStoreUnavailableAndNothingIsStored(
+      Layout layout) {
+    // The first attempt fails without being applied, but esgen cannot know; the resends are cancelled for
+    // transaction conflicts until the budget ends. Reading back shows nothing stored: the store was
+    // unavailable, the append was not rejected.
+    CounterRepository counters = layout.counters(faultyStore(SMALL));
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    faults.enqueue(TransactWriteItemsRequest.class, Fault.SERVER_ERROR);
+    faults.always(TransactWriteItemsRequest.class, Fault.TRANSACTION_CONFLICT);
+
+    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+        () -> counters.transact(id, "c-1", c -> c.increment("mine")));
+
+    assertEquals(FailureKind.TRANSIENT, e.lastFailureKind());
+    assertEquals(SMALL.maxAttempts(), e.attempts(), e.getMessage());
+    assertOnlyTheCreateIsStored(counters, id);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Layout.class)
   void readsFailingUntilTheBudgetEndsAreStoreUnavailableAndNothingIsStored(Layout layout) {
     CounterRepository counters = layout.counters(faultyStore(SMALL));
     CounterId id = CounterId.random();
