@@ -74,13 +74,13 @@ class FaultInjectionTest {
 
   private static final long SEED = 20_261_123L;
   private static final int THREADS = 4;
-  private static final int COMMANDS_PER_THREAD = 75;
+  private static final int COMMANDS_PER_THREAD = 64;
   private static final int PLAIN_AGGREGATES = 3;
   private static final int INDEXED_AGGREGATES = 2;
-  /** Enough attempts for most commands to get through faults and conflicts; a streak of 12 outlasts it. */
+  /** Enough attempts for most commands to get through faults and conflicts; a streak of 10 outlasts it. */
   private static final RetryPolicy POLICY =
       new RetryPolicy(8, Duration.ofMillis(1), Duration.ofMillis(20), Duration.ofSeconds(10));
-  private static final int STREAK = 12;
+  private static final int STREAK = 10;
 
   private static final Map<Layout, Figures> REPORT = Collections.synchronizedMap(new EnumMap<>(Layout.class));
 
@@ -92,14 +92,14 @@ class FaultInjectionTest {
     String run = UUID.randomUUID().toString().substring(0, 8);
     FaultInjector faults = FaultInjector.builder(SEED + layout.ordinal())
         .rate(Fault.LOST_RESPONSE, 0.05)
-        .rate(Fault.LOST_RESPONSE_AFTER_OTHERS, 0.01)
-        .rate(Fault.TIMEOUT_AFTER_APPLY, 0.03)
-        .rate(Fault.TIMEOUT_BEFORE_SEND, 0.03)
-        .rate(Fault.SERVER_ERROR, 0.03)
-        .rate(Fault.THROTTLED, 0.03)
+        .rate(Fault.LOST_RESPONSE_AFTER_OTHERS, 0.02)
+        .rate(Fault.TIMEOUT_AFTER_APPLY, 0.04)
+        .rate(Fault.TIMEOUT_BEFORE_SEND, 0.04)
+        .rate(Fault.SERVER_ERROR, 0.04)
+        .rate(Fault.THROTTLED, 0.04)
         .rate(Fault.TRANSACTION_CONFLICT, 0.04)
         .rate(Fault.THROTTLED_CANCELLATION, 0.02)
-        .streaks(0.04, STREAK)
+        .streaks(0.025, STREAK)
         .build();
     FailedAttempts seen = new FailedAttempts();
     DynamoDbEventStore faulty = FaultyDynamo.store(FaultyDynamo.client(faults), POLICY, seen);
@@ -183,9 +183,9 @@ class FaultInjectionTest {
         .append(" hot counters and ").append(INDEXED_AGGREGATES)
         .append(" hot counters with a `@Unique` note the others compete for; retry policy ")
         .append(POLICY.maxAttempts()).append(" attempts, ").append(POLICY.maxDelay().toMillis())
-        .append(" ms cap, ").append(POLICY.deadline().toSeconds()).append(" s deadline; about 30 % of requests ")
-        .append("fail, plus streaks of ").append(STREAK)
-        .append(" failures in a row after a write. Commands whose outcome was unknown are repeated with their ")
+        .append(" ms cap, ").append(POLICY.deadline().toSeconds()).append(" s deadline; random faults on about a ")
+        .append("quarter of the requests, plus streaks of ").append(STREAK)
+        .append(" failures in a row after a write (together about 30 %, see below). Commands whose outcome was unknown are repeated with their ")
         .append("command id, faults off (without one, the stream is searched for the append id the exception ")
         .append("names). Everything is checked against the items stored in DynamoDB Local.\n\n");
     List<Layout> layouts = new ArrayList<>(REPORT.keySet());
