@@ -3,15 +3,17 @@ package dev.esgen.runtime.error;
 import java.util.List;
 
 /**
- * DynamoDB cancelled an append's transaction for a reason other than a version conflict, for example
- * throttling or a validation error. Nothing of the append was stored. The message lists DynamoDB's
- * cancellation reason for every action of the transaction.
+ * DynamoDB cancelled an append's transaction for a reason that retrying cannot help, other than a
+ * version conflict, for example a validation error. Nothing of the append was stored. The message lists
+ * DynamoDB's cancellation reason for every action of the transaction. (A transaction cancelled only for
+ * transaction conflicts or throttling is sent again; when the retry budget runs out on those, the append
+ * fails with {@link StoreUnavailableException}.)
  *
  * <pre>{@code
  * try {
  *   accounts.append(id, version, events);
  * } catch (AppendRejectedException e) {
- *   // "append to bank-account 5f0c... rejected by DynamoDB: [event 3: ThrottlingError (...), ...]"
+ *   // "append to bank-account 5f0c... rejected by DynamoDB: [event 3: ValidationError, ...]"
  *   log.warn("rejected: {}", e.reasons());
  * }
  * }</pre>

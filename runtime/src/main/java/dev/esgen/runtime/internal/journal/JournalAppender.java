@@ -342,15 +342,19 @@ final class JournalAppender {
             : new ConcurrentModificationException(request.definition().name(), aid, request.expectedVersion(),
                 OptionalLong.empty(), 1, last);
       default:
-        if (last instanceof TransactionCanceledException cancelled) {
+        FailureKind kind = Failures.classify(last);
+        // A cancellation for a failed condition or a bad request says why nothing was stored; one for transient
+        // reasons only, resent until the budget ran out, means the store was unavailable, as without the
+        // earlier attempt of unknown outcome.
+        if (last instanceof TransactionCanceledException cancelled && kind != FailureKind.TRANSIENT) {
           throw transaction.toException(cancelled, request.expectedVersion(), request.creating(), VERSION);
         }
-        FailureKind kind = Failures.classify(last);
         if (kind == FailureKind.OUTCOME_UNKNOWN) {
           throw StoredOutcome.unknown(request, last);
         }
         throw new StoreUnavailableException("TransactWriteItems on [" + config.journalTable() + ", "
-            + config.snapshotTable() + "]", 0, kind, Failures.describe(last), last);
+            + config.snapshotTable() + "]", recorder.currentBudget().failedAttempts(), kind, Failures.describe(last),
+            last);
     }
   }
 

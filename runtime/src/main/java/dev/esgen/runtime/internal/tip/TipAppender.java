@@ -362,6 +362,18 @@ final class TipAppender {
         if (!budget.retry(FailureKind.OUTCOME_UNKNOWN, ambiguity)) {
           throw StoredOutcome.unknown(request, ambiguity);
         }
+      } catch (StoreUnavailableException e) {
+        if (ambiguity == null) {
+          throw e;
+        }
+        // Refused until the budget ran out after an attempt of unknown outcome: that attempt may still be
+        // applied after the read-back saw nothing, so "nothing written" would not be a promise esgen can keep.
+        if (readBack(request, stream, ambiguity) == StoredOutcome.THIS_APPEND) {
+          return;
+        }
+        AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, ambiguity);
+        unknown.addSuppressed(e);
+        throw unknown;
       } catch (ResourceNotFoundException e) {
         throw new MissingTableException(List.of(config.tipTable()), e);
       }
@@ -382,15 +394,19 @@ final class TipAppender {
         case ANOTHER_APPEND:
           throw lostTo(request, last);
         default:
-          if (last instanceof TransactionCanceledException cancelled) {
+          FailureKind kind = Failures.classify(last);
+          // A cancellation for a failed condition or a bad request says why nothing was stored; one for transient
+          // reasons only, resent until the budget ran out, means the store was unavailable, as without the
+          // earlier attempt of unknown outcome.
+          if (last instanceof TransactionCanceledException cancelled && kind != FailureKind.TRANSIENT) {
             throw transaction.toException(cancelled, request.expectedVersion(), request.creating(), VERSION);
           }
-          FailureKind kind = Failures.classify(last);
           if (kind == FailureKind.OUTCOME_UNKNOWN) {
             throw StoredOutcome.unknown(request, last);
           }
           throw new StoreUnavailableException("TransactWriteItems on [" + config.tipTable() + ", "
-              + config.snapshotTable() + "]", 0, kind, Failures.describe(last), last);
+              + config.snapshotTable() + "]", recorder.currentBudget().failedAttempts(), kind, Failures.describe(last),
+              last);
       }
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(transaction.changesReservations() || request.commandId().isPresent()
