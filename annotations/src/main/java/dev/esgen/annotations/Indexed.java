@@ -9,7 +9,7 @@ import java.lang.annotation.Target;
 /**
  * Marks an aggregate component whose current value can be looked up.
  *
- * <p>The generated repository gains {@code findByX}, {@code maybeFindByX} and {@code listByX} for the
+ * <p>The generated repository gains {@code loadByX}, {@code findByX} and {@code listByX} for the
  * component {@code x}. The value is written in the same transaction as the events that changed it, on
  * the aggregate's head row, where a global secondary index finds it; a {@code null} value is not
  * indexed. Lookups through the index are eventually consistent.

@@ -235,7 +235,7 @@ final class Report {
         + " transaction of the tip's Put and the reservation instead of a lone `PutItem`). On the tip"
         + " layout the snapshot is rewritten by every append, so its *load, 10 / 100 events after snapshot* rows"
         + " are one `GetItem` of a tip that holds 11 / 101 events.\n");
-    md.append("- Lookups: `findByCode` is a consistent `GetItem` of the reservation, then the cart's load;"
+    md.append("- Lookups: `loadByCode` is a consistent `GetItem` of the reservation, then the cart's load;"
         + " `listByOwner` a `Query` of the owner's index slot (limit 20), then one consistent `BatchGetItem` of"
         + " the 20 head rows (journal) or tips (tip); `findAll` one consistent `BatchGetItem` of 20 of them. Each lookup fixture is 20"
         + " carts of one owner, created before the clock starts.\n");

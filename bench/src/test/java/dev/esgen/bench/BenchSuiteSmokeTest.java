@@ -37,7 +37,7 @@ class BenchSuiteSmokeTest {
     for (String section : Report.SECTIONS) {
       assertTrue(report.contains("\n" + section + "\n"), "report lacks " + section);
     }
-    assertTrue(report.contains("findByCode") && report.contains("listByOwner") && report.contains("findAll"));
+    assertTrue(report.contains("loadByCode") && report.contains("listByOwner") && report.contains("findAll"));
     assertTrue(Files.size(OUT.resolve(BenchSuite.CHART)) > 1_000, "chart is empty");
   }
 
@@ -67,7 +67,7 @@ class BenchSuiteSmokeTest {
           layout.name());
     }
     for (String layout : List.of("journal", "tip")) {
-      for (String lookup : List.of("findByCode", "listByOwner", "findAll")) {
+      for (String lookup : List.of("loadByCode", "listByOwner", "findAll")) {
         assertTrue(results.endToEnd().stream().anyMatch(r -> r.layout().equals(layout)
             && r.operation().startsWith(lookup) && r.esgen().isPresent()), layout + " " + lookup);
       }
@@ -80,13 +80,13 @@ class BenchSuiteSmokeTest {
     assertEquals(2.0, requests("journal", "append 1 event"), "GetItem of the head, then one transaction");
     assertEquals(1.0, requests("journal", "load, snapshot current"));
     assertEquals(2.0, requests("journal", "load, 100 events after snapshot"), "GetItem and one Query page");
-    assertEquals(2.0, requests("journal", "findByCode"), "GetItem of the reservation, GetItem of the head");
+    assertEquals(2.0, requests("journal", "loadByCode"), "GetItem of the reservation, GetItem of the head");
     assertEquals(2.0, requests("journal", "listByOwner"), "index Query, one BatchGetItem");
     assertEquals(1.0, requests("journal", "findAll"), "one BatchGetItem for 20 ids");
     assertEquals(1.0, requests("tip", "create"), "one transaction: the tip's Put and the code's reservation");
     assertEquals(2.0, requests("tip", "append 1 event"), "GetItem of the tip, then one UpdateItem");
     assertEquals(1.0, requests("tip", "load, 100 events after snapshot"), "one GetItem whatever the length");
-    assertEquals(2.0, requests("tip", "findByCode"), "GetItem of the reservation, GetItem of the tip");
+    assertEquals(2.0, requests("tip", "loadByCode"), "GetItem of the reservation, GetItem of the tip");
     assertEquals(2.0, requests("tip", "listByOwner"), "index Query, one BatchGetItem");
     assertEquals(1.0, requests("tip", "findAll"), "one BatchGetItem for 20 ids");
   }

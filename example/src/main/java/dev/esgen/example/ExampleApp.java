@@ -11,7 +11,7 @@ import dev.esgen.example.transfer.TransferService;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.config.StoreConfig;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.provision.TableProvisioner;
@@ -136,7 +136,7 @@ public final class ExampleApp {
     try {
       accounts.append(current, current.state().deposit(1, "second writer, same version"));
       throw new IllegalStateException("the second append at version " + current.version() + " must fail");
-    } catch (ConcurrentModificationException expected) {
+    } catch (VersionConflictException expected) {
       out.println("conflict detected: " + expected.getMessage());
     }
 
@@ -153,7 +153,7 @@ public final class ExampleApp {
 
   /** Finds an account by e-mail (any case), lists Ann's accounts, and shows a refused duplicate address. */
   private void lookups(BankAccountRepository accounts, String annEmail, AccountId bob) {
-    BankAccount byEmail = accounts.findByEmail(annEmail.toUpperCase());
+    BankAccount byEmail = accounts.loadByEmail(annEmail.toUpperCase());
     out.printf("found by email %s: %s owned by %s%n", annEmail.toUpperCase(), byEmail.id().value(),
         byEmail.owner());
 

@@ -174,9 +174,9 @@ class BankDynamoDbTest {
     AccountId second = open(owner, 0);
     String email = accounts.load(first).email();
 
-    assertEquals(first, accounts.findByEmail(email.toUpperCase()).id());
+    assertEquals(first, accounts.loadByEmail(email.toUpperCase()).id());
     assertEquals(Set.of(first, second), listAllByOwner(owner));
-    assertThrows(ValueNotFoundException.class, () -> accounts.findByEmail("nobody@example.com"));
+    assertThrows(ValueNotFoundException.class, () -> accounts.loadByEmail("nobody@example.com"));
   }
 
   @Test
@@ -194,8 +194,8 @@ class BankDynamoDbTest {
     String annNew = "ann-new-" + ann.value() + "@example.com";
     accounts.transact(ann, a -> a.changeEmail(annNew));
     accounts.transact(bob, b -> b.changeEmail(annEmail));
-    assertEquals(bob, accounts.findByEmail(annEmail).id());
-    assertEquals(ann, accounts.findByEmail(annNew).id());
+    assertEquals(bob, accounts.loadByEmail(annEmail).id());
+    assertEquals(ann, accounts.loadByEmail(annNew).id());
   }
 
   private Set<AccountId> listAllByOwner(String owner) {

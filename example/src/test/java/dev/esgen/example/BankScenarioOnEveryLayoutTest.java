@@ -95,8 +95,8 @@ class BankScenarioOnEveryLayoutTest {
     assertEquals(40_00, accounts.load(bob).balanceCents());
 
     // find by e-mail (ignoring case), list by owner, find many at once
-    assertEquals(ann, accounts.findByEmail(annEmail.toUpperCase()).id());
-    assertEquals(Optional.empty(), accounts.maybeFindByEmail("nobody-" + run + "@example.com"));
+    assertEquals(ann, accounts.loadByEmail(annEmail.toUpperCase()).id());
+    assertEquals(Optional.empty(), accounts.findByEmail("nobody-" + run + "@example.com"));
     assertEquals(Set.of(ann, annSavings), listByOwner(accounts, owner));
     AccountId missing = AccountId.random();
     assertEquals(List.of(bob, ann), List.copyOf(accounts.findAll(List.of(bob, missing, ann)).keySet()));
@@ -120,8 +120,8 @@ class BankScenarioOnEveryLayoutTest {
     String annNew = "ann-new-" + run + "@example.com";
     accounts.transact(ann, a -> a.changeEmail(annNew));
     accounts.transact(bob, b -> b.changeEmail(annEmail));
-    assertEquals(bob, accounts.findByEmail(annEmail).id());
-    assertEquals(ann, accounts.findByEmail(annNew).id());
+    assertEquals(bob, accounts.loadByEmail(annEmail).id());
+    assertEquals(ann, accounts.loadByEmail(annNew).id());
   }
 
   private static Set<AccountId> listByOwner(BankAccountRepository accounts, String owner) {

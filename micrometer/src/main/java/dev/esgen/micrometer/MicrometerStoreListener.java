@@ -55,7 +55,7 @@ public final class MicrometerStoreListener implements StoreListener {
 
   /** Tag: the aggregate's stored name, e.g. {@code bank-account}. */
   public static final String AGGREGATE = "aggregate";
-  /** Tag: the repository method, e.g. {@code transact} or {@code findByEmail}. */
+  /** Tag: the repository method, e.g. {@code transact} or {@code loadByEmail}. */
   public static final String OPERATION_TAG = "operation";
   /** Tag: {@code success} or {@code failure}. */
   public static final String OUTCOME = "outcome";

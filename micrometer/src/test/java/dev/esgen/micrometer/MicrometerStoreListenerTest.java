@@ -152,7 +152,7 @@ class MicrometerStoreListenerTest {
     assertEquals(1.0, counter(CONFLICTS, "transact"));
     assertEquals(1.0, registry.get(FAILED_ATTEMPTS)
         .tags(AGGREGATE, "notebook", OPERATION_TAG, "transact", KIND, "version_conflict",
-            ERROR, "ConcurrentModificationException", RETRIED, "true")
+            ERROR, "VersionConflictException", RETRIED, "true")
         .counter().count());
   }
 
@@ -189,7 +189,7 @@ class MicrometerStoreListenerTest {
     String title = "title-" + id.value();
     notebooks.create(new NotebookOpened(id, title));
     notebooks.transact(id, notebook -> notebook.write("secret page"));
-    notebooks.findByTitle(title);
+    notebooks.loadByTitle(title);
     assertThrows(AggregateNotFoundException.class, () -> notebooks.load(NotebookId.random()));
 
     List<String> values = registry.getMeters().stream()

@@ -12,7 +12,7 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.internal.storage.StorageLayout;
@@ -53,7 +53,7 @@ class ConcurrencyTest {
     layout.append(request(id, seenByA, new Incremented(1, "a")));
     List<Map<String, AttributeValue>> afterA = TestDynamo.streamItems("journal", "counter", id.value());
 
-    ConcurrentModificationException e = assertThrows(ConcurrentModificationException.class,
+    VersionConflictException e = assertThrows(VersionConflictException.class,
         () -> layout.append(request(id, seenByB, new Incremented(10, "b"))));
     assertEquals("counter", e.aggregateName());
     assertEquals(id.value(), e.aggregateId());
@@ -86,7 +86,7 @@ class ConcurrencyTest {
           assertEquals(2, result.get(30, TimeUnit.SECONDS).version());
           won++;
         } catch (java.util.concurrent.ExecutionException failed) {
-          ConcurrentModificationException e = (ConcurrentModificationException) failed.getCause();
+          VersionConflictException e = (VersionConflictException) failed.getCause();
           assertEquals(1, e.expectedVersion());
           lost++;
         }
@@ -143,7 +143,7 @@ class ConcurrencyTest {
         .withRetryPolicy(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)))));
     impatient.create(new CounterCreated(id, "c"));
     // Every decision is overtaken by a competing write made from inside it.
-    ConcurrentModificationException e = assertThrows(ConcurrentModificationException.class,
+    VersionConflictException e = assertThrows(VersionConflictException.class,
         () -> impatient.transact(id, counter -> {
           counters.append(id, counters.findVersioned(id).orElseThrow().version(), new Incremented(100, "rival"));
           return counter.increment("mine");

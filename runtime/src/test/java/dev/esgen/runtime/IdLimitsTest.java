@@ -91,7 +91,7 @@ class IdLimitsTest {
 
     counters.create(new CounterCreated(id, name));
 
-    assertEquals(id, counters.findByName(name).id());
+    assertEquals(id, counters.loadByName(name).id());
     assertEquals(List.of(id), counters.listByName(name, PageRequest.first(10)).items().stream()
         .map(Counter::id).toList());
   }

@@ -15,7 +15,7 @@ import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AggregateNotFoundException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.Contention;
 import dev.esgen.runtime.testing.TestDynamo;
@@ -58,8 +58,8 @@ class LayoutScenarioTest {
     Versioned<Counter> appended = counters.append(id, 1, List.of(new Incremented(3, "b"), new Noted("hello")));
     assertEquals(new Versioned<>(new Counter(id, "visits", 5, 1, "hello"), 2, 4), appended);
 
-    ConcurrentModificationException stale =
-        assertThrows(ConcurrentModificationException.class, () -> counters.append(id, 1, new Incremented(1, "late")));
+    VersionConflictException stale =
+        assertThrows(VersionConflictException.class, () -> counters.append(id, 1, new Incremented(1, "late")));
     assertEquals(1, stale.expectedVersion());
     assertEquals(OptionalLong.of(2), stale.actualVersion());
 

@@ -18,7 +18,7 @@ import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.counter.Noted;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.List;
@@ -80,7 +80,7 @@ class LoggingTest {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
 
-    assertThrows(ConcurrentModificationException.class, () -> counters.transact(id, c -> {
+    assertThrows(VersionConflictException.class, () -> counters.transact(id, c -> {
       other.transact(id, o -> List.of(new Noted("x")));
       return List.of(new Noted(SECRET));
     }));

@@ -13,7 +13,7 @@ import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AggregateNotFoundException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.keys.JournalKeys;
@@ -102,8 +102,8 @@ class RepositoryTest {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     counters.append(id, 1, new Incremented(1));
-    ConcurrentModificationException e =
-        assertThrows(ConcurrentModificationException.class, () -> counters.append(id, 1, new Incremented(100)));
+    VersionConflictException e =
+        assertThrows(VersionConflictException.class, () -> counters.append(id, 1, new Incremented(100)));
     assertEquals(1, e.expectedVersion());
     assertEquals(OptionalLong.of(2), e.actualVersion());
     assertEquals(1, counters.load(id).value());

@@ -11,7 +11,7 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.internal.storage.StorageLayout;
@@ -61,7 +61,7 @@ class RequestCountTest {
     assertEquals(twice, counters.loadVersioned(id));
 
     requests.reset();
-    assertThrows(ConcurrentModificationException.class, () -> counters.append(once, List.of(new Incremented(9))));
+    assertThrows(VersionConflictException.class, () -> counters.append(once, List.of(new Incremented(9))));
     assertEquals(Map.of("TransactWriteItems", 1), requests.snapshot(), "refused by DynamoDB, not by a load");
     assertEquals(6, counters.load(id).value());
   }

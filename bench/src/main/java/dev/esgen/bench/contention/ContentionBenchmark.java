@@ -10,7 +10,7 @@ import dev.esgen.bench.measure.Meter;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.config.StoreConfig;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,7 +107,7 @@ public final class ContentionBenchmark {
                 tries.incrementAndGet();
                 return cart.add(sku, 1, 100);
               });
-            } catch (ConcurrentModificationException gaveUp) {
+            } catch (VersionConflictException gaveUp) {
               failed.incrementAndGet();
             }
             latencies.add(System.nanoTime() - commandStart);

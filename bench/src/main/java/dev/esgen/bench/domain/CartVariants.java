@@ -49,7 +49,7 @@ public final class CartVariants {
 
   /**
    * A repository over a variant definition, with the lookups the generated repository has (through the
-   * same protected methods the generated {@code findByCode} and {@code listByOwner} call).
+   * same protected methods the generated {@code loadByCode} and {@code listByOwner} call).
    */
   public static final class Repository extends EventSourcedRepository<Cart, CartId, CartEvent> {
 
@@ -57,8 +57,8 @@ public final class CartVariants {
       super(store, definition);
     }
 
-    public Optional<Cart> maybeFindByCode(String code) {
-      return maybeFindByUnique(CartIndexColumns.CODE, code);
+    public Optional<Cart> findByCode(String code) {
+      return findByUnique(CartIndexColumns.CODE, code);
     }
 
     public Page<Cart> listByOwner(String owner, PageRequest page) {

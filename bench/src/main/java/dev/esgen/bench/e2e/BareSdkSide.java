@@ -132,7 +132,7 @@ public final class BareSdkSide implements Side {
   }
 
   @Override
-  public void findByUnique(Fixture stream) {
+  public void loadByUnique(Fixture stream) {
     Map<String, AttributeValue> reservation = client.getItem(b -> b
         .tableName(snapshotTable)
         .key(Map.of("pkey", s(reservationKey(stream.code())), "skey", s("unique")))

@@ -38,7 +38,7 @@ public final class EndToEndBenchmark {
 
   private static final StoreConfig CONFIG = StoreConfig.defaults();
 
-  static final String FIND_BY_UNIQUE = "findByCode (@Unique): reservation, then the cart";
+  static final String FIND_BY_UNIQUE = "loadByCode (@Unique): reservation, then the cart";
   static final String LIST_BY_INDEXED = "listByOwner (@Indexed), page of 20: index query, then the carts";
   static final String FIND_ALL = "findAll, 20 ids";
 
@@ -49,8 +49,8 @@ public final class EndToEndBenchmark {
             CartRepository carts = new CartRepository(DynamoDbEventStore.create(client, CONFIG));
             return new EsgenSide(carts, new EsgenSide.Lookups() {
               @Override
-              public Optional<Cart> maybeFindByCode(String code) {
-                return carts.maybeFindByCode(code);
+              public Optional<Cart> findByCode(String code) {
+                return carts.findByCode(code);
               }
 
               @Override
@@ -68,8 +68,8 @@ public final class EndToEndBenchmark {
             CartVariants.Repository carts = tipRepository(client);
             return new EsgenSide(carts, new EsgenSide.Lookups() {
               @Override
-              public Optional<Cart> maybeFindByCode(String code) {
-                return carts.maybeFindByCode(code);
+              public Optional<Cart> findByCode(String code) {
+                return carts.findByCode(code);
               }
 
               @Override
@@ -92,7 +92,7 @@ public final class EndToEndBenchmark {
       Operation.of("load, 10 events after snapshot", StreamShape.TEN_AFTER_SNAPSHOT, Side::load),
       Operation.of("load, 100 events after snapshot", StreamShape.HUNDRED_AFTER_SNAPSHOT, Side::load),
       Operation.of("transact (load, decide, append 1)", StreamShape.FRESH, Side::transact),
-      Operation.of(FIND_BY_UNIQUE, StreamShape.LOOKUP_GROUP, Side::findByUnique),
+      Operation.of(FIND_BY_UNIQUE, StreamShape.LOOKUP_GROUP, Side::loadByUnique),
       Operation.of(LIST_BY_INDEXED, StreamShape.LOOKUP_GROUP, Side::listByIndexed),
       Operation.of(FIND_ALL, StreamShape.LOOKUP_GROUP, Side::findAll));
 

@@ -16,7 +16,7 @@ public final class EsgenSide implements Side {
 
   /** The lookups of the generated repository, which a variant repository exposes alike. */
   public interface Lookups {
-    Optional<Cart> maybeFindByCode(String code);
+    Optional<Cart> findByCode(String code);
 
     Page<Cart> listByOwner(String owner, PageRequest page);
   }
@@ -66,8 +66,8 @@ public final class EsgenSide implements Side {
   }
 
   @Override
-  public void findByUnique(Fixture stream) {
-    Cart cart = lookups.maybeFindByCode(stream.code()).orElseThrow(
+  public void loadByUnique(Fixture stream) {
+    Cart cart = lookups.findByCode(stream.code()).orElseThrow(
         () -> new IllegalStateException("no cart with code " + stream.code()));
     if (!cart.id().equals(stream.id())) {
       throw new IllegalStateException("code " + stream.code() + " found " + cart.id());

@@ -27,7 +27,7 @@ public interface Side {
   void transact(Fixture stream);
 
   /** Finds the fixture's cart by its {@code @Unique} code: reservation, then the cart. */
-  void findByUnique(Fixture stream);
+  void loadByUnique(Fixture stream);
 
   /** Lists the first page ({@link Fixture#LOOKUP_GROUP}) of carts with the fixture's {@code @Indexed} owner. */
   void listByIndexed(Fixture stream);

@@ -12,7 +12,7 @@ import java.util.List;
  * A bank account: its state is the fold of its events; its commands decide which events happen.
  *
  * <p>Snapshots every 20 events, keeping the two before the current one. Accounts are listed by owner
- * ({@code listByOwner}) and found by e-mail address ({@code findByEmail}); no two accounts share an
+ * ({@code listByOwner}) and found by e-mail address ({@code loadByEmail}); no two accounts share an
  * address, compared ignoring case.
  */
 @Aggregate(name = "bank-account", events = AccountEvent.class, shards = 4, snapshotEvery = 20, snapshotsToKeep = 2)

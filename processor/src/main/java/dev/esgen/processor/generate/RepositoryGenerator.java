@@ -137,44 +137,44 @@ final class RepositoryGenerator {
       String consistency = "The value (compared " + IndexColumnsGenerator.compared(column) + ") is looked up through"
           + " its uniqueness reservation with a strongly consistent read, so an aggregate created or changed by"
           + " a completed append is found at once.\n";
-      repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
+      repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
           .addJavadoc("The $L whose {@code $L} is {@code $N}.\n\n<p>$L$L\n", aggregate, column.name(), parameter,
               consistency, nullNote)
           .addJavadoc("@throws $T when no $L has it\n", RuntimeTypes.VALUE_NOT_FOUND, aggregate)
           .addModifiers(Modifier.PUBLIC)
           .returns(model.type())
           .addParameter(column.type(), parameter)
-          .addStatement("return findByUnique($L, $L)", columnRef, value)
+          .addStatement("return loadByUnique($L, $L)", columnRef, value)
           .build());
-      repository.addMethod(MethodSpec.methodBuilder("maybeFindBy" + suffix)
+      repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
           .addJavadoc("The $L whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L", aggregate, column.name(), parameter,
               consistency, nullNote)
           .addModifiers(Modifier.PUBLIC)
           .returns(optional)
           .addParameter(column.type(), parameter)
-          .addStatement("return maybeFindByUnique($L, $L)", columnRef, value)
+          .addStatement("return findByUnique($L, $L)", columnRef, value)
           .build());
       return;
     }
     String consistency = "Found through a global secondary index, which is eventually consistent: an append"
         + " that just set this value may not be visible for a moment. Every aggregate returned is loaded with a"
         + " strongly consistent read and still holds the value.\n";
-    repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
+    repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
         .addJavadoc("The $L with the smallest id among those whose {@code $L} is {@code $N}.\n\n<p>$L$L\n",
             aggregate, column.name(), parameter, consistency, nullNote)
         .addJavadoc("@throws $T when no $L has it\n", RuntimeTypes.VALUE_NOT_FOUND, aggregate)
         .addModifiers(Modifier.PUBLIC)
         .returns(model.type())
         .addParameter(column.type(), parameter)
-        .addStatement("return findByIndex($L, $L)", columnRef, value)
+        .addStatement("return loadByIndex($L, $L)", columnRef, value)
         .build());
-    repository.addMethod(MethodSpec.methodBuilder("maybeFindBy" + suffix)
+    repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
         .addJavadoc("The $L with the smallest id among those whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L",
             aggregate, column.name(), parameter, consistency, nullNote)
         .addModifiers(Modifier.PUBLIC)
         .returns(optional)
         .addParameter(column.type(), parameter)
-        .addStatement("return maybeFindByIndex($L, $L)", columnRef, value)
+        .addStatement("return findByIndex($L, $L)", columnRef, value)
         .build());
     // A column named "page" takes the parameter name the page request has everywhere else.
     String page = parameter.equals("page") ? "pageRequest" : "page";

@@ -290,13 +290,13 @@ final class ColumnAnalyzer {
   private static List<String> lookupMethods(String property, boolean unique) {
     String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
     return unique
-        ? List.of("findBy" + suffix, "maybeFindBy" + suffix)
-        : List.of("findBy" + suffix, "maybeFindBy" + suffix, "listBy" + suffix);
+        ? List.of("findBy" + suffix, "loadBy" + suffix)
+        : List.of("findBy" + suffix, "loadBy" + suffix, "listBy" + suffix);
   }
 
   /**
    * The names of the methods every generated repository inherits ({@code findById}, {@code findAll},
-   * {@code findByIndex}, ...), which a generated lookup must not reuse: they are final, and an overload
+   * {@code loadByIndex}, ...), which a generated lookup must not reuse: they are final, and an overload
    * taking the same id type would be a duplicate.
    */
   private Set<String> repositoryMethods() {

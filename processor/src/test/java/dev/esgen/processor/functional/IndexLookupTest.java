@@ -13,7 +13,7 @@ import dev.esgen.processor.functional.catalog.ProductEvent;
 import dev.esgen.processor.functional.catalog.ProductRepository;
 import dev.esgen.processor.functional.ticket.TicketEvent;
 import dev.esgen.processor.functional.ticket.TicketRepository;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.query.Page;
@@ -58,29 +58,29 @@ class IndexLookupTest {
   void everyColumnTypeFindsItsAggregate() {
     Details details = fresh();
     Product product = create(details);
-    assertEquals(product, products.findBySku(details.sku()));
-    assertEquals(product, products.findBySku(details.sku().toLowerCase()), "sku is compared ignoring case");
-    assertEquals(product, products.findByCode(details.code()));
-    assertEquals(product, products.findByCategory(details.category()));
-    assertEquals(product, products.findByPriceCents(details.priceCents()));
-    assertEquals(product, products.findByWeight(details.weight()));
-    assertEquals(product, products.findByWeight(details.weight().setScale(4)), "numbers compare by value");
-    assertEquals(product, products.findBySupplier(details.supplier()));
-    assertEquals(product, products.findByListedAt(details.listedAt()));
-    assertEquals(product, products.findByReleaseDate(details.releaseDate()));
-    assertEquals(product, products.findByBarcode(details.barcode()));
+    assertEquals(product, products.loadBySku(details.sku()));
+    assertEquals(product, products.loadBySku(details.sku().toLowerCase()), "sku is compared ignoring case");
+    assertEquals(product, products.loadByCode(details.code()));
+    assertEquals(product, products.loadByCategory(details.category()));
+    assertEquals(product, products.loadByPriceCents(details.priceCents()));
+    assertEquals(product, products.loadByWeight(details.weight()));
+    assertEquals(product, products.loadByWeight(details.weight().setScale(4)), "numbers compare by value");
+    assertEquals(product, products.loadBySupplier(details.supplier()));
+    assertEquals(product, products.loadByListedAt(details.listedAt()));
+    assertEquals(product, products.loadByReleaseDate(details.releaseDate()));
+    assertEquals(product, products.loadByBarcode(details.barcode()));
     assertTrue(products.listByActive(true, PageRequest.first(100)).items().size() > 0);
     assertTrue(products.listByColor(Color.GREEN, PageRequest.first(100)).items().size() > 0);
 
-    assertEquals(Optional.of(product), products.maybeFindByCategory(details.category()));
-    assertEquals(Optional.empty(), products.maybeFindByCategory("no-such-category"));
-    assertEquals(Optional.empty(), products.maybeFindBySku("no-such-sku"));
-    assertEquals(Optional.empty(), products.maybeFindByColor(Color.BLUE).filter(p -> p.id().equals(product.id())));
+    assertEquals(Optional.of(product), products.findByCategory(details.category()));
+    assertEquals(Optional.empty(), products.findByCategory("no-such-category"));
+    assertEquals(Optional.empty(), products.findBySku("no-such-sku"));
+    assertEquals(Optional.empty(), products.findByColor(Color.BLUE).filter(p -> p.id().equals(product.id())));
 
-    ValueNotFoundException unique = assertThrows(ValueNotFoundException.class, () -> products.findBySku("nope"));
+    ValueNotFoundException unique = assertThrows(ValueNotFoundException.class, () -> products.loadBySku("nope"));
     assertEquals("no product with sku 'nope'", unique.getMessage());
     ValueNotFoundException indexed =
-        assertThrows(ValueNotFoundException.class, () -> products.findByPriceCents(-1));
+        assertThrows(ValueNotFoundException.class, () -> products.loadByPriceCents(-1));
     assertEquals("priceCents", indexed.column());
     assertEquals("-1", indexed.value());
   }
@@ -91,9 +91,9 @@ class IndexLookupTest {
     Details sparse = new Details(null, null, null, details.priceCents(), null, false, null, null, null, null,
         new Barcode(null));
     Product product = create(sparse);
-    assertEquals(product, products.findByPriceCents(details.priceCents()));
-    assertThrows(IllegalArgumentException.class, () -> products.findByCategory(null));
-    assertThrows(IllegalArgumentException.class, () -> products.maybeFindBySku(null));
+    assertEquals(product, products.loadByPriceCents(details.priceCents()));
+    assertThrows(IllegalArgumentException.class, () -> products.loadByCategory(null));
+    assertThrows(IllegalArgumentException.class, () -> products.findBySku(null));
     // A second aggregate with no sku and no code: null is never reserved.
     create(new Details(null, null, null, 1, null, false, null, null, null, null, null));
   }
@@ -184,8 +184,8 @@ class IndexLookupTest {
     assertEquals(Optional.of(holder.id().toString()), e.holderId());
     assertTrue(e.getMessage().contains("product sku '" + first.sku().toLowerCase() + "'"), e.getMessage());
     assertEquals(Optional.empty(), products.findById(id));
-    assertEquals(Optional.empty(), products.maybeFindByCategory(clash.category()));
-    assertEquals(Optional.empty(), products.maybeFindByCode(clash.code()), "the other reservation was not kept");
+    assertEquals(Optional.empty(), products.findByCategory(clash.category()));
+    assertEquals(Optional.empty(), products.findByCode(clash.code()), "the other reservation was not kept");
   }
 
   @Test
@@ -204,10 +204,10 @@ class IndexLookupTest {
     Versioned<Product> after = products.loadVersioned(other.id());
     assertEquals(1, after.version());
     assertEquals(other, after.state());
-    assertEquals(holder, products.findByCode(a.code()));
-    assertEquals(other, products.findByCode(b.code()));
-    assertEquals(other, products.findByCategory(b.category()));
-    assertEquals(Optional.empty(), products.maybeFindByCategory(stolen.category()));
+    assertEquals(holder, products.loadByCode(a.code()));
+    assertEquals(other, products.loadByCode(b.code()));
+    assertEquals(other, products.loadByCategory(b.category()));
+    assertEquals(Optional.empty(), products.findByCategory(stolen.category()));
   }
 
   @Test
@@ -216,12 +216,12 @@ class IndexLookupTest {
     Product product = create(a);
     products.append(product.id(), 1, new ProductEvent.Noted("first writer"));
     Details changed = fresh();
-    assertThrows(ConcurrentModificationException.class,
+    assertThrows(VersionConflictException.class,
         () -> products.append(product.id(), 1, new ProductEvent.Changed(changed)));
-    assertEquals(product.id(), products.findBySku(a.sku()).id());
-    assertEquals(product.id(), products.findByCategory(a.category()).id());
-    assertEquals(Optional.empty(), products.maybeFindBySku(changed.sku()));
-    assertEquals(Optional.empty(), products.maybeFindByCategory(changed.category()));
+    assertEquals(product.id(), products.loadBySku(a.sku()).id());
+    assertEquals(product.id(), products.loadByCategory(a.category()).id());
+    assertEquals(Optional.empty(), products.findBySku(changed.sku()));
+    assertEquals(Optional.empty(), products.findByCategory(changed.category()));
     // the loser's reservation was not kept: another aggregate can take the value
     create(withSku(fresh(), changed.sku()));
   }
@@ -234,13 +234,13 @@ class IndexLookupTest {
     Details given = fresh();
     products.transact(first.id(), p -> List.of(new ProductEvent.Changed(withSku(p.details(), given.sku()))));
     Product second = create(withSku(b, a.sku()));
-    assertEquals(second.id(), products.findBySku(a.sku()).id());
-    assertEquals(first.id(), products.findBySku(given.sku()).id());
+    assertEquals(second.id(), products.loadBySku(a.sku()).id());
+    assertEquals(first.id(), products.loadBySku(given.sku()).id());
     // and back again, in the other direction: the released value is free at once
     products.transact(second.id(), p -> List.of(new ProductEvent.Changed(withSku(p.details(), null))));
     products.transact(first.id(), p -> List.of(new ProductEvent.Changed(withSku(p.details(), a.sku()))));
-    assertEquals(first.id(), products.findBySku(a.sku()).id());
-    assertEquals(Optional.empty(), products.maybeFindBySku(given.sku()));
+    assertEquals(first.id(), products.loadBySku(a.sku()).id());
+    assertEquals(Optional.empty(), products.findBySku(given.sku()));
   }
 
   @Test
@@ -268,7 +268,7 @@ class IndexLookupTest {
           wins += result.get() ? 1 : 0;
         }
         assertEquals(1, wins, "round " + round);
-        assertTrue(products.maybeFindBySku(sku).isPresent());
+        assertTrue(products.findBySku(sku).isPresent());
       } finally {
         pool.shutdown();
       }

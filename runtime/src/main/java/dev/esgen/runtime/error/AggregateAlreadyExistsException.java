@@ -5,7 +5,7 @@ import java.util.OptionalLong;
 /**
  * A {@code create} found a stream already stored under the new aggregate's id.
  *
- * <p>It is a {@link ConcurrentModificationException} with expected version 0 because that is what it
+ * <p>It is a {@link VersionConflictException} with expected version 0 because that is what it
  * is at the store: the write was conditioned on the stream not existing. Catch this subclass where a
  * duplicate create means something different from a lost race (for example an idempotent command).
  *
@@ -17,7 +17,7 @@ import java.util.OptionalLong;
  * }
  * }</pre>
  */
-public class AggregateAlreadyExistsException extends ConcurrentModificationException {
+public class AggregateAlreadyExistsException extends VersionConflictException {
 
   private static final long serialVersionUID = 1L;
 

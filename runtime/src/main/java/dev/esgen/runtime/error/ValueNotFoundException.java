@@ -1,11 +1,11 @@
 package dev.esgen.runtime.error;
 
 /**
- * No aggregate holds the value a {@code findByX} lookup asked for.
+ * No aggregate holds the value a {@code loadByX} lookup asked for.
  *
  * <pre>{@code
  * try {
- *   BankAccount account = accounts.findByEmail("ann@example.com");
+ *   BankAccount account = accounts.loadByEmail("ann@example.com");
  * } catch (ValueNotFoundException e) {
  *   // e.getMessage(): "no bank-account with email 'ann@example.com'"
  * }

@@ -22,7 +22,7 @@ import java.util.Optional;
  * @param readCapacityUnits read capacity units DynamoDB reported, summed over the requests
  * @param writeCapacityUnits write capacity units DynamoDB reported, summed over the requests
  * @param attempts write attempts: 1 for a plain append or create, 1 or more for {@code transact}, 0 for reads
- * @param conflicts attempts that failed with a concurrent modification
+ * @param conflicts attempts that lost to another writer (a version conflict)
  * @param transientFailures requests DynamoDB refused for a while (throttling, transaction conflicts)
  *     and esgen sent again or gave up on
  * @param unknownOutcomes requests whose outcome was unknown (time-outs, lost responses, server errors)

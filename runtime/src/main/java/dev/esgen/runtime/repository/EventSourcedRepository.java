@@ -4,7 +4,7 @@ import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.error.AggregateNotFoundException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.ValueNotFoundException;
@@ -72,7 +72,7 @@ public abstract class EventSourcedRepository<A, I, E> {
   /** How many events {@link #events(Object, long)} reads per page. */
   private static final int EVENT_PAGE_SIZE = 100;
 
-  /** How many index entries {@code findByX} of an {@code @Indexed} column reads per request. */
+  /** How many index entries {@code loadByX} of an {@code @Indexed} column reads per request. */
   private static final int FIND_PAGE_SIZE = 10;
 
   private final StoreInternals store;
@@ -151,7 +151,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * writes nothing and returns the current state (after checking the version).
    *
    * @throws AggregateNotFoundException when no stream is stored under {@code id}
-   * @throws ConcurrentModificationException when the stream is at another version, found on load or
+   * @throws VersionConflictException when the stream is at another version, found on load or
    *     at the write; nothing is written
    */
   public final Versioned<A> append(I id, long expectedVersion, List<? extends E> events) {
@@ -169,7 +169,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * accounts.append(id, account.version(), "deposit-" + requestId, account.state().deposit(500));
    * }</pre>
    *
-   * @throws ConcurrentModificationException when the command was not applied and the stream is at another
+   * @throws VersionConflictException when the command was not applied and the stream is at another
    *     version; nothing is written
    */
   public final Versioned<A> append(I id, long expectedVersion, String commandId, List<? extends E> events) {
@@ -201,7 +201,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * account = accounts.append(account, account.state().withdraw(200));  // one more
    * }</pre>
    *
-   * @throws ConcurrentModificationException when another writer appended since {@code loaded}; nothing
+   * @throws VersionConflictException when another writer appended since {@code loaded}; nothing
    *     is written
    */
   public final Versioned<A> append(Versioned<A> loaded, List<? extends E> events) {
@@ -215,7 +215,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /**
    * Loads the aggregate, asks {@code decide} for new events and appends them at the loaded version; on
-   * a concurrent modification reloads and decides again, as the store's {@link RetryPolicy} allows,
+   * a version conflict reloads and decides again, as the store's {@link RetryPolicy} allows,
    * waiting a jittered, growing time between attempts. {@code decide} may therefore run more than once
    * and must not have side effects beyond returning events. An empty decision writes nothing.
    *
@@ -224,7 +224,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * use {@link #transact(Object, String, Function)} with a command id to be able to repeat it safely.
    *
    * @throws AggregateNotFoundException when no stream is stored under {@code id}
-   * @throws ConcurrentModificationException after the last attempt lost to other writers, telling how
+   * @throws VersionConflictException after the last attempt lost to other writers, telling how
    *     many attempts were made
    */
   public final Versioned<A> transact(I id, Function<? super A, ? extends List<? extends E>> decide) {
@@ -364,12 +364,12 @@ public abstract class EventSourcedRepository<A, I, E> {
   /**
    * The aggregate holding {@code value} in the {@code @Unique} column {@code column}, found through the
    * value's reservation with a strongly consistent read, so an aggregate created or changed by a
-   * completed append is found at once. Generated {@code maybeFindByX} methods call this.
+   * completed append is found at once. Generated {@code findByX} methods call this.
    *
    * @param value the value's stored string form ({@link dev.esgen.runtime.index.IndexValues}); it is
    *     normalised as the column says
    */
-  protected final Optional<A> maybeFindByUnique(IndexColumn column, String value) {
+  protected final Optional<A> findByUnique(IndexColumn column, String value) {
     requireValue(column, value);
     return record("findBy" + column.name(), attempts -> {
       Optional<I> holder = layout().findUnique(definition, column, value);
@@ -385,12 +385,12 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /**
    * The aggregate holding {@code value} in the {@code @Unique} column {@code column}, as
-   * {@link #maybeFindByUnique}.
+   * {@link #findByUnique}.
    *
    * @throws ValueNotFoundException when no aggregate holds it
    */
-  protected final A findByUnique(IndexColumn column, String value) {
-    return maybeFindByUnique(column, value)
+  protected final A loadByUnique(IndexColumn column, String value) {
+    return findByUnique(column, value)
         .orElseThrow(() -> new ValueNotFoundException(definition.name(), column.name(), value));
   }
 
@@ -400,7 +400,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * append that just set the value may not be seen yet. Every candidate is loaded with a strongly
    * consistent read and returned only if it still holds the value.
    */
-  protected final Optional<A> maybeFindByIndex(IndexColumn column, String value) {
+  protected final Optional<A> findByIndex(IndexColumn column, String value) {
     return record("findBy" + column.name(), attempts -> {
       PageRequest request = PageRequest.first(FIND_PAGE_SIZE);
       while (true) {
@@ -417,12 +417,12 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   /**
-   * As {@link #maybeFindByIndex}.
+   * As {@link #findByIndex}.
    *
    * @throws ValueNotFoundException when no aggregate holds {@code value}
    */
-  protected final A findByIndex(IndexColumn column, String value) {
-    return maybeFindByIndex(column, value)
+  protected final A loadByIndex(IndexColumn column, String value) {
+    return findByIndex(column, value)
         .orElseThrow(() -> new ValueNotFoundException(definition.name(), column.name(), value));
   }
 
@@ -464,16 +464,16 @@ public abstract class EventSourcedRepository<A, I, E> {
    *
    * <pre>{@code
    * // BankAccount.email just became @Unique; account 42 was stored before that
-   * accounts.maybeFindByEmail("ann@example.com");   // Optional.empty()
+   * accounts.findByEmail("ann@example.com");   // Optional.empty()
    * accounts.reindex(new AccountId("42"));
-   * accounts.maybeFindByEmail("ann@example.com");   // account 42
+   * accounts.findByEmail("ann@example.com");   // account 42
    * }</pre>
    *
    * @return the aggregate as its values were written, at the version it already had
    * @throws AggregateNotFoundException when no stream is stored under {@code id}
    * @throws dev.esgen.runtime.error.DuplicateValueException when another aggregate holds one of its
    *     {@code @Unique} values (naming column, value and holder); nothing is written
-   * @throws ConcurrentModificationException when appends changed the stream before every attempt
+   * @throws VersionConflictException when appends changed the stream before every attempt
    */
   public final Versioned<A> reindex(I id) {
     return record("reindex", attempts -> versioned(reindexStream(id, loadExisting(id), attempts)));
@@ -499,7 +499,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * }
    * }</pre>
    *
-   * @throws ConcurrentModificationException when appends to one aggregate changed it before every attempt
+   * @throws VersionConflictException when appends to one aggregate changed it before every attempt
    */
   public final ReindexReport<I> reindexAll() {
     long reindexed = 0;
@@ -533,7 +533,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * }</pre>
    *
    * @return the page's report, with the cursor of the next page
-   * @throws ConcurrentModificationException when appends to one aggregate changed it before every attempt
+   * @throws VersionConflictException when appends to one aggregate changed it before every attempt
    */
   public final ReindexReport<I> reindexAll(PageRequest page) {
     return record("reindexAll", attempts -> {
@@ -563,10 +563,10 @@ public abstract class EventSourcedRepository<A, I, E> {
       try {
         layout().reindex(definition, current);
         return current;
-      } catch (ConcurrentModificationException conflict) {
+      } catch (VersionConflictException conflict) {
         attempts.conflict(conflict);
         if (!attempts.budget().retry(FailureKind.VERSION_CONFLICT, conflict)) {
-          throw new ConcurrentModificationException(definition.name(), idString(id), conflict.expectedVersion(),
+          throw new VersionConflictException(definition.name(), idString(id), conflict.expectedVersion(),
               conflict.actualVersion(), attempts.budget().failedAttempts(), conflict);
         }
         current = loadExisting(id);
@@ -609,7 +609,7 @@ public abstract class EventSourcedRepository<A, I, E> {
       List<? extends E> events, OperationRecorder.Attempts attempts) {
     LoadedStream<A> current = loadExisting(id);
     if (current.version() != expectedVersion) {
-      throw new ConcurrentModificationException(
+      throw new VersionConflictException(
           definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
     }
     return appendTo(id, current, events, options, attempts);
@@ -622,10 +622,10 @@ public abstract class EventSourcedRepository<A, I, E> {
       LoadedStream<A> current = loadExisting(id);
       try {
         return appendTo(id, current, decide.apply(current.state()), options, attempts);
-      } catch (ConcurrentModificationException conflict) {
+      } catch (VersionConflictException conflict) {
         attempts.conflict(conflict);
         if (!attempts.budget().retry(FailureKind.VERSION_CONFLICT, conflict)) {
-          throw new ConcurrentModificationException(definition.name(), idString(id), conflict.expectedVersion(),
+          throw new VersionConflictException(definition.name(), idString(id), conflict.expectedVersion(),
               conflict.actualVersion(), attempts.budget().failedAttempts(), conflict);
         }
       }

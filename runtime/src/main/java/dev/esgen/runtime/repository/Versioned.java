@@ -15,7 +15,7 @@ import java.util.Optional;
  * <pre>{@code
  * Versioned<BankAccount> current = accounts.loadVersioned(id);
  * Versioned<BankAccount> next = accounts.append(current, current.state().deposit(500));  // one write
- * accounts.append(id, current.version(), current.state().deposit(1));  // ConcurrentModificationException
+ * accounts.append(id, current.version(), current.state().deposit(1));  // VersionConflictException
  * }</pre>
  *
  * @param <A> the aggregate type

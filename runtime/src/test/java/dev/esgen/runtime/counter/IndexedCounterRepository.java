@@ -58,20 +58,20 @@ public final class IndexedCounterRepository extends EventSourcedRepository<Count
         .build();
   }
 
-  public Counter findByNote(String note) {
+  public Counter loadByNote(String note) {
+    return loadByUnique(NOTE, note);
+  }
+
+  public Optional<Counter> findByNote(String note) {
     return findByUnique(NOTE, note);
   }
 
-  public Optional<Counter> maybeFindByNote(String note) {
-    return maybeFindByUnique(NOTE, note);
+  public Counter loadByName(String name) {
+    return loadByIndex(NAME_COLUMN, name);
   }
 
-  public Counter findByName(String name) {
+  public Optional<Counter> findByName(String name) {
     return findByIndex(NAME_COLUMN, name);
-  }
-
-  public Optional<Counter> maybeFindByName(String name) {
-    return maybeFindByIndex(NAME_COLUMN, name);
   }
 
   public Page<Counter> listByName(String name, PageRequest page) {

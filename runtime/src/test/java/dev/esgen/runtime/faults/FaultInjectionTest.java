@@ -14,7 +14,7 @@ import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.AppendOutcomeUnknownException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.StoreUnavailableException;
@@ -319,7 +319,7 @@ class FaultInjectionTest {
         unknownAppendId = e.appendId();
         outcome = named ? Outcome.UNKNOWN : Outcome.UNEXPECTED;
         failure = named ? e.getClass().getSimpleName() : "does not name its command: " + e;
-      } catch (ConcurrentModificationException | StoreUnavailableException | DuplicateValueException e) {
+      } catch (VersionConflictException | StoreUnavailableException | DuplicateValueException e) {
         outcome = Outcome.NOTHING_WRITTEN;
         failure = e.getClass().getSimpleName();
       } catch (RuntimeException e) {
@@ -582,7 +582,7 @@ class FaultInjectionTest {
       rows.put("&nbsp;&nbsp;of which without a command id (`transact(id, decide)`)", Long.toString(withoutCommandId));
       rows.put("&nbsp;&nbsp;of which written during lost responses", Long.toString(interlopers));
       rows.put("acknowledged", Long.toString(acknowledged));
-      for (String exception : List.of("ConcurrentModificationException", "StoreUnavailableException",
+      for (String exception : List.of("VersionConflictException", "StoreUnavailableException",
           "DuplicateValueException")) {
         rows.put("failed, nothing written: " + exception, Long.toString(nothingWritten.getOrDefault(exception, 0L)));
       }

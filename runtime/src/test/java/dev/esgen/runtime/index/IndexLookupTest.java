@@ -17,7 +17,7 @@ import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.InvalidCursorException.Problem;
 import dev.esgen.runtime.error.InvalidCursorException;
@@ -84,20 +84,20 @@ class IndexLookupTest {
     Counter noted = create(counters, name, new Noted(note));
     Counter other = create(counters, name);
 
-    assertEquals(noted, counters.findByNote(note));
-    assertEquals(noted, counters.findByNote(note.toUpperCase()), "the note is compared ignoring case");
-    assertEquals(Optional.empty(), counters.maybeFindByNote(fresh("nobody")));
+    assertEquals(noted, counters.loadByNote(note));
+    assertEquals(noted, counters.loadByNote(note.toUpperCase()), "the note is compared ignoring case");
+    assertEquals(Optional.empty(), counters.findByNote(fresh("nobody")));
     ValueNotFoundException missing =
-        assertThrows(ValueNotFoundException.class, () -> counters.findByNote("no such note"));
+        assertThrows(ValueNotFoundException.class, () -> counters.loadByNote("no such note"));
     assertEquals("note", missing.column());
 
     List<Counter> byName = counters.listByName(name, PageRequest.first(10)).items();
     List<Counter> expected = List.of(noted, other).stream()
         .sorted((a, b) -> a.id().value().compareTo(b.id().value())).toList();
     assertEquals(expected, byName, "ordered by id string");
-    assertEquals(expected.get(0), counters.findByName(name), "the smallest id string holding the value");
-    assertEquals(Optional.empty(), counters.maybeFindByName(fresh("nobody")));
-    assertThrows(IllegalArgumentException.class, () -> counters.maybeFindByNote(null));
+    assertEquals(expected.get(0), counters.loadByName(name), "the smallest id string holding the value");
+    assertEquals(Optional.empty(), counters.findByName(fresh("nobody")));
+    assertThrows(IllegalArgumentException.class, () -> counters.findByNote(null));
   }
 
   @ParameterizedTest
@@ -295,7 +295,7 @@ class IndexLookupTest {
     assertEquals(Optional.of(holder.id().value()), e.holderId());
     assertEquals(Optional.empty(), counters.findById(id));
     assertEquals(List.of(), counters.listByName(name, PageRequest.first(10)).items());
-    assertEquals(holder, counters.findByNote(note));
+    assertEquals(holder, counters.loadByNote(note));
   }
 
   @ParameterizedTest
@@ -307,7 +307,7 @@ class IndexLookupTest {
     AggregateAlreadyExistsException e = assertThrows(AggregateAlreadyExistsException.class, () -> counters.create(
         List.of(new CounterCreated(existing.id(), "again"), new Noted(second))));
     assertEquals(OptionalLong.of(1), e.actualVersion());
-    assertEquals(Optional.empty(), counters.maybeFindByNote(second));
+    assertEquals(Optional.empty(), counters.findByNote(second));
     create(counters, fresh("taker"), new Noted(second));
   }
 
@@ -327,8 +327,8 @@ class IndexLookupTest {
     Versioned<Counter> after = counters.loadVersioned(other.id());
     assertEquals(1, after.version());
     assertEquals(other, after.state());
-    assertEquals(holder, counters.findByNote(taken));
-    assertEquals(other, counters.findByNote(own));
+    assertEquals(holder, counters.loadByNote(taken));
+    assertEquals(other, counters.loadByNote(own));
     assertTrue(counters.listByParity("odd", PageRequest.first(100)).items().stream()
         .noneMatch(c -> c.id().equals(other.id())), "the parity did not change");
   }
@@ -342,13 +342,13 @@ class IndexLookupTest {
     Counter first = create(counters, fresh("first"), new Noted(x));
     counters.transact(first.id(), c -> List.of(new Noted(z)));
     Counter second = create(counters, fresh("second"), new Noted(x));
-    assertEquals(second.id(), counters.findByNote(x).id());
-    assertEquals(first.id(), counters.findByNote(z).id());
+    assertEquals(second.id(), counters.loadByNote(x).id());
+    assertEquals(first.id(), counters.loadByNote(z).id());
     // and back: a note over 64 characters clears the value, which frees it at once
     counters.transact(second.id(), c -> List.of(new Noted("n".repeat(65))));
     counters.transact(first.id(), c -> List.of(new Noted(x)));
-    assertEquals(first.id(), counters.findByNote(x).id());
-    assertEquals(Optional.empty(), counters.maybeFindByNote(z));
+    assertEquals(first.id(), counters.loadByNote(x).id());
+    assertEquals(Optional.empty(), counters.findByNote(z));
   }
 
   @ParameterizedTest
@@ -378,7 +378,7 @@ class IndexLookupTest {
           wins += result.get() ? 1 : 0;
         }
         assertEquals(1, wins, "round " + round);
-        assertTrue(counters.maybeFindByNote(note).isPresent());
+        assertTrue(counters.findByNote(note).isPresent());
       } finally {
         pool.shutdown();
       }
@@ -393,10 +393,10 @@ class IndexLookupTest {
     Counter counter = create(counters, fresh("conflict"), new Noted(note));
     counters.append(counter.id(), 1, new Incremented(2, "first writer"));
     String lost = fresh("lost");
-    assertThrows(ConcurrentModificationException.class,
+    assertThrows(VersionConflictException.class,
         () -> counters.append(counter.id(), 1, List.of(new Incremented(1, "odd"), new Noted(lost))));
-    assertEquals(counter.id(), counters.findByNote(note).id());
-    assertEquals(Optional.empty(), counters.maybeFindByNote(lost));
+    assertEquals(counter.id(), counters.loadByNote(note).id());
+    assertEquals(Optional.empty(), counters.findByNote(lost));
     assertTrue(counters.listByParity("odd", PageRequest.first(100)).items().stream()
         .noneMatch(c -> c.id().equals(counter.id())));
     // the loser's reservation was not kept: another aggregate can take the value
@@ -443,7 +443,7 @@ class IndexLookupTest {
     assertEquals(Map.of("GetItem", 1, "TransactWriteItems", 1), requests.snapshot());
     assertEquals(1, batches(counter.id()), "the tip calved");
     assertEquals(new Counter(counter.id(), name, 6, 1, note), counters.load(counter.id()));
-    assertEquals(counter.id(), counters.findByNote(note).id());
+    assertEquals(counter.id(), counters.loadByNote(note).id());
 
     // a duplicate while calving: nothing is written, not even the batch
     Counter other = create(counters, fresh("other"), new Incremented(2, "a"), new Incremented(2, "b"));

@@ -17,7 +17,7 @@ import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.counter.Noted;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.keys.IndexKeys;
@@ -94,16 +94,16 @@ class ReindexTest {
     Versioned<Counter> before = counters.loadVersioned(counter.id());
     Map<String, AttributeValue> forgotten = versionItem(counters, layout, counter.id());
 
-    assertEquals(Optional.empty(), counters.maybeFindByName(name));
-    assertEquals(Optional.empty(), counters.maybeFindByNote(note));
+    assertEquals(Optional.empty(), counters.findByName(name));
+    assertEquals(Optional.empty(), counters.findByNote(note));
     assertFalse(listsByParity(counters, "odd", counter.id()));
 
     Versioned<Counter> reindexed = counters.reindex(counter.id());
 
     assertEquals(before, reindexed, "the state as it was indexed, at the version it had");
     assertEquals(before, counters.loadVersioned(counter.id()), "no event, no new version");
-    assertEquals(counters.load(counter.id()), counters.findByName(name));
-    assertEquals(counters.load(counter.id()), counters.findByNote(note.toUpperCase()));
+    assertEquals(counters.load(counter.id()), counters.loadByName(name));
+    assertEquals(counters.load(counter.id()), counters.loadByNote(note.toUpperCase()));
     assertTrue(listsByParity(counters, "odd", counter.id()));
 
     Map<String, AttributeValue> written = versionItem(counters, layout, counter.id());
@@ -145,7 +145,7 @@ class ReindexTest {
 
     assertEquals(counters.definition().name() + "#name#" + name,
         versionItem(counters, layout, counter.id()).get(SLOT_NAME).s());
-    assertEquals(counter, counters.findByName(name));
+    assertEquals(counter, counters.loadByName(name));
   }
 
   @ParameterizedTest
@@ -167,8 +167,8 @@ class ReindexTest {
     assertEquals(note, e.value());
     assertEquals(Optional.of(holder.id().value()), e.holderId());
     assertEquals(forgotten, versionItem(counters, layout, late.id()), "not even the slots were written");
-    assertEquals(Optional.empty(), counters.maybeFindByName(name));
-    assertEquals(holder, counters.findByNote(note));
+    assertEquals(Optional.empty(), counters.findByName(name));
+    assertEquals(holder, counters.loadByNote(note));
     assertEquals(1, counters.loadVersioned(late.id()).version());
   }
 
@@ -186,7 +186,7 @@ class ReindexTest {
       counters.append(counter.id(), 1, new Incremented(2, "in between"));
       Map<String, AttributeValue> appended = versionItem(counters, layout, counter.id());
 
-      ConcurrentModificationException e = assertThrows(ConcurrentModificationException.class,
+      VersionConflictException e = assertThrows(VersionConflictException.class,
           () -> storage.reindex(counters.definition(), stale));
 
       assertEquals(1, e.expectedVersion());
@@ -196,7 +196,7 @@ class ReindexTest {
     assertEquals(Optional.empty(), reservationHolder(counters.definition().name(), note), "the stale state's value was not reserved");
     // The repository reloads instead: the current state is written.
     counters.reindex(withNote.id());
-    assertEquals(withNote.id(), counters.findByNote(note).id());
+    assertEquals(withNote.id(), counters.loadByNote(note).id());
   }
 
   @ParameterizedTest
@@ -230,7 +230,7 @@ class ReindexTest {
     counters.append(id, 1, new Incremented(1, "in between"));
 
     // No slot to write: on the journal the transaction checks the head row's version on its own.
-    assertThrows(ConcurrentModificationException.class, () -> storage.reindex(counters.definition(), stale));
+    assertThrows(VersionConflictException.class, () -> storage.reindex(counters.definition(), stale));
     assertEquals(Optional.empty(), reservationHolder(aggregateName, note));
 
     assertEquals(2, counters.reindex(id).version());
@@ -272,10 +272,10 @@ class ReindexTest {
       assertEquals("note", duplicate.column());
       CounterId holder = duplicate.holder().orElseThrow();
       assertEquals(pair, Set.of(duplicate.id(), holder));
-      assertEquals(holder, counters.findByNote(notes.get(i)).id());
+      assertEquals(holder, counters.loadByNote(notes.get(i)).id());
     }
     for (int i = 2; i < 7; i++) {
-      assertEquals(originals.get(i).id(), counters.findByNote(notes.get(i)).id());
+      assertEquals(originals.get(i).id(), counters.loadByNote(notes.get(i)).id());
     }
     assertEquals(7, counters.listByName(name, PageRequest.first(100)).items().size(),
         "the duplicates' slots were not written either");
@@ -317,7 +317,7 @@ class ReindexTest {
 
     Page<Counter> listed = counters.listAll(PageRequest.first(10));
     assertEquals(List.of(counter), listed.items());
-    assertEquals(counter, counters.findByName(counter.name()));
+    assertEquals(counter, counters.loadByName(counter.name()));
   }
 
   @ParameterizedTest

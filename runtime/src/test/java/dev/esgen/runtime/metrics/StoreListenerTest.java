@@ -14,7 +14,7 @@ import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -70,8 +70,8 @@ class StoreListenerTest {
     assertEquals(0, load.attempts());
     assertTrue(load.latency().toNanos() > 0);
 
-    ConcurrentModificationException stale =
-        assertThrows(ConcurrentModificationException.class, () -> counters.append(id, 1, new Incremented(1, "b")));
+    VersionConflictException stale =
+        assertThrows(VersionConflictException.class, () -> counters.append(id, 1, new Incremented(1, "b")));
     OperationMetrics failed = only();
     assertEquals(stale, failed.failure().orElseThrow());
     assertEquals(1, failed.requests());

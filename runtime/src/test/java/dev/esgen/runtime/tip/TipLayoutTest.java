@@ -18,7 +18,7 @@ import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.LoadedStream;
@@ -138,7 +138,7 @@ class TipLayoutTest {
     layout.append(request(counters, id, seenByA, new Incremented(1, "a")));
     List<Map<String, AttributeValue>> afterA = TipItems.of(id.value());
 
-    ConcurrentModificationException e = assertThrows(ConcurrentModificationException.class,
+    VersionConflictException e = assertThrows(VersionConflictException.class,
         () -> layout.append(request(counters, id, seenByB, new Incremented(10, "b"))));
     assertEquals(1, e.expectedVersion());
     assertEquals(OptionalLong.of(2), e.actualVersion());
@@ -165,7 +165,7 @@ class TipLayoutTest {
 
     // B's append would calve the same three events into the same batch key: the tip's version condition
     // fails, and neither B's batch nor its tip update is stored.
-    assertThrows(ConcurrentModificationException.class, () -> layout.append(
+    assertThrows(VersionConflictException.class, () -> layout.append(
         request(counters, id, seenByB, new Incremented(10, "b1"), new Incremented(10, "b2"), new Incremented(10, "b3"))));
     assertEquals(afterA, TipItems.of(id.value()));
     assertEquals(new Counter(id, "c", 4, 0, ""), counters.load(id));

@@ -19,7 +19,7 @@ import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendOutcomeUnknownException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.EventEncodingException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.ItemTooLargeException;
@@ -339,7 +339,7 @@ final class JournalAppender {
       case ANOTHER_APPEND:
         throw request.creating()
             ? new AggregateAlreadyExistsException(request.definition().name(), aid, OptionalLong.empty())
-            : new ConcurrentModificationException(request.definition().name(), aid, request.expectedVersion(),
+            : new VersionConflictException(request.definition().name(), aid, request.expectedVersion(),
                 OptionalLong.empty(), 1, last);
       default:
         FailureKind kind = Failures.classify(last);

@@ -1,6 +1,6 @@
 package dev.esgen.runtime.internal.metrics;
 
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.internal.retry.RetryBudget;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
@@ -133,7 +133,7 @@ public final class OperationRecorder {
     void attempt();
 
     /** The write just tried lost to another writer. */
-    void conflict(ConcurrentModificationException e);
+    void conflict(VersionConflictException e);
 
     /** The operation's retry budget, shared with every request it sends. */
     RetryBudget budget();
@@ -163,7 +163,7 @@ public final class OperationRecorder {
     }
 
     @Override
-    public void conflict(ConcurrentModificationException e) {
+    public void conflict(VersionConflictException e) {
       conflicts++;
     }
 

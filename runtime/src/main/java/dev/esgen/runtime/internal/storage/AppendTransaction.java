@@ -2,7 +2,7 @@ package dev.esgen.runtime.internal.storage;
 
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
@@ -145,7 +145,7 @@ public final class AppendTransaction {
       OptionalLong actual = versionOf(reasons.get(versionedIndex), versionAttribute);
       return creating
           ? new AggregateAlreadyExistsException(aggregateName, aid, actual)
-          : new ConcurrentModificationException(aggregateName, aid, expectedVersion, actual, 1, cancelled);
+          : new VersionConflictException(aggregateName, aid, expectedVersion, actual, 1, cancelled);
     }
     // The stream was where the append expected it, so a failed reservation means the value is taken.
     for (Map.Entry<Integer, UniqueChange> reservation : reservations.entrySet()) {

@@ -1,6 +1,6 @@
 package dev.esgen.runtime.internal.storage;
 
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.StoreUnavailableException;
@@ -91,7 +91,7 @@ public final class ReindexWriter {
    * Writes {@code all} (from {@link IndexBackfill#of}) to {@code target}, atomically and conditioned on
    * its version; writes nothing when there is nothing to write.
    *
-   * @throws ConcurrentModificationException when the item is not at the version (or gone)
+   * @throws VersionConflictException when the item is not at the version (or gone)
    * @throws dev.esgen.runtime.error.DuplicateValueException when another aggregate holds a unique value
    * @throws MissingTableException when a table does not exist
    */
@@ -176,7 +176,7 @@ public final class ReindexWriter {
       OptionalLong actual = stored == null || stored.n() == null
           ? OptionalLong.empty()
           : OptionalLong.of(Long.parseLong(stored.n()));
-      throw new ConcurrentModificationException(target.aggregateName(), target.aid(), target.version(), actual, 1, e);
+      throw new VersionConflictException(target.aggregateName(), target.aid(), target.version(), actual, 1, e);
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(target.table()), e);
     }

@@ -47,7 +47,7 @@ public interface StorageLayout {
    * only when the append is stored, and throws a "nothing written" error only when it is not.
    *
    * @return the stream after the append
-   * @throws dev.esgen.runtime.error.ConcurrentModificationException when another writer got there first
+   * @throws dev.esgen.runtime.error.VersionConflictException when another writer got there first
    * @throws dev.esgen.runtime.error.AppendOutcomeUnknownException when the retry budget ran out before
    *     the layout could tell whether the append was stored
    * @throws dev.esgen.runtime.internal.command.CommandAlreadyAppliedException when the request's command was
@@ -113,7 +113,7 @@ public interface StorageLayout {
    * }</pre>
    *
    * @param stream the stream as this layout loaded or listed it; its state names the aggregate
-   * @throws dev.esgen.runtime.error.ConcurrentModificationException when the stream is no longer at
+   * @throws dev.esgen.runtime.error.VersionConflictException when the stream is no longer at
    *     that version (or gone); nothing is written, reload and reindex again
    * @throws dev.esgen.runtime.error.DuplicateValueException when another aggregate holds one of the
    *     state's {@code @Unique} values; nothing is written

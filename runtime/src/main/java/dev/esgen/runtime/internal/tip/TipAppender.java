@@ -21,7 +21,7 @@ import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendOutcomeUnknownException;
-import dev.esgen.runtime.error.ConcurrentModificationException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.EventEncodingException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.ItemTooLargeException;
@@ -199,7 +199,7 @@ final class TipAppender {
           versionIn(e.hasItem() ? e.item() : Map.of())));
     } else if (!creating && !transactional) {
       UpdateItemRequest update = tipUpdate(tip, baseVersion, true, policy, snapshot, changes);
-      writeSingle(request, stream, () -> update(update), e -> new ConcurrentModificationException(
+      writeSingle(request, stream, () -> update(update), e -> new VersionConflictException(
           definition.name(), aid, baseVersion, versionIn(e.hasItem() ? e.item() : Map.of()), 1, e));
     } else {
       AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
@@ -421,7 +421,7 @@ final class TipAppender {
     String aid = request.aggregateId();
     return request.creating()
         ? new AggregateAlreadyExistsException(name, aid, OptionalLong.empty())
-        : new ConcurrentModificationException(name, aid, request.expectedVersion(), OptionalLong.empty(), 1, cause);
+        : new VersionConflictException(name, aid, request.expectedVersion(), OptionalLong.empty(), 1, cause);
   }
 
   /**

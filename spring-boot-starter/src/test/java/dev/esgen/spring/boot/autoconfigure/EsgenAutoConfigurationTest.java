@@ -86,7 +86,7 @@ class EsgenAutoConfigurationTest {
       OrderId id = OrderId.random();
       orders.create(new OrderPlaced(id, "ann", 10_00));
       assertThat(orders.load(id)).isEqualTo(new Order(id, "ann", 10_00, false));
-      assertThat(orders.findByCustomer("ann").customer()).isEqualTo("ann");
+      assertThat(orders.loadByCustomer("ann").customer()).isEqualTo("ann");
       CartRepository carts = context.getBean(CartRepository.class);
       carts.create(new CartOpened("cart-" + id.value()));
       assertThat(carts.load("cart-" + id.value())).isEqualTo(new Cart("cart-" + id.value(), List.of()));

@@ -13,13 +13,13 @@ import java.util.OptionalLong;
  * <pre>{@code
  * try {
  *   accounts.append(id, 7, new MoneyDeposited(500));
- * } catch (ConcurrentModificationException e) {
+ * } catch (VersionConflictException e) {
  *   // e.expectedVersion() == 7, e.actualVersion() == OptionalLong.of(8)
  *   return conflict("account changed, now at version " + e.actualVersion().orElse(-1));
  * }
  * }</pre>
  */
-public class ConcurrentModificationException extends EsgenException {
+public class VersionConflictException extends EsgenException {
 
   private static final long serialVersionUID = 1L;
 
@@ -33,13 +33,13 @@ public class ConcurrentModificationException extends EsgenException {
    * @param actualVersion the version found in the store, empty when the store did not report it
    * @param attempts how many writes were tried before giving up (1 when not retried)
    */
-  public ConcurrentModificationException(
+  public VersionConflictException(
       String aggregateName, String aggregateId, long expectedVersion, OptionalLong actualVersion, int attempts) {
     this(aggregateName, aggregateId, expectedVersion, actualVersion, attempts, null);
   }
 
   /** As above, with the conflict that caused this one (e.g. the last attempt's). */
-  public ConcurrentModificationException(
+  public VersionConflictException(
       String aggregateName,
       String aggregateId,
       long expectedVersion,
@@ -58,7 +58,7 @@ public class ConcurrentModificationException extends EsgenException {
       String aggregateName, String aggregateId, long expectedVersion, OptionalLong actualVersion, int attempts) {
     String actual = actualVersion.isPresent() ? String.valueOf(actualVersion.getAsLong()) : "unknown";
     String tried = attempts > 1 ? " after " + attempts + " attempts" : "";
-    return "concurrent modification of " + aggregateName + " " + aggregateId + tried + ": expected version "
+    return "version conflict on " + aggregateName + " " + aggregateId + tried + ": expected version "
         + expectedVersion + ", actual version " + actual;
   }
 
