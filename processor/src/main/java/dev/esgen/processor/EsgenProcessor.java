@@ -1,14 +1,6 @@
 package dev.esgen.processor;
 
 import com.google.auto.service.AutoService;
-import dev.esgen.processor.generate.AggregateGenerator;
-import dev.esgen.processor.model.AggregateModel;
-import dev.esgen.processor.model.ComponentModel;
-import dev.esgen.processor.validate.AbortAggregateException;
-import dev.esgen.processor.validate.AggregateAnalyzer;
-import dev.esgen.processor.validate.Annotations;
-import dev.esgen.processor.validate.DeferAggregateException;
-import dev.esgen.processor.validate.ErrorReporter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

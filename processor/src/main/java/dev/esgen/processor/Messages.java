@@ -8,7 +8,7 @@ import java.util.List;
  * <p>Each message starts with a short tag such as {@code [esgen:no-handler]} that users can search for,
  * names the element at fault in the user's own terms, and says what to change.
  */
-public final class Messages {
+final class Messages {
 
   private static final String NAME_PATTERN = "[a-z0-9]+(-[a-z0-9]+)*";
 

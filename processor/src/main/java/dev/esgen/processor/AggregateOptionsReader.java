@@ -1,7 +1,6 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
 import dev.esgen.processor.Messages;
-import dev.esgen.processor.model.AggregateOptions;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;

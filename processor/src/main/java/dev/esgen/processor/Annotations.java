@@ -1,4 +1,4 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +13,7 @@ import javax.lang.model.util.Elements;
  * Finds annotations by their qualified name, so that annotations the processor does not depend on
  * (Jackson's {@code @JsonCreator}) are recognised the same way as esgen's own.
  */
-public final class Annotations {
+final class Annotations {
 
   public static final String AGGREGATE = "dev.esgen.annotations.Aggregate";
   public static final String DOMAIN_EVENTS = "dev.esgen.annotations.DomainEvents";

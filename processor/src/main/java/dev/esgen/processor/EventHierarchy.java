@@ -1,4 +1,4 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
 import java.util.HashMap;
 import java.util.LinkedHashSet;

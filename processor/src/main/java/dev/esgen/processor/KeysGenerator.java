@@ -1,11 +1,9 @@
-package dev.esgen.processor.generate;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeSpec;
-import dev.esgen.processor.model.AggregateModel;
-import dev.esgen.processor.model.IdModel;
 import java.util.UUID;
 import javax.lang.model.element.Modifier;
 

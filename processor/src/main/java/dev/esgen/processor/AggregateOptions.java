@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 import java.util.Optional;
 
@@ -11,7 +11,7 @@ import java.util.Optional;
  * @param snapshotTtl an ISO-8601 duration when old snapshots expire through TTL instead of being deleted
  * @param tip the tip layout's options when the aggregate uses it; empty for the journal layout
  */
-public record AggregateOptions(
+record AggregateOptions(
     int shards, int snapshotEvery, int snapshotsToKeep, Optional<String> snapshotTtl, Optional<TipOptions> tip) {
 
   /**

@@ -1,4 +1,4 @@
-package dev.esgen.processor.generate;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 

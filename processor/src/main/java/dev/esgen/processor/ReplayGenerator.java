@@ -1,14 +1,10 @@
-package dev.esgen.processor.generate;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeSpec;
-import dev.esgen.processor.model.AggregateModel;
-import dev.esgen.processor.model.CreatorModel;
-import dev.esgen.processor.model.EventModel;
-import dev.esgen.processor.model.HandlerModel;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;

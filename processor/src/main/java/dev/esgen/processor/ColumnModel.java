@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.TypeName;
 import java.util.Locale;
@@ -17,7 +17,7 @@ import java.util.Optional;
  * @param form how the value is null-checked before it becomes its stored string
  * @param wrapped for a single-component record value, how its one component is read
  */
-public record ColumnModel(
+record ColumnModel(
     String name,
     String property,
     boolean unique,

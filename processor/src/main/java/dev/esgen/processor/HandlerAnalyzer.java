@@ -1,6 +1,6 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
-import static dev.esgen.processor.validate.AggregateAnalyzer.display;
+import static dev.esgen.processor.AggregateAnalyzer.display;
 
 import dev.esgen.processor.Messages;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 import java.util.Arrays;
@@ -13,7 +13,7 @@ import java.util.stream.Stream;
  * <p>The annotation types are named, never loaded: the processor does not depend on any container, and
  * checks that the user's compile class path has them before generating code that uses them.
  */
-public enum ComponentModel {
+enum ComponentModel {
 
   /** No annotations: the application constructs the repository, or a {@code @Bean} / {@code @Provides} method does. */
   DEFAULT("default", Optional.empty(), Optional.empty(), ""),

@@ -1,9 +1,9 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
 /**
  * Abandons the aggregate being processed after its errors were reported; other aggregates go on.
  */
-public final class AbortAggregateException extends Exception {
+final class AbortAggregateException extends Exception {
   private static final long serialVersionUID = 1L;
 
   public AbortAggregateException() {

@@ -1,18 +1,10 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 import dev.esgen.processor.Messages;
-import dev.esgen.processor.model.AggregateModel;
-import dev.esgen.processor.model.AggregateOptions;
-import dev.esgen.processor.model.ColumnModel;
-import dev.esgen.processor.model.ComponentModel;
-import dev.esgen.processor.model.CreatorModel;
-import dev.esgen.processor.model.EventModel;
-import dev.esgen.processor.model.HandlerModel;
-import dev.esgen.processor.model.IdModel;
-import dev.esgen.processor.validate.ColumnAnalyzer.Property;
-import dev.esgen.processor.validate.HandlerAnalyzer.Handler;
-import dev.esgen.processor.validate.HandlerAnalyzer.Handlers;
+import dev.esgen.processor.ColumnAnalyzer.Property;
+import dev.esgen.processor.HandlerAnalyzer.Handler;
+import dev.esgen.processor.HandlerAnalyzer.Handlers;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -50,7 +42,7 @@ import javax.lang.model.util.Types;
  * this class decides their order, which is the order the errors are reported in, and when to defer or
  * give up.
  */
-public final class AggregateAnalyzer {
+final class AggregateAnalyzer {
 
   private final Elements elements;
   private final Types types;

@@ -1,11 +1,10 @@
-package dev.esgen.processor.generate;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.TypeSpec;
-import dev.esgen.processor.model.AggregateModel;
 import javax.lang.model.element.Modifier;
 
 /** What every generated type has in common: its name, header, annotation and originating element. */

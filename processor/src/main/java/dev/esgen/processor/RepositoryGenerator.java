@@ -1,4 +1,4 @@
-package dev.esgen.processor.generate;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -6,10 +6,6 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
-import dev.esgen.processor.model.AggregateModel;
-import dev.esgen.processor.model.AggregateOptions;
-import dev.esgen.processor.model.ColumnModel;
-import dev.esgen.processor.model.ComponentModel;
 import java.time.Duration;
 import java.util.Optional;
 import javax.lang.model.element.Modifier;

@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 
@@ -8,4 +8,4 @@ import com.palantir.javapoet.ClassName;
  * @param parameterType the event type it takes: a concrete event, a sealed intermediate or the root
  * @param takesRoot whether that is the sealed root, so every event goes to it
  */
-public record HandlerModel(ClassName parameterType, boolean takesRoot) {}
+record HandlerModel(ClassName parameterType, boolean takesRoot) {}

@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 /**
  * How generated code reads one property of an aggregate: a record accessor, a getter or a field.
@@ -6,7 +6,7 @@ package dev.esgen.processor.model;
  * @param name the accessor method's or the field's name
  * @param isField whether it is read as a field rather than by calling a method
  */
-public record PropertyAccess(String name, boolean isField) {
+record PropertyAccess(String name, boolean isField) {
 
   /** The Java expression reading the property from the variable {@code target}. */
   public String readFrom(String target) {

@@ -1,4 +1,4 @@
-package dev.esgen.processor.generate;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
@@ -8,9 +8,7 @@ import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
-import dev.esgen.processor.model.AggregateModel;
-import dev.esgen.processor.model.ColumnModel;
-import dev.esgen.processor.model.ColumnModel.ValueForm;
+import dev.esgen.processor.ColumnModel.ValueForm;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 
@@ -9,4 +9,4 @@ import com.palantir.javapoet.ClassName;
  * @param parameterType the event type it takes: a concrete event, a sealed intermediate or the root
  * @param takesRoot whether that is the sealed root, so any event can start a stream
  */
-public record CreatorModel(String methodName, ClassName parameterType, boolean takesRoot) {}
+record CreatorModel(String methodName, ClassName parameterType, boolean takesRoot) {}

@@ -1,15 +1,12 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
-import static dev.esgen.processor.validate.AggregateAnalyzer.display;
-import static dev.esgen.processor.validate.AggregateAnalyzer.isType;
+import static dev.esgen.processor.AggregateAnalyzer.display;
+import static dev.esgen.processor.AggregateAnalyzer.isType;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.TypeName;
 import dev.esgen.processor.Messages;
-import dev.esgen.processor.model.ColumnModel;
-import dev.esgen.processor.model.ColumnModel.ValueForm;
-import dev.esgen.processor.model.IdModel;
-import dev.esgen.processor.model.PropertyAccess;
+import dev.esgen.processor.ColumnModel.ValueForm;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

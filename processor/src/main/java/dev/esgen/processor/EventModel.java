@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 
@@ -10,4 +10,4 @@ import com.palantir.javapoet.ClassName;
  * @param applied whether an {@code apply} handler takes it
  * @param creates whether the creating method takes it
  */
-public record EventModel(ClassName type, String storedName, boolean applied, boolean creates) {}
+record EventModel(ClassName type, String storedName, boolean applied, boolean creates) {}

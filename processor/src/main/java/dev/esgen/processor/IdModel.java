@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 import java.util.Optional;
@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param valueKind whether the (wrapped) value is a String or a UUID
  * @param wrapperAccessor for a record id, the accessor of its one component
  */
-public record IdModel(
+record IdModel(
     String propertyName, PropertyAccess access, ClassName type, ValueKind valueKind, Optional<String> wrapperAccessor) {
 
   /** The kinds of value an id's string form can be made of. */

@@ -1,8 +1,7 @@
-package dev.esgen.processor.generate;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.TypeSpec;
-import dev.esgen.processor.model.AggregateModel;
 import java.io.IOException;
 import java.util.List;
 import javax.annotation.processing.Filer;
@@ -12,7 +11,7 @@ import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 
 /** Writes every source file generated for one aggregate. */
-public final class AggregateGenerator {
+final class AggregateGenerator {
 
   private final Filer filer;
   private final Elements elements;

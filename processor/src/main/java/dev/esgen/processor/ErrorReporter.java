@@ -1,4 +1,4 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
 import javax.annotation.processing.Messager;
 import javax.lang.model.element.AnnotationMirror;
@@ -10,7 +10,7 @@ import javax.tools.Diagnostic;
  * Reports compile errors on the exact element (and annotation value) at fault, and counts them so that
  * an aggregate with any error is abandoned after all of its errors were reported.
  */
-public final class ErrorReporter {
+final class ErrorReporter {
 
   private final Messager messager;
   private int errorCount;

@@ -1,4 +1,4 @@
-package dev.esgen.processor.model;
+package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
 import java.util.List;
@@ -19,7 +19,7 @@ import javax.lang.model.element.TypeElement;
  * @param options the storage options of {@code @Aggregate}
  * @param componentModel the dependency-injection annotations the repository carries
  */
-public record AggregateModel(
+record AggregateModel(
     TypeElement element,
     ClassName type,
     String name,

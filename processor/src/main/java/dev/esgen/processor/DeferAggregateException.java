@@ -1,4 +1,4 @@
-package dev.esgen.processor.validate;
+package dev.esgen.processor;
 
 import java.util.List;
 
@@ -6,7 +6,7 @@ import java.util.List;
  * Postpones the aggregate being processed to the next round because types it refers to do not exist
  * yet (another processor may generate them).
  */
-public final class DeferAggregateException extends Exception {
+final class DeferAggregateException extends Exception {
   private static final long serialVersionUID = 1L;
 
   private final List<String> unresolvedTypes;
