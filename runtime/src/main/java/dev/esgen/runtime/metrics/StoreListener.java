@@ -2,18 +2,18 @@ package dev.esgen.runtime.metrics;
 
 /**
  * Hears about every repository operation a store carries out, with what it cost in DynamoDB: plug it
- * into Micrometer, a log, or a test.
+ * into a log, a test, or Micrometer (the {@code esgen-micrometer} module has a ready listener, see
+ * docs/metrics.md).
  *
  * <p>The store calls the listener on the thread that ran the operation, after the operation finished
  * (successfully or not). A listener should be quick and must not throw; an exception it throws is
- * swallowed so that reporting never breaks a write that already happened. Failed attempts and skipped
- * snapshots are reported as they happen, through the two default methods.
+ * logged at WARN and otherwise ignored, so that reporting never breaks a write that already happened.
+ * Failed attempts and skipped snapshots are reported as they happen, through the two default methods.
  *
  * <pre>{@code
- * StoreListener micrometer = m -> Timer.builder("esgen.operation")
- *     .tag("aggregate", m.aggregateType()).tag("operation", m.operation())
- *     .register(registry).record(m.latency());
- * EventStore store = DynamoDbEventStore.create(client, StoreConfig.defaults().withListener(micrometer));
+ * StoreListener log = m -> LOG.info("{} {}: {} requests, {} WCU, {} ms", m.aggregateType(), m.operation(),
+ *     m.requests(), m.writeCapacityUnits(), m.latency().toMillis());
+ * EventStore store = DynamoDbEventStore.create(client, StoreConfig.defaults().withListener(log));
  * }</pre>
  */
 @FunctionalInterface
