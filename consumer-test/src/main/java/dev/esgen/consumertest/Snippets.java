@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * show when the page is rendered, so readers see plain code blocks while the build gets a project.
  *
  * <p>Run as a program it writes the files under a directory, emptied first:
- * {@code Snippets docs/getting-started.md target/consumer/getting-started}.
+ * {@code Snippets docs/getting-started.md target/consumer-src/getting-started}.
  */
 public final class Snippets {
 

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -17,13 +20,15 @@ import org.w3c.dom.Element;
 /**
  * What building docs/getting-started.md's Maven project cannot check: that it uses this checkout's
  * version and the plugin and JUnit versions esgen's own build downloads (so that it builds offline once
- * that build ran), that its Java files sit where their packages say, and that the Gradle builds, which
- * nothing here can run, declare the same esgen artifacts, versions and JUnit as the Maven one.
+ * that build ran), that the page shows each file's path and its Java files sit where their packages
+ * say, and that the Gradle builds, which nothing here can run, declare the same esgen artifacts,
+ * versions and JUnit as the Maven one.
  */
 class GettingStartedTest {
 
   private static final Path ROOT = Path.of(System.getProperty("esgen.root"));
-  private static final Map<String, String> SNIPPETS = Snippets.read(ROOT.resolve("docs/getting-started.md"));
+  private static final Path PAGE = ROOT.resolve("docs/getting-started.md");
+  private static final Map<String, String> SNIPPETS = Snippets.read(PAGE);
   private static final Pom PROJECT = Pom.parse(SNIPPETS.get("pom.xml"));
   private static final Pom PARENT = Pom.read(ROOT.resolve("pom.xml"));
 
@@ -32,6 +37,7 @@ class GettingStartedTest {
       Pattern.compile("^\\s*(\\w+)\\s*\\(?\\s*(platform\\s*\\(\\s*)?[\"']([^\"':]+:[^\"']+)[\"']", Pattern.MULTILINE);
   private static final Pattern GRADLE_ESGEN_VERSION =
       Pattern.compile("^(?:def|val) esgenVersion = [\"']([^\"']+)[\"']$", Pattern.MULTILINE);
+  private static final Pattern MARKER = Pattern.compile("<!-- snippet: (\\S+) -->");
   private static final Pattern JAVA_PACKAGE = Pattern.compile("^package ([\\w.]+);$", Pattern.MULTILINE);
 
   @Test
@@ -66,6 +72,25 @@ class GettingStartedTest {
   @Test
   void theKotlinBuildDeclaresWhatTheMavenBuildDoes() {
     assertEquals(expectedGradleDeclarations(), gradleDeclarations("build.gradle.kts"));
+  }
+
+  /** The marker does not show on the rendered page, so a reader learns where a file goes from this label. */
+  @Test
+  void everyFileIsLabelledWithItsPath() throws IOException {
+    List<String> page = Files.readAllLines(PAGE);
+    int labelled = 0;
+    for (int i = 0; i < page.size(); i++) {
+      Matcher marker = MARKER.matcher(page.get(i));
+      if (marker.matches()) {
+        int label = i - 1;
+        while (label > 0 && page.get(label).isBlank()) {
+          label--;
+        }
+        assertEquals("`" + marker.group(1) + "`:", page.get(label), "the line above " + page.get(i));
+        labelled++;
+      }
+    }
+    assertEquals(SNIPPETS.size(), labelled);
   }
 
   @Test
