@@ -8,4 +8,6 @@ module shop {
   requires transitive com.fasterxml.jackson.databind;
 
   exports shop;
+  // Jackson reads and writes the events and the state by reflection.
+  opens shop to com.fasterxml.jackson.databind;
 }
