@@ -1,9 +1,9 @@
 package fixture;
 
+import dev.esgen.annotations.Generated;
 import dev.esgen.runtime.aggregate.Replay;
 import dev.esgen.runtime.error.UnexpectedEventException;
 import java.util.Objects;
-import javax.annotation.processing.Generated;
 
 /**
  * Folds {@link AccountEvent} events into {@link BankAccount} state by calling its own handlers.
@@ -12,6 +12,12 @@ import javax.annotation.processing.Generated;
  */
 @Generated("dev.esgen.processor.EsgenProcessor")
 public final class BankAccountReplay implements Replay<BankAccount, AccountEvent> {
+  /**
+   * Creates an instance. It holds no state, so one instance can serve every caller.
+   */
+  public BankAccountReplay() {
+  }
+
   @Override
   public BankAccount create(AccountEvent event) {
     Objects.requireNonNull(event, "event");

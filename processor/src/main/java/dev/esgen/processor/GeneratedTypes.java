@@ -3,6 +3,7 @@ package dev.esgen.processor;
 import com.palantir.javapoet.AnnotationSpec;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.TypeSpec;
 import javax.lang.model.element.Modifier;
@@ -28,6 +29,18 @@ final class GeneratedTypes {
         .addAnnotation(AnnotationSpec.builder(RuntimeTypes.GENERATED).addMember("value", "$S", PROCESSOR).build())
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addOriginatingElement(model.element());
+  }
+
+  /**
+   * The public no-argument constructor of a generated class that needs no collaborators. Declared rather
+   * than left implicit because javac's {@code missing-explicit-ctor} lint warns about a default constructor
+   * of a public class in a package a named module exports, which is where users' domains live.
+   */
+  static MethodSpec noArgConstructor() {
+    return MethodSpec.constructorBuilder()
+        .addModifiers(Modifier.PUBLIC)
+        .addJavadoc("Creates an instance. It holds no state, so one instance can serve every caller.\n")
+        .build();
   }
 
   /** A type's name as written in its package: {@code TicketEvent.Opened} for a nested type. */

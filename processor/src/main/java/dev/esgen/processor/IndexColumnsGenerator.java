@@ -67,6 +67,7 @@ final class IndexColumnsGenerator {
         .initializer("$T.of($L)", List.class, all.build())
         .build());
 
+    type.addMethod(GeneratedTypes.noArgConstructor());
     for (ColumnModel column : model.columns()) {
       type.addMethod(encoderMethod(column));
     }

@@ -95,6 +95,7 @@ final class KeysGenerator {
                 id.propertyName(),
                 model.name()))
         .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.AGGREGATE_KEYS, model.type(), id.type()))
+        .addMethod(GeneratedTypes.noArgConstructor())
         .addMethod(idOf)
         .addMethod(idString.build())
         .addMethod(parseId)

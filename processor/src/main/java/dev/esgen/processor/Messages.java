@@ -261,7 +261,7 @@ final class Messages {
 
   public static String indexedAndUnique(String component) {
     return "[esgen:indexed-and-unique] " + component + " is both @Indexed and @Unique: @Unique alone already"
-        + " gives findBy and maybeFindBy (with strongly consistent reads); remove @Indexed";
+        + " gives findBy and loadBy (with strongly consistent reads); remove @Indexed";
   }
 
   public static String columnType(String annotation, String component, String type) {

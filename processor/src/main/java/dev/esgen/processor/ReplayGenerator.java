@@ -27,6 +27,7 @@ final class ReplayGenerator {
                 model.eventsType(),
                 model.type()))
         .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.REPLAY, model.type(), model.eventsType()))
+        .addMethod(GeneratedTypes.noArgConstructor())
         .addMethod(create(model))
         .addMethod(apply(model))
         .build();

@@ -36,7 +36,11 @@ final class RuntimeTypes {
   static final ClassName OBJECT_READER = ClassName.get(JACKSON, "ObjectReader");
   static final ClassName OBJECT_WRITER = ClassName.get(JACKSON, "ObjectWriter");
 
-  static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
+  /**
+   * esgen's own, not {@code javax.annotation.processing.Generated}: that one is in module
+   * {@code java.compiler}, which a user's named module does not read, while it reads esgen's annotations.
+   */
+  static final ClassName GENERATED = ClassName.get("dev.esgen.annotations", "Generated");
 
   private RuntimeTypes() {}
 }

@@ -12,7 +12,7 @@ import java.util.Optional;
  * <p>Its {@code appendId} is stored with the first of its events, so that after a failure whose outcome
  * is unknown the layout can read the stream back and tell whether <em>this</em> append landed. A
  * {@code commandId}, when given, is stored in a command record in the same atomic write, so that a repeat
- * of the command is recognised later (see {@link CommandRecords}).
+ * of the command is recognised later (see {@link dev.esgen.runtime.internal.command.CommandRecords}).
  *
  * <pre>{@code
  * AppendRequest<BankAccount, AccountId, AccountEvent> request =

@@ -1,0 +1,6 @@
+package shop;
+
+import dev.esgen.annotations.DomainEvents;
+
+@DomainEvents
+public sealed interface OrderEvent permits OrderPlaced, OrderShipped {}

@@ -1,0 +1,5 @@
+package shop;
+
+import java.util.UUID;
+
+public record OrderId(UUID value) {}
