@@ -21,7 +21,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * ({@link JournalLayout}, the default) in the journal and snapshot tables, or the tip layout
  * ({@link TipLayout}) in the tip table, all named by the {@link StoreConfig}. Every request either
  * layout sends goes out with the AWS SDK's own retries switched off: esgen retries in one place, within
- * the config's {@link RetryPolicy}, and reports each request's consumed capacity and each failed attempt
+ * the config's {@link dev.esgen.runtime.config.RetryPolicy}, and reports each request's consumed capacity and each failed attempt
  * to the config's {@link dev.esgen.runtime.metrics.StoreListener}. The store holds no per-aggregate state and is safe to
  * share between threads and repositories; it does not own the client and does not close it.
  *

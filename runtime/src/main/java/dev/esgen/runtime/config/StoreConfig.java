@@ -7,7 +7,7 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * Settings of a {@link DynamoDbEventStore}: table names, clock, JSON mapper, retry policy, whether
+ * Settings of a {@link dev.esgen.runtime.DynamoDbEventStore}: table names, clock, JSON mapper, retry policy, whether
  * the journal carries the optional {@code aid}/{@code seq_nr} index, and the listener that hears what
  * each operation cost.
  *

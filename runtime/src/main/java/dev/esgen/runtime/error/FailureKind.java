@@ -2,7 +2,7 @@ package dev.esgen.runtime.error;
 
 /**
  * What a failed DynamoDB request or append means, and so what esgen does next. Every failure is
- * classified once, by {@link Failures#classify(Throwable)}, and one {@link RetryBudget} decides for all
+ * classified once, by esgen's retry layer, and one retry budget ({@link dev.esgen.runtime.config.RetryPolicy}) decides for all
  * of them whether there is time and attempts left.
  *
  * <pre>{@code

@@ -11,8 +11,8 @@ import java.util.Map;
  * column whose value is {@code null} is absent from the map (it is not indexed).
  *
  * <p>The {@code @Indexed} (non-unique) columns are numbered in declaration order: the i-th one is kept in
- * index slot i ({@link IndexKeys#slotAttribute(int)}, global secondary index
- * {@link IndexKeys#slotIndexName(int)}). Reordering or inserting {@code @Indexed} columns therefore
+ * index slot i (attribute {@code ix{i}_pk}, global secondary index
+ * {@code esgen-index-{i}}). Reordering or inserting {@code @Indexed} columns therefore
  * moves columns between slots; see {@code docs/index-columns.md}.
  *
  * <pre>{@code

@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * Index columns live on the head row (one attribute per {@code @Indexed} slot, written only when its
  * value changes) and unique values as reservation items in the snapshot table; see
  * {@code docs/schema.md}.
- * Keys are described in {@link JournalKeys}, attributes in {@link JournalAttributes}.
+ * Keys are described in {@link dev.esgen.runtime.internal.keys.JournalKeys}, attributes in {@link JournalAttributes}.
  *
  * <pre>{@code
  * StorageLayout journal = new JournalLayout(client, StoreConfig.defaults(), recorder);

@@ -29,7 +29,8 @@ public final class TipKeys {
   /** The sort key of a stream's tip item: the largest index, above every batch. */
   public static final long TIP_INDEX = Long.MAX_VALUE;
 
-  /** The global secondary index over {@link TipAttributes#LISTING} and {@link TipAttributes#AID}. */
+  /** The global secondary index over {@link dev.esgen.runtime.internal.tip.TipAttributes#LISTING} and
+   * {@link dev.esgen.runtime.internal.tip.TipAttributes#AID}. */
   public static final String LISTING_INDEX = "esgen-tip-listing";
 
   private final String aggregateName;

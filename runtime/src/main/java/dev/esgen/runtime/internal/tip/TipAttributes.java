@@ -4,7 +4,7 @@ package dev.esgen.runtime.internal.tip;
  * The attribute names of the tip layout's table. They are one or two letters because DynamoDB counts
  * every attribute name, in every item and in every map inside a list, against item size and capacity.
  *
- * <p>Tip item: {@link #STREAM}, {@link #INDEX} (= {@link TipKeys#TIP_INDEX}), {@link #VERSION},
+ * <p>Tip item: {@link #STREAM}, {@link #INDEX} (= {@link dev.esgen.runtime.internal.keys.TipKeys#TIP_INDEX}), {@link #VERSION},
  * {@link #NEXT}, {@link #APPENDED}, {@link #EVENTS}, {@link #CASES}, unless the
  * aggregate is events-only {@link #UNFOLD}, and for the indexes {@link #AID}, {@link #LISTING} and one
  * {@code ix{i}_pk} per non-null {@code @Indexed} value ({@link dev.esgen.runtime.internal.keys.IndexKeys}). Batch item: {@link #STREAM}, {@link #INDEX} (its first
@@ -24,7 +24,7 @@ public final class TipAttributes {
   public static final String STREAM = "p";
 
   /**
-   * Sort key (N): {@link TipKeys#TIP_INDEX} for the tip, the index of its first event for a batch.
+   * Sort key (N): {@link dev.esgen.runtime.internal.keys.TipKeys#TIP_INDEX} for the tip, the index of its first event for a batch.
    * Inside the unfold: the number of events the snapshot folds.
    */
   public static final String INDEX = "i";
@@ -55,7 +55,7 @@ public final class TipAttributes {
 
   /**
    * Tip: the listing key {@code {aggregate-name}-{shard}} (S), written at creation and never changed: the
-   * hash key of the index {@link TipKeys#LISTING_INDEX} that {@code listAll} reads.
+   * hash key of the index {@link dev.esgen.runtime.internal.keys.TipKeys#LISTING_INDEX} that {@code listAll} reads.
    */
   public static final String LISTING = "lk";
 

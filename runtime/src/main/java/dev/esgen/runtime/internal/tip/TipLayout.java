@@ -27,13 +27,13 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * when the tip's events would pass the {@link dev.esgen.runtime.aggregate.TipPolicy} threshold they are
  * moved to a new batch item in the same {@code TransactWriteItems} that writes the new events into the
  * tip. Every event is written into the tip first, so a DynamoDB Streams consumer of the tip sees each
- * stream's events in order. Keys in {@link TipKeys}, attributes in {@link TipAttributes}.
+ * stream's events in order. Keys in {@link dev.esgen.runtime.internal.keys.TipKeys}, attributes in {@link TipAttributes}.
  *
  * <p>Index columns work as in the journal layout: {@code @Indexed} values are slot attributes of the tip
  * (global secondary indexes {@code esgen-index-{i}} on the tip table), written only when they change;
  * {@code @Unique} values are reservation items in the snapshot table, written in one
  * {@code TransactWriteItems} with the tip when an append takes or gives up a value (only then is an
- * append a transaction). {@code listAll} reads the listing index {@link TipKeys#LISTING_INDEX}, whose
+ * append a transaction). {@code listAll} reads the listing index {@link dev.esgen.runtime.internal.keys.TipKeys#LISTING_INDEX}, whose
  * key the tip gets at creation. See {@code docs/schema.md}.
  *
  * <pre>{@code
