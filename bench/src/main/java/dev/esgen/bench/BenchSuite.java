@@ -13,7 +13,7 @@ import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.scale.ScaleChart;
-import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.test.DynamoDbLocal;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EsgenJson;
@@ -78,7 +78,9 @@ public final class BenchSuite {
     List<ContentionBenchmark.Result> contention;
     List<ScaleBenchmark.Point> scale;
     System.out.println("Starting DynamoDB Local...");
-    try (DynamoDbLocal local = DynamoDbLocal.start()) {
+    // In a JVM of its own, so that the server's allocation, garbage collection and JIT stay out of the
+    // harness's measurements (they still share the machine's cores).
+    try (DynamoDbLocal local = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM)) {
       try (DynamoDbClient client = Clients.local(local.endpoint(), Optional.empty())) {
         // The definitions make the provisioner create the index slot the cart's @Indexed owner needs.
         AggregateDefinition<Cart, CartId, CartEvent> carts = CartRepository.definition(EsgenJson.newObjectMapper());

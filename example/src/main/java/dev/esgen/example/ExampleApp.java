@@ -1,6 +1,6 @@
 package dev.esgen.example;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.test.DynamoDbLocal;
 import dev.esgen.example.account.AccountId;
 import dev.esgen.example.account.BankAccount;
 import dev.esgen.example.account.BankAccountRepository;
@@ -23,10 +23,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -46,8 +43,8 @@ public final class ExampleApp {
     if (endpoint == null || endpoint.isBlank()) {
       System.out.println("Starting DynamoDB Local...");
       try (DynamoDbLocal local = DynamoDbLocal.start();
-          DynamoDbClient client = localClient(local.endpoint())) {
-        System.out.println("DynamoDB Local is listening on " + local.endpoint());
+          DynamoDbClient client = local.newClient()) {
+        System.out.println("Started " + local);
         run(client);
       }
     } else {
@@ -60,16 +57,6 @@ public final class ExampleApp {
         run(client);
       }
     }
-  }
-
-  /** A client for DynamoDB Local, which accepts any credentials and region. */
-  public static DynamoDbClient localClient(URI endpoint) {
-    return DynamoDbClient.builder()
-        .endpointOverride(endpoint)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .build();
   }
 
   static void run(DynamoDbClient client) throws Exception {

@@ -1,6 +1,6 @@
 package dev.esgen.processor.functional;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.test.DynamoDbLocal;
 import dev.esgen.processor.functional.bank.BankAccountRepository;
 import dev.esgen.processor.functional.catalog.ProductRepository;
 import dev.esgen.processor.functional.library.BookRepository;

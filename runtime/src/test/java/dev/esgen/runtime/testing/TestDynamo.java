@@ -1,6 +1,6 @@
 package dev.esgen.runtime.testing;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.test.DynamoDbLocal;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.LayoutKind;

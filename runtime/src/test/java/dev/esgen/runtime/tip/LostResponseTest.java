@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
+import dev.esgen.test.DynamoDbLocal;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.StoreConfig;
 import dev.esgen.runtime.aggregate.TipPolicy;
