@@ -67,8 +67,10 @@ public final class DynamoDbLocal implements AutoCloseable {
   public enum Mode {
     /**
      * In the calling JVM, beside the caller's own AWS SDK and Jackson (DynamoDB Local 3.x runs on the
-     * AWS SDK v2 and Jackson 2 versions esgen uses). Starts in about half the time of
-     * {@link #SEPARATE_JVM}; its threads, heap and log output are shared with the caller.
+     * AWS SDK v2 and Jackson 2 versions esgen uses). Answers its first request sooner than
+     * {@link #SEPARATE_JVM}, and a further server in the same JVM starts in milliseconds; its threads,
+     * heap and output are the caller's. Its threads are not daemons: a program of your own ends only
+     * once the server is closed.
      */
     IN_PROCESS("in-process"),
     /**
@@ -159,7 +161,9 @@ public final class DynamoDbLocal implements AutoCloseable {
 
   /**
    * The server shared by everything in this JVM, started on first use in the mode
-   * {@link #MODE_PROPERTY} names and stopped when the JVM exits. Do not close it.
+   * {@link #MODE_PROPERTY} names and stopped when the JVM exits. Do not close it. Meant for test runs,
+   * which end with {@code System.exit}; a program of your own should {@link #start()} and close its
+   * server, as an in-process server keeps the JVM alive.
    */
   public static synchronized DynamoDbLocal shared() {
     if (shared == null || !shared.isRunning()) {

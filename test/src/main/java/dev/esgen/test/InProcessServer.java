@@ -32,8 +32,8 @@ final class InProcessServer implements RunningServer {
       throw new IllegalStateException("DynamoDB Local " + found.version() + " did not start in this JVM on port "
           + port + ": " + e.getCause(), e.getCause());
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("DynamoDB Local " + found.version() + " has not the entry points of"
-          + " 3.x esgen-test starts it with (" + e + "): use software.amazon.dynamodb:DynamoDBLocal 3.x", e);
+      throw new IllegalStateException("DynamoDB Local " + found.version() + " lacks the 3.x entry points"
+          + " esgen-test starts it with (" + e + "): use software.amazon.dynamodb:DynamoDBLocal 3.x", e);
     }
     return new InProcessServer(server, stop);
   }
