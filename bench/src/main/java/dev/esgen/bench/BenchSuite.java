@@ -52,6 +52,7 @@ public final class BenchSuite {
       List<ContentionBenchmark.Result> contention,
       List<ScaleBenchmark.Point> scale,
       CompileTimeBenchmark.Result compile,
+      String dynamoDbLocal,
       Duration took) {}
 
   public static void main(String[] args) throws Exception {
@@ -77,10 +78,12 @@ public final class BenchSuite {
     List<IndexWriteCost.Row> indexWrites;
     List<ContentionBenchmark.Result> contention;
     List<ScaleBenchmark.Point> scale;
+    String dynamoDbLocal;
     System.out.println("Starting DynamoDB Local...");
     // In a JVM of its own, so that the server's allocation, garbage collection and JIT stay out of the
     // harness's measurements (they still share the machine's cores).
     try (DynamoDbLocal local = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM)) {
+      dynamoDbLocal = local.version();
       try (DynamoDbClient client = Clients.local(local.endpoint(), Optional.empty())) {
         // The definitions make the provisioner create the index slot the cart's @Indexed owner needs.
         AggregateDefinition<Cart, CartId, CartEvent> carts = CartRepository.definition(EsgenJson.newObjectMapper());
@@ -96,7 +99,7 @@ public final class BenchSuite {
       scale = new ScaleBenchmark(settings, local.endpoint()).run();
     }
     ScaleChart.write(scale, out.resolve(CHART));
-    Results results = new Results(settings, micro, endToEnd, indexWrites, contention, scale, compile,
+    Results results = new Results(settings, micro, endToEnd, indexWrites, contention, scale, compile, dynamoDbLocal,
         Duration.ofNanos(System.nanoTime() - start));
     Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
         StandardCharsets.UTF_8);
