@@ -13,11 +13,11 @@ import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.scale.ScaleChart;
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.provision.TableProvisioner;
+import dev.esgen.test.DynamoDbLocal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +52,7 @@ public final class BenchSuite {
       List<ContentionBenchmark.Result> contention,
       List<ScaleBenchmark.Point> scale,
       CompileTimeBenchmark.Result compile,
+      String dynamoDbLocal,
       Duration took) {}
 
   public static void main(String[] args) throws Exception {
@@ -77,8 +78,12 @@ public final class BenchSuite {
     List<IndexWriteCost.Row> indexWrites;
     List<ContentionBenchmark.Result> contention;
     List<ScaleBenchmark.Point> scale;
+    String dynamoDbLocal;
     settings.progress().println("Starting DynamoDB Local...");
-    try (DynamoDbLocal local = DynamoDbLocal.start()) {
+    // In a JVM of its own, so that the server's allocation, garbage collection and JIT stay out of the
+    // harness's measurements (they still share the machine's cores).
+    try (DynamoDbLocal local = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM)) {
+      dynamoDbLocal = local.version();
       try (DynamoDbClient client = Clients.local(local.endpoint(), Optional.empty())) {
         // The definitions make the provisioner create the index slot the cart's @Indexed owner needs.
         AggregateDefinition<Cart, CartId, CartEvent> carts = CartRepository.definition(EsgenJson.newObjectMapper());
@@ -94,7 +99,7 @@ public final class BenchSuite {
       scale = new ScaleBenchmark(settings, local.endpoint()).run();
     }
     ScaleChart.write(scale, out.resolve(CHART));
-    Results results = new Results(settings, micro, endToEnd, indexWrites, contention, scale, compile,
+    Results results = new Results(settings, micro, endToEnd, indexWrites, contention, scale, compile, dynamoDbLocal,
         Duration.ofNanos(System.nanoTime() - start));
     Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
         StandardCharsets.UTF_8);

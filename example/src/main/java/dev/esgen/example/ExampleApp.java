@@ -1,6 +1,5 @@
 package dev.esgen.example;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.example.account.AccountEvent;
 import dev.esgen.example.account.AccountId;
 import dev.esgen.example.account.BankAccount;
@@ -11,13 +10,14 @@ import dev.esgen.example.transfer.TransferService;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.config.StoreConfig;
-import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.test.DynamoDbLocal;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Clock;
@@ -27,10 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -48,8 +45,8 @@ public final class ExampleApp {
     if (endpoint == null || endpoint.isBlank()) {
       System.out.println("Starting DynamoDB Local...");
       try (DynamoDbLocal local = DynamoDbLocal.start();
-          DynamoDbClient client = localClient(local.endpoint())) {
-        System.out.println("DynamoDB Local is listening on " + local.endpoint());
+          DynamoDbClient client = local.newClient()) {
+        System.out.println("Started " + local);
         run(client, System.out);
       }
     } else {
@@ -62,16 +59,6 @@ public final class ExampleApp {
         run(client, System.out);
       }
     }
-  }
-
-  /** A client for DynamoDB Local, which accepts any credentials and region. */
-  public static DynamoDbClient localClient(URI endpoint) {
-    return DynamoDbClient.builder()
-        .endpointOverride(endpoint)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .build();
   }
 
   /** Runs the scenario on {@code client}, writing what happens to {@code out}. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.example.account.AccountId;
 import dev.esgen.example.account.AccountRuleException;
 import dev.esgen.example.account.BankAccount;
@@ -23,6 +22,8 @@ import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.TablePrefix;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,36 +32,38 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
-/** The example's generated repositories and its service, against DynamoDB Local. */
+/**
+ * The example's generated repositories and its service, against DynamoDB Local, in tables of this
+ * class's own (esgen-test's extension gives the class a client and a table-name prefix).
+ */
+@ExtendWith(DynamoDbLocalExtension.class)
 class BankDynamoDbTest {
 
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
 
-  private static DynamoDbClient client;
+  private static StoreConfig config;
   private static BankAccountRepository accounts;
   private static TransferRepository transfers;
   private static TransferService service;
 
   @BeforeAll
-  static void connect() {
-    client = ExampleApp.localClient(DynamoDbLocal.shared().endpoint());
-    StoreConfig config = StoreConfig.defaults().withClock(CLOCK);
+  static void provision(DynamoDbClient client, TablePrefix tables) {
+    config = StoreConfig.defaults()
+        .withJournalTable(tables.name("journal"))
+        .withSnapshotTable(tables.name("snapshot"))
+        .withTipTable(tables.name("streams"))
+        .withClock(CLOCK);
     new TableProvisioner(client, config).createTablesIfMissing(
         BankAccountRepository.definition(config.objectMapper()), TransferRepository.definition(config.objectMapper()));
     EventStore store = DynamoDbEventStore.create(client, config);
     accounts = new BankAccountRepository(store);
     transfers = new TransferRepository(store);
     service = new TransferService(accounts, transfers, CLOCK);
-  }
-
-  @AfterAll
-  static void disconnect() {
-    client.close();
   }
 
   private AccountId open(String owner, long cents) {
@@ -88,14 +91,14 @@ class BankDynamoDbTest {
   }
 
   @Test
-  void aDepositSentTwiceWithOneCommandIdIsAppliedOnce() {
+  void aDepositSentTwiceWithOneCommandIdIsAppliedOnce(DynamoDbClient client) {
     AccountId ann = open("Ann", 0);
     String command = "deposit-" + ann.value();
 
     accounts.transact(ann, command, a -> a.deposit(25_00, "paycheck"));
     accounts.transact(ann, command, a -> a.deposit(25_00, "paycheck"));
     // A new repository on a new store, as after a restart, recognises the command as well.
-    new BankAccountRepository(DynamoDbEventStore.create(client, StoreConfig.defaults()))
+    new BankAccountRepository(DynamoDbEventStore.create(client, config))
         .transact(ann, command, a -> a.deposit(25_00, "paycheck"));
 
     assertEquals(25_00, accounts.load(ann).balanceCents());
@@ -154,7 +157,7 @@ class BankDynamoDbTest {
   }
 
   @Test
-  void theExampleProgramRunsToTheEndAndShowsTheStoredEventsAndTheirCost() throws Exception {
+  void theExampleProgramRunsToTheEndAndShowsTheStoredEventsAndTheirCost(DynamoDbClient client) throws Exception {
     ByteArrayOutputStream output = new ByteArrayOutputStream();
 
     ExampleApp.run(client, new PrintStream(output, true, StandardCharsets.UTF_8));

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.example.account.AccountId;
 import dev.esgen.example.account.BankAccount;
 import dev.esgen.example.account.BankAccountRepository;
@@ -22,6 +21,8 @@ import dev.esgen.runtime.internal.tip.TipAttributes;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
+import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.TablePrefix;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -30,8 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -43,6 +44,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * ({@code withDefinition(store, definition(mapper).withLayout(...))}), so the scenario code is the same
  * line for line.
  */
+@ExtendWith(DynamoDbLocalExtension.class)
 class BankScenarioOnEveryLayoutTest {
 
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
@@ -52,17 +54,16 @@ class BankScenarioOnEveryLayoutTest {
   private static EventStore store;
 
   @BeforeAll
-  static void connect() {
-    client = ExampleApp.localClient(DynamoDbLocal.shared().endpoint());
-    config = StoreConfig.defaults().withClock(CLOCK);
+  static void provision(DynamoDbClient localClient, TablePrefix tables) {
+    client = localClient;
+    config = StoreConfig.defaults()
+        .withJournalTable(tables.name("journal"))
+        .withSnapshotTable(tables.name("snapshot"))
+        .withTipTable(tables.name("streams"))
+        .withClock(CLOCK);
     new TableProvisioner(client, config).createTablesIfMissing(
         BankAccountRepository.definition(config.objectMapper()), TransferRepository.definition(config.objectMapper()));
     store = DynamoDbEventStore.create(client, config);
-  }
-
-  @AfterAll
-  static void disconnect() {
-    client.close();
   }
 
   @ParameterizedTest

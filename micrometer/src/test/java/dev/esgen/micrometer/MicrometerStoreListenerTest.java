@@ -20,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.micrometer.notebook.Notebook;
 import dev.esgen.micrometer.notebook.NotebookId;
 import dev.esgen.micrometer.notebook.NotebookOpened;
@@ -29,6 +28,7 @@ import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.provision.TableProvisioner;
+import dev.esgen.test.DynamoDbLocal;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,5 @@
 package dev.esgen.processor.functional;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.processor.functional.bank.BankAccountRepository;
 import dev.esgen.processor.functional.catalog.ProductRepository;
 import dev.esgen.processor.functional.library.BookRepository;
@@ -9,6 +8,7 @@ import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.provision.TableProvisioner;
+import dev.esgen.test.DynamoDbLocal;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;

@@ -1,11 +1,11 @@
 package dev.esgen.runtime.faults;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.testing.TestDynamo;
+import dev.esgen.test.DynamoDbLocal;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;

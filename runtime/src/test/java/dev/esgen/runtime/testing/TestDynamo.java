@@ -1,6 +1,5 @@
 package dev.esgen.runtime.testing;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.codec.EsgenJson;
@@ -9,6 +8,7 @@ import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.provision.TableProvisioner;
+import dev.esgen.test.DynamoDbLocal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

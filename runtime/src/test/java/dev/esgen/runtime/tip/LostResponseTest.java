@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.esgen.dynamodblocal.DynamoDbLocal;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.StoreConfig;
@@ -19,6 +18,7 @@ import dev.esgen.runtime.internal.tip.TipAttributes;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.runtime.testing.TipItems;
+import dev.esgen.test.DynamoDbLocal;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

@@ -1,0 +1,60 @@
+package dev.esgen.test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+
+/**
+ * DynamoDB Local's HTTP server running in this JVM, started through its command-line entry class as
+ * {@code java -jar DynamoDBLocal.jar} would, so that options mean what DynamoDB Local's documentation
+ * says. Reached by reflection because DynamoDB Local is the caller's dependency, found at run time.
+ */
+final class InProcessServer implements RunningServer {
+
+  private final Object server;
+  private final Method stop;
+  private volatile boolean running = true;
+
+  private InProcessServer(Object server, Method stop) {
+    this.server = server;
+    this.stop = stop;
+  }
+
+  /** @throws IllegalStateException when the server does not start, for example because the port was taken */
+  static InProcessServer start(DynamoDbLocalOnClasspath found, int port) {
+    Object server;
+    Method stop;
+    try {
+      Method create = found.serverRunner().getMethod("createServerFromCommandLineArgs", String[].class);
+      server = create.invoke(null, (Object) RunningServer.arguments(port).toArray(String[]::new));
+      stop = server.getClass().getMethod("stop");
+      server.getClass().getMethod("start").invoke(server);
+    } catch (InvocationTargetException e) {
+      throw new IllegalStateException("DynamoDB Local " + found.version() + " did not start in this JVM on port "
+          + port + ": " + e.getCause(), e.getCause());
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("DynamoDB Local " + found.version() + " lacks the 3.x entry points"
+          + " esgen-test starts it with (" + e + "): use software.amazon.dynamodb:DynamoDBLocal 3.x", e);
+    }
+    return new InProcessServer(server, stop);
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+
+  @Override
+  public synchronized void stop() {
+    if (!running) {
+      return;
+    }
+    running = false;
+    try {
+      stop.invoke(server);
+    } catch (InvocationTargetException e) {
+      throw new IllegalStateException("DynamoDB Local did not stop: " + e.getCause(), e.getCause());
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("DynamoDB Local did not stop", e);
+    }
+  }
+}

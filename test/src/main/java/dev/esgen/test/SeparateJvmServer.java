@@ -1,0 +1,183 @@
+package dev.esgen.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * DynamoDB Local in a child JVM started with this JVM's class path: whatever the caller resolved,
+ * DynamoDB Local and its dependencies included, so nothing is fixed when esgen-test is built. The class
+ * path is handed over as it is, so a manifest-only jar (Maven Surefire's, by default) is expanded by the
+ * child as it was by this JVM; it travels in an argument file, which keeps long class paths within
+ * Windows' command-line limit.
+ *
+ * <p>The child's working directory is a fresh temporary directory that also receives its output and
+ * the SQLite native library DynamoDB Local extracts; {@link #stop()} removes it.
+ */
+final class SeparateJvmServer implements RunningServer {
+
+  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+  private static final String LOG = "server.log";
+
+  private final Process process;
+  private final Path directory;
+  private final Thread stopAtExit;
+
+  private SeparateJvmServer(Process process, Path directory) {
+    this.process = process;
+    this.directory = directory;
+    // A child process outlives its parent unless stopped: stop it when this JVM exits without close().
+    this.stopAtExit = new Thread(this::stopProcess, "dynamodb-local-jvm-stop");
+  }
+
+  /**
+   * @throws IllegalStateException when DynamoDB Local was not loaded from this JVM's class path, or the
+   *     child does not answer in time (the message holds the end of its output)
+   */
+  static SeparateJvmServer start(DynamoDbLocalOnClasspath found, int port) {
+    if (found.serverRunner().getClassLoader() != ClassLoader.getSystemClassLoader()) {
+      throw new IllegalStateException("DynamoDB Local was loaded by " + found.serverRunner().getClassLoader()
+          + ", not from this JVM's class path (java.class.path), which is all a separate JVM gets: start it"
+          + " with Mode.IN_PROCESS");
+    }
+    Path directory;
+    Process process;
+    try {
+      directory = Files.createTempDirectory("dynamodb-local-");
+      Path arguments = directory.resolve("java-arguments");
+      Files.write(arguments, javaArguments(directory, port).stream().map(SeparateJvmServer::quoted).toList(),
+          StandardCharsets.UTF_8);
+      ProcessBuilder builder =
+          new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "@" + arguments)
+              .directory(directory.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(directory.resolve(LOG).toFile());
+      // The command line already says so; the variable covers DynamoDB Local versions that only read it.
+      builder.environment().put("DDB_LOCAL_TELEMETRY", "0");
+      process = builder.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start a JVM for DynamoDB Local", e);
+    }
+    SeparateJvmServer server = new SeparateJvmServer(process, directory);
+    Runtime.getRuntime().addShutdownHook(server.stopAtExit);
+    try {
+      server.awaitReady(URI.create("http://127.0.0.1:" + port));
+    } catch (IllegalStateException e) {
+      server.stop();
+      throw e;
+    }
+    return server;
+  }
+
+  private static List<String> javaArguments(Path directory, int port) {
+    List<String> arguments = new ArrayList<>();
+    arguments.add("-Xmx512m");
+    arguments.add("-Dorg.sqlite.tmpdir=" + directory);
+    arguments.add("-cp");
+    arguments.add(System.getProperty("java.class.path"));
+    arguments.add(DynamoDbLocalOnClasspath.SERVER_RUNNER);
+    arguments.addAll(RunningServer.arguments(port));
+    return arguments;
+  }
+
+  /** One argument of a {@code java @file}: quoted, with backslashes (Windows paths) and quotes escaped. */
+  private static String quoted(String argument) {
+    return "\"" + argument.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  @Override
+  public boolean isRunning() {
+    return process.isAlive();
+  }
+
+  @Override
+  public synchronized void stop() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopAtExit);
+    } catch (IllegalStateException shuttingDown) {
+      // The hook is running or about to; stopping twice is harmless.
+    }
+    stopProcess();
+  }
+
+  private void stopProcess() {
+    process.destroy();
+    try {
+      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    deleteDirectory();
+  }
+
+  private void deleteDirectory() {
+    try (Stream<Path> files = Files.walk(directory)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException leftOver) {
+      // A file the child still held (Windows) stays in the temporary directory; harmless there.
+    }
+  }
+
+  private void awaitReady(URI endpoint) {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    // Any HTTP answer means the server is listening; an unsigned request gets a 400.
+    HttpRequest probe = HttpRequest.newBuilder(endpoint)
+        .timeout(Duration.ofSeconds(2))
+        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+        .build();
+    Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "DynamoDB Local's JVM exited with code " + process.exitValue() + ":\n" + logTail());
+      }
+      try {
+        http.send(probe, HttpResponse.BodyHandlers.discarding());
+        return;
+      } catch (IOException notYet) {
+        pause();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for DynamoDB Local", e);
+      }
+    }
+    throw new IllegalStateException(
+        "DynamoDB Local did not answer on " + endpoint + " within " + STARTUP_TIMEOUT + ":\n" + logTail());
+  }
+
+  private String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(directory.resolve(LOG), StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(no output: " + e.getMessage() + ")";
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(50);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

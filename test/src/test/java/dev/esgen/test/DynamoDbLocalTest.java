@@ -1,0 +1,171 @@
+package dev.esgen.test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarFile;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+class DynamoDbLocalTest {
+
+  @ParameterizedTest
+  @EnumSource(DynamoDbLocal.Mode.class)
+  void startsOnLoopbackServesRequestsAndStops(DynamoDbLocal.Mode mode) throws Exception {
+    DynamoDbLocal server = DynamoDbLocal.start(mode);
+    int port = server.endpoint().getPort();
+    try (server; DynamoDbClient client = server.newClient()) {
+      assertEquals(mode, server.mode());
+      assertEquals("127.0.0.1", server.endpoint().getHost());
+      assertTrue(server.isRunning());
+      createTable(client, "launcher-check");
+      assertEquals(List.of("launcher-check"), client.listTables().tableNames());
+      assertThrows(ResourceNotFoundException.class, () -> client.describeTable(b -> b.tableName("absent")));
+    }
+    assertFalse(server.isRunning());
+    assertFalse(isListening(port), "the server should be gone after close()");
+  }
+
+  @Test
+  void aConditionFailedInATransactionCancelsItAsDynamoDbDoes() {
+    try (DynamoDbClient client = DynamoDbLocal.shared().newClient()) {
+      String table = TablePrefix.fresh("DynamoDbLocalTest").name("conditions");
+      createTable(client, table);
+      TransactWriteItem putIfAbsent = TransactWriteItem.builder()
+          .put(p -> p.tableName(table).item(Map.of("k", AttributeValue.fromS("a"))).conditionExpression("attribute_not_exists(k)"))
+          .build();
+      client.transactWriteItems(b -> b.transactItems(putIfAbsent));
+
+      TransactionCanceledException cancelled =
+          assertThrows(TransactionCanceledException.class, () -> client.transactWriteItems(b -> b.transactItems(putIfAbsent)));
+      assertEquals(List.of("ConditionalCheckFailed"),
+          cancelled.cancellationReasons().stream().map(CancellationReason::code).toList());
+    }
+  }
+
+  @Test
+  void twoServersInOneJvmKeepTheirTablesApart() {
+    try (DynamoDbLocal first = DynamoDbLocal.start(DynamoDbLocal.Mode.IN_PROCESS);
+        DynamoDbLocal second = DynamoDbLocal.start(DynamoDbLocal.Mode.IN_PROCESS);
+        DynamoDbClient firstClient = first.newClient();
+        DynamoDbClient secondClient = second.newClient()) {
+      assertNotEquals(first.endpoint(), second.endpoint());
+      createTable(firstClient, "only-in-first");
+      assertEquals(List.of("only-in-first"), firstClient.listTables().tableNames());
+      assertEquals(List.of(), secondClient.listTables().tableNames());
+    }
+  }
+
+  @Test
+  void sharedIsOneServerPerJvmInTheConfiguredMode() {
+    DynamoDbLocal shared = DynamoDbLocal.shared();
+    assertSame(shared, DynamoDbLocal.shared());
+    assertEquals(DynamoDbLocal.Mode.configured(), shared.mode());
+    assertTrue(shared.isRunning());
+  }
+
+  @Test
+  void runsTheDynamoDbLocalOfTheClasspathAndSaysWhichVersion() {
+    DynamoDbLocalOnClasspath found = DynamoDbLocalOnClasspath.find();
+    assertTrue(found.jar().orElseThrow().getFileName().toString().startsWith("DynamoDBLocal-"), found.jar().toString());
+    assertTrue(DynamoDbLocal.shared().version().matches("3\\.\\d+\\.\\d+"), DynamoDbLocal.shared().version());
+    assertEquals(found.version(), DynamoDbLocal.shared().version());
+  }
+
+  /**
+   * DynamoDB Local 3.x carries SQLite natives for these platforms in its jar and picks one by os.name and
+   * os.arch itself, so users add no native artifact. docs/testing-with-dynamodb-local.md lists the same.
+   */
+  @Test
+  void theJarBundlesSqliteForTheDocumentedPlatforms() throws IOException {
+    Path jar = DynamoDbLocalOnClasspath.find().jar().orElseThrow();
+    String natives = "software/amazon/dynamodb/services/local/shared/access/sqlite/native/";
+    try (JarFile file = new JarFile(jar.toFile())) {
+      List<String> bundled = file.stream()
+          .map(entry -> entry.getName())
+          .filter(name -> name.startsWith(natives) && !name.endsWith("/"))
+          .map(name -> name.substring(natives.length()))
+          .sorted()
+          .collect(Collectors.toList());
+      assertTrue(bundled.containsAll(List.of(
+          "Linux/aarch64/libsqlite4java.so",
+          "Linux/x86_64/libsqlite4java.so",
+          "Mac/aarch64/libsqlite4java.dylib",
+          "Mac/x86_64/libsqlite4java.dylib",
+          "Windows/x86_64/sqlite4java.dll")), bundled.toString());
+    }
+  }
+
+  /** A separate JVM works in a temporary directory; a server in this JVM shares its working directory. */
+  @Test
+  void writesNoTelemetryFileIntoTheWorkingDirectory() {
+    try (DynamoDbLocal inProcess = DynamoDbLocal.start(DynamoDbLocal.Mode.IN_PROCESS);
+        DynamoDbClient client = inProcess.newClient()) {
+      client.listTables();
+    }
+    // DynamoDB Local with telemetry on writes this file into user.dir when it starts.
+    assertFalse(Files.exists(Path.of(System.getProperty("user.dir"), "dynamodb-local-metadata.json")));
+  }
+
+  @Test
+  void theModePropertyChoosesTheMode() {
+    String before = System.getProperty(DynamoDbLocal.MODE_PROPERTY);
+    try {
+      System.clearProperty(DynamoDbLocal.MODE_PROPERTY);
+      assertEquals(DynamoDbLocal.Mode.IN_PROCESS, DynamoDbLocal.Mode.configured());
+      System.setProperty(DynamoDbLocal.MODE_PROPERTY, "separate-jvm");
+      assertEquals(DynamoDbLocal.Mode.SEPARATE_JVM, DynamoDbLocal.Mode.configured());
+      System.setProperty(DynamoDbLocal.MODE_PROPERTY, "In-Process");
+      assertEquals(DynamoDbLocal.Mode.IN_PROCESS, DynamoDbLocal.Mode.configured());
+      System.setProperty(DynamoDbLocal.MODE_PROPERTY, "docker");
+      IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class, DynamoDbLocal.Mode::configured);
+      assertTrue(wrong.getMessage().contains("in-process or separate-jvm"), wrong.getMessage());
+    } finally {
+      if (before == null) {
+        System.clearProperty(DynamoDbLocal.MODE_PROPERTY);
+      } else {
+        System.setProperty(DynamoDbLocal.MODE_PROPERTY, before);
+      }
+    }
+  }
+
+  static void createTable(DynamoDbClient client, String table) {
+    client.createTable(b -> b
+        .tableName(table)
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(AttributeDefinition.builder().attributeName("k").attributeType(ScalarAttributeType.S).build())
+        .keySchema(KeySchemaElement.builder().attributeName("k").keyType(KeyType.HASH).build()));
+  }
+
+  private static boolean isListening(int port) {
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      return socket.isConnected();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}
