@@ -20,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.esgen.micrometer.notebook.Notebook;
 import dev.esgen.micrometer.notebook.NotebookId;
 import dev.esgen.micrometer.notebook.NotebookOpened;
 import dev.esgen.micrometer.notebook.NotebookRepository;

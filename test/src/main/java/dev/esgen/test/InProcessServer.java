@@ -1,5 +1,7 @@
 package dev.esgen.test;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
@@ -23,6 +25,10 @@ final class InProcessServer implements RunningServer {
   static InProcessServer start(DynamoDbLocalOnClasspath found, int port) {
     Object server;
     Method stop;
+    // DynamoDB Local prints its configuration to standard output as it starts; a test run should show test
+    // results, so its output is dropped for the moment it takes (the port and version are in toString()).
+    PrintStream out = System.out;
+    System.setOut(new PrintStream(OutputStream.nullOutputStream()));
     try {
       Method create = found.serverRunner().getMethod("createServerFromCommandLineArgs", String[].class);
       server = create.invoke(null, (Object) RunningServer.arguments(port).toArray(String[]::new));
@@ -34,6 +40,8 @@ final class InProcessServer implements RunningServer {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("DynamoDB Local " + found.version() + " lacks the 3.x entry points"
           + " esgen-test starts it with (" + e + "): use software.amazon.dynamodb:DynamoDBLocal 3.x", e);
+    } finally {
+      System.setOut(out);
     }
     return new InProcessServer(server, stop);
   }

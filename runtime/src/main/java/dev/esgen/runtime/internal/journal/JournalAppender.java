@@ -17,15 +17,11 @@ import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.config.StoreConfig;
-import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendOutcomeUnknownException;
-import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.EventEncodingException;
-import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
-import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandRecords;
@@ -37,7 +33,6 @@ import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
-import dev.esgen.runtime.internal.retry.Failures;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.AppendTransaction;
 import dev.esgen.runtime.internal.storage.LoadedStream;
@@ -50,7 +45,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -337,24 +331,9 @@ final class JournalAppender {
       case THIS_APPEND:
         return;
       case ANOTHER_APPEND:
-        throw request.creating()
-            ? new AggregateAlreadyExistsException(request.definition().name(), aid, OptionalLong.empty())
-            : new VersionConflictException(request.definition().name(), aid, request.expectedVersion(),
-                OptionalLong.empty(), 1, last);
+        throw StoredOutcome.lostTo(request, last);
       default:
-        FailureKind kind = Failures.classify(last);
-        // A cancellation for a failed condition or a bad request says why nothing was stored; one for transient
-        // reasons only, resent until the budget ran out, means the store was unavailable, as without the
-        // earlier attempt of unknown outcome.
-        if (last instanceof TransactionCanceledException cancelled && kind != FailureKind.TRANSIENT) {
-          throw transaction.toException(cancelled, request.expectedVersion(), request.creating(), VERSION);
-        }
-        if (kind == FailureKind.OUTCOME_UNKNOWN) {
-          throw StoredOutcome.unknown(request, last);
-        }
-        throw new StoreUnavailableException("TransactWriteItems on [" + config.journalTable() + ", "
-            + config.snapshotTable() + "]", recorder.currentBudget().failedAttempts(), kind, Failures.describe(last),
-            last);
+        throw transaction.notStored(request, last, VERSION, recorder.currentBudget().failedAttempts());
     }
   }
 

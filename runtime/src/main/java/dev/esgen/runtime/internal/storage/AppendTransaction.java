@@ -4,6 +4,8 @@ import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.CorruptStreamException;
+import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
@@ -184,6 +186,38 @@ public final class AppendTransaction {
       described.add(Failures.describe(cancelled));
     }
     return new AppendRejectedException(aggregateName, aid, described, cancelled);
+  }
+
+  /**
+   * The error for this transaction when it was sent in doubt (an attempt's outcome was unknown), gave up
+   * with {@code last}, and reading back found it not stored: a cancellation for a failed condition or a
+   * bad request says why; one for transient reasons only, resent until the budget ran out, means the store
+   * was unavailable; a last failure of unknown outcome leaves the append's outcome unknown.
+   *
+   * @param attempts the failed attempts of the operation so far
+   */
+  public RuntimeException notStored(
+      AppendRequest<?, ?, ?> request, RuntimeException last, String versionAttribute, int attempts) {
+    FailureKind kind = Failures.classify(last);
+    if (last instanceof TransactionCanceledException cancelled && kind != FailureKind.TRANSIENT) {
+      return toException(cancelled, request.expectedVersion(), request.creating(), versionAttribute);
+    }
+    if (kind == FailureKind.OUTCOME_UNKNOWN) {
+      return StoredOutcome.unknown(request, last);
+    }
+    return new StoreUnavailableException("TransactWriteItems on " + tables(), attempts, kind, Failures.describe(last),
+        last);
+  }
+
+  /** The tables this transaction writes, in the order of their first action. */
+  private List<String> tables() {
+    return items.stream()
+        .map(item -> item.put() != null ? item.put().tableName()
+            : item.update() != null ? item.update().tableName()
+            : item.delete() != null ? item.delete().tableName()
+            : item.conditionCheck().tableName())
+        .distinct()
+        .toList();
   }
 
   private static boolean failed(List<CancellationReason> reasons, int index) {

@@ -1,6 +1,9 @@
 package dev.esgen.runtime.internal.storage;
 
+import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendOutcomeUnknownException;
+import dev.esgen.runtime.error.VersionConflictException;
+import java.util.OptionalLong;
 import dev.esgen.runtime.internal.retry.Failures;
 
 /**
@@ -27,6 +30,18 @@ public enum StoredOutcome {
 
   /** No append followed the version this one was conditioned on: it is not stored (yet). */
   NOTHING;
+
+  /**
+   * The exception for an append whose version another append took while this one's outcome was unknown:
+   * it is not stored and never will be.
+   */
+  public static RuntimeException lostTo(AppendRequest<?, ?, ?> request, RuntimeException cause) {
+    String name = request.definition().name();
+    return request.creating()
+        ? new AggregateAlreadyExistsException(name, request.aggregateId(), OptionalLong.empty())
+        : new VersionConflictException(name, request.aggregateId(), request.expectedVersion(), OptionalLong.empty(), 1,
+            cause);
+  }
 
   /** The exception for an append whose outcome stays unknown after {@code lastFailure}. */
   public static AppendOutcomeUnknownException unknown(AppendRequest<?, ?, ?> request, RuntimeException lastFailure) {

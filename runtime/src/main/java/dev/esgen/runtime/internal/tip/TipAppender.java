@@ -38,7 +38,6 @@ import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
-import dev.esgen.runtime.internal.retry.Failures;
 import dev.esgen.runtime.internal.retry.RetryBudget;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.AppendTransaction;
@@ -357,7 +356,7 @@ final class TipAppender {
           return;
         }
         if (outcome == StoredOutcome.ANOTHER_APPEND) {
-          throw lostTo(request, ambiguity);
+          throw StoredOutcome.lostTo(request, ambiguity);
         }
         if (!budget.retry(FailureKind.OUTCOME_UNKNOWN, ambiguity)) {
           throw StoredOutcome.unknown(request, ambiguity);
@@ -392,36 +391,15 @@ final class TipAppender {
         case THIS_APPEND:
           return;
         case ANOTHER_APPEND:
-          throw lostTo(request, last);
+          throw StoredOutcome.lostTo(request, last);
         default:
-          FailureKind kind = Failures.classify(last);
-          // A cancellation for a failed condition or a bad request says why nothing was stored; one for transient
-          // reasons only, resent until the budget ran out, means the store was unavailable, as without the
-          // earlier attempt of unknown outcome.
-          if (last instanceof TransactionCanceledException cancelled && kind != FailureKind.TRANSIENT) {
-            throw transaction.toException(cancelled, request.expectedVersion(), request.creating(), VERSION);
-          }
-          if (kind == FailureKind.OUTCOME_UNKNOWN) {
-            throw StoredOutcome.unknown(request, last);
-          }
-          throw new StoreUnavailableException("TransactWriteItems on [" + config.tipTable() + ", "
-              + config.snapshotTable() + "]", recorder.currentBudget().failedAttempts(), kind, Failures.describe(last),
-              last);
+          throw transaction.notStored(request, last, VERSION, recorder.currentBudget().failedAttempts());
       }
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(transaction.changesReservations() || request.commandId().isPresent()
           ? List.of(config.tipTable(), config.snapshotTable())
           : List.of(config.tipTable()), e);
     }
-  }
-
-  /** The error for an append whose version another append took while this one's outcome was unknown. */
-  private static RuntimeException lostTo(AppendRequest<?, ?, ?> request, RuntimeException cause) {
-    String name = request.definition().name();
-    String aid = request.aggregateId();
-    return request.creating()
-        ? new AggregateAlreadyExistsException(name, aid, OptionalLong.empty())
-        : new VersionConflictException(name, aid, request.expectedVersion(), OptionalLong.empty(), 1, cause);
   }
 
   /**
