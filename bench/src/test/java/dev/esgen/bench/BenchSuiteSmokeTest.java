@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.bench.codec.MicroBenchmarks;
 import dev.esgen.bench.contention.ContentionBenchmark;
-import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
+import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import java.nio.file.Files;

@@ -1,7 +1,6 @@
 package dev.esgen.processor;
 
 import com.palantir.javapoet.ClassName;
-import dev.esgen.processor.Messages;
 import dev.esgen.processor.ColumnAnalyzer.Property;
 import dev.esgen.processor.HandlerAnalyzer.Handler;
 import dev.esgen.processor.HandlerAnalyzer.Handlers;

@@ -1,6 +1,5 @@
 package dev.esgen.processor;
 
-import dev.esgen.processor.Messages;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;

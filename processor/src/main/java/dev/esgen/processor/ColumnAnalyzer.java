@@ -5,7 +5,6 @@ import static dev.esgen.processor.AggregateAnalyzer.isType;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.TypeName;
-import dev.esgen.processor.Messages;
 import dev.esgen.processor.ColumnModel.ValueForm;
 import java.util.ArrayList;
 import java.util.HashMap;

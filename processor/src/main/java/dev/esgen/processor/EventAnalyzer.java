@@ -2,7 +2,6 @@ package dev.esgen.processor;
 
 import static dev.esgen.processor.AggregateAnalyzer.display;
 
-import dev.esgen.processor.Messages;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
@@ -16,6 +15,7 @@ import dev.esgen.runtime.error.InvalidCommandIdException;
 import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.testing.CounterLayout;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,20 +33,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /** Idempotent commands on both layouts: a command id is applied once, however often it is repeated. */
 class CommandIdTest {
 
-  enum Layout {
-    JOURNAL,
-    TIP;
-
-    CounterRepository repository() {
-      return this == JOURNAL
-          ? new CounterRepository(TestDynamo.store())
-          : new CounterRepository(TestDynamo.store(), new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 0, true));
-    }
-  }
-
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void aRepeatedCommandReturnsTheStoredStreamWithoutDecidingAgain(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void aRepeatedCommandReturnsTheStoredStreamWithoutDecidingAgain(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
@@ -72,8 +61,8 @@ class CommandIdTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void aCommandIdBelongsToOneStream(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void aCommandIdBelongsToOneStream(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId one = CounterId.random();
     CounterId other = CounterId.random();
@@ -88,8 +77,8 @@ class CommandIdTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void aRepeatedAppendIsNotAppliedAgainWhateverVersionItExpects(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void aRepeatedAppendIsNotAppliedAgainWhateverVersionItExpects(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
@@ -102,8 +91,8 @@ class CommandIdTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void aRepeatedCreateReturnsTheStreamAndAnotherCommandFindsItTaken(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void aRepeatedCreateReturnsTheStreamAndAnotherCommandFindsItTaken(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
 
@@ -118,8 +107,8 @@ class CommandIdTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void twoConcurrentTriesOfOneCommandStoreItOnce(Layout layout) throws Exception {
+  @EnumSource(CounterLayout.class)
+  void twoConcurrentTriesOfOneCommandStoreItOnce(CounterLayout layout) throws Exception {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
@@ -146,8 +135,8 @@ class CommandIdTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void aCommandIdThatCannotBeStoredIsRefusedBeforeAnyRequest(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void aCommandIdThatCannotBeStoredIsRefusedBeforeAnyRequest(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
@@ -167,8 +156,8 @@ class CommandIdTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void aCommandCostsOneReadMoreThanTransactWithoutIt(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void aCommandCostsOneReadMoreThanTransactWithoutIt(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
@@ -14,6 +13,7 @@ import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.tip.TipAttributes;
 import dev.esgen.runtime.repository.AppendOptions;
+import dev.esgen.runtime.testing.CounterLayout;
 import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.runtime.testing.TipItems;
 import java.util.List;
@@ -26,20 +26,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /** Metadata given explicitly or by an EventContext, stored with every event and read back, on both layouts. */
 class EventMetadataTest {
 
-  enum Layout {
-    JOURNAL,
-    TIP;
-
-    CounterRepository repository() {
-      return this == JOURNAL
-          ? new CounterRepository(TestDynamo.store())
-          : new CounterRepository(TestDynamo.store(), new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 0, true));
-    }
-  }
-
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void explicitMetadataIsCompletedFromTheContextAndStoredWithEveryEvent(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void explicitMetadataIsCompletedFromTheContextAndStoredWithEveryEvent(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
@@ -58,8 +47,8 @@ class EventMetadataTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void theContextAloneIsEnoughAndScopesNest(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void theContextAloneIsEnoughAndScopesNest(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
 
@@ -79,14 +68,14 @@ class EventMetadataTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Layout.class)
-  void anAppendWithoutMetadataStoresNoMetadataAttribute(Layout layout) {
+  @EnumSource(CounterLayout.class)
+  void anAppendWithoutMetadataStoresNoMetadataAttribute(CounterLayout layout) {
     CounterRepository counters = layout.repository();
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     counters.transact(id, AppendOptions.metadata(EventMetadata.none().withActor("a")), c -> c.increment("x"));
 
-    if (layout == Layout.JOURNAL) {
+    if (layout == CounterLayout.JOURNAL) {
       List<Map<String, AttributeValue>> items = TestDynamo.streamItems("journal", CounterRepository.NAME, id.value());
       assertFalse(items.get(0).containsKey(JournalAttributes.METADATA));
       assertEquals(Map.of("actor", AttributeValue.fromS("a")), items.get(1).get(JournalAttributes.METADATA).m());

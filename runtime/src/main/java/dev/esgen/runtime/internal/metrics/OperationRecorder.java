@@ -1,7 +1,7 @@
 package dev.esgen.runtime.internal.metrics;
 
-import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.internal.retry.RetryBudget;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
 import dev.esgen.runtime.metrics.FailedAttempt;

@@ -213,7 +213,8 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
         .build();
   }
 
-  private static List<String> tables(List<TransactWriteItem> items) {
+  /** The tables {@code items} write, in the order of their first action. */
+  public static List<String> tables(List<TransactWriteItem> items) {
     return items.stream()
         .map(item -> item.put() != null ? item.put().tableName()
             : item.update() != null ? item.update().tableName()

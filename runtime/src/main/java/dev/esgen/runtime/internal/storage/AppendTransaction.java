@@ -2,16 +2,17 @@ package dev.esgen.runtime.internal.storage;
 
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
-import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.FailureKind;
-import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
 import dev.esgen.runtime.internal.index.IndexChanges.UniqueChange;
 import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.retry.Failures;
+import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -205,19 +206,8 @@ public final class AppendTransaction {
     if (kind == FailureKind.OUTCOME_UNKNOWN) {
       return StoredOutcome.unknown(request, last);
     }
-    return new StoreUnavailableException("TransactWriteItems on " + tables(), attempts, kind, Failures.describe(last),
-        last);
-  }
-
-  /** The tables this transaction writes, in the order of their first action. */
-  private List<String> tables() {
-    return items.stream()
-        .map(item -> item.put() != null ? item.put().tableName()
-            : item.update() != null ? item.update().tableName()
-            : item.delete() != null ? item.delete().tableName()
-            : item.conditionCheck().tableName())
-        .distinct()
-        .toList();
+    return new StoreUnavailableException("TransactWriteItems on " + RetryingDynamoDbClient.tables(items), attempts,
+        kind, Failures.describe(last), last);
   }
 
   private static boolean failed(List<CancellationReason> reasons, int index) {

@@ -1,9 +1,9 @@
 package dev.esgen.runtime.internal.storage;
 
-import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.StoreUnavailableException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.internal.index.IndexBackfill;
 import dev.esgen.runtime.internal.index.IndexChanges.SlotChange;
 import dev.esgen.runtime.internal.index.IndexChanges.UniqueChange;

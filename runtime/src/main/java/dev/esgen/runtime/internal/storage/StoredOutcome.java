@@ -3,8 +3,8 @@ package dev.esgen.runtime.internal.storage;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendOutcomeUnknownException;
 import dev.esgen.runtime.error.VersionConflictException;
-import java.util.OptionalLong;
 import dev.esgen.runtime.internal.retry.Failures;
+import java.util.OptionalLong;
 
 /**
  * What reading a stream back says about an append whose outcome was unknown. An append conditioned on

@@ -1,0 +1,17 @@
+package dev.esgen.runtime.testing;
+
+import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.counter.CounterRepository;
+
+/** The two storage layouts a counter test runs on, for {@code @EnumSource}. */
+public enum CounterLayout {
+  JOURNAL,
+  TIP;
+
+  /** Counters on this layout, in the shared test tables, with a snapshotting tip that never calves. */
+  public CounterRepository repository() {
+    return this == JOURNAL
+        ? new CounterRepository(TestDynamo.store())
+        : new CounterRepository(TestDynamo.store(), new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 0, true));
+  }
+}
