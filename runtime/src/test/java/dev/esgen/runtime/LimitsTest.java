@@ -90,16 +90,7 @@ class LimitsTest {
     // A snapshot on every append and an indexed value the appends never change: the head update names
     // neither aid nor that slot, yet the row keeps both and DynamoDB limits the whole row.
     List<SkippedSnapshot> skipped = new CopyOnWriteArrayList<>();
-    StoreListener listener = new StoreListener() {
-      @Override
-      public void onOperation(OperationMetrics metrics) {}
-
-      @Override
-      public void onSnapshotSkipped(SkippedSnapshot snapshot) {
-        skipped.add(snapshot);
-      }
-    };
-    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(listener));
+    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(hearingSkips(skipped)));
     CounterRepository counters = new CounterRepository(store,
         CounterRepository.builder("big-head-counter", store.objectMapper(), SnapshotPolicy.every(1))
             .indexColumns(new NamePrefixColumn())
@@ -129,16 +120,7 @@ class LimitsTest {
   @Test
   void aCreatingSnapshotOverTheItemLimitIsSkippedAndTheStreamLoadsFromItsEvents() {
     List<SkippedSnapshot> skipped = new CopyOnWriteArrayList<>();
-    StoreListener listener = new StoreListener() {
-      @Override
-      public void onOperation(OperationMetrics metrics) {}
-
-      @Override
-      public void onSnapshotSkipped(SkippedSnapshot snapshot) {
-        skipped.add(snapshot);
-      }
-    };
-    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(listener));
+    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(hearingSkips(skipped)));
     CounterRepository counters = new CounterRepository(store,
         CounterRepository.builder("big-head-counter", store.objectMapper(), SnapshotPolicy.every(1))
             .indexColumns(new NamePrefixColumn())
@@ -160,6 +142,19 @@ class LimitsTest {
     assertEquals(new Counter(id, name, 0, 0, ""), counters.load(id));
     counters.transact(id, c -> c.increment("small"));
     assertEquals(new Versioned<>(new Counter(id, name, 1, 0, ""), 2, 2), counters.loadVersioned(id));
+  }
+
+  /** A listener that adds every skipped snapshot to {@code skipped}. */
+  private static StoreListener hearingSkips(List<SkippedSnapshot> skipped) {
+    return new StoreListener() {
+      @Override
+      public void onOperation(OperationMetrics metrics) {}
+
+      @Override
+      public void onSnapshotSkipped(SkippedSnapshot snapshot) {
+        skipped.add(snapshot);
+      }
+    };
   }
 
   private static Map<String, AttributeValue> headRow(CounterId id) {

@@ -26,6 +26,7 @@ import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.item.AttributeUpdate;
 import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.item.ItemSize;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
@@ -42,7 +43,6 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
@@ -52,7 +52,6 @@ import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
@@ -105,7 +104,7 @@ final class JournalAppender {
     SnapshotPolicy policy = definition.snapshotPolicy();
     IndexChanges changes = IndexChanges.between(
         definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
-    HeadUpdate head = new HeadUpdate();
+    AttributeUpdate head = new AttributeUpdate();
     head.set(LAST_SEQ_NR, number(lastSeqNr));
     head.set(VERSION, number(version));
     JournalPosition next;
@@ -165,7 +164,11 @@ final class JournalAppender {
     }
     // The head row's size matters only when it carries a snapshot, checked above; otherwise it changes by a
     // few bytes.
-    transaction.addVersioned(headLabel, head.toUpdate(config.snapshotTable(), key, creating, baseVersion), 0);
+    Update headUpdate = creating
+        ? head.toUpdate(config.snapshotTable(), key, "attribute_not_exists(#pkey)", Map.of("#pkey", PKEY), Map.of())
+        : head.toUpdate(config.snapshotTable(), key, "#expectedVersion = :expected",
+            Map.of("#expectedVersion", VERSION), Map.of(":expected", number(baseVersion)));
+    transaction.addVersioned(headLabel, TransactWriteItem.builder().update(headUpdate).build(), 0);
     if (snapshot != null && policy.keep() > 0) {
       Map<String, AttributeValue> older = Map.of(
           PKEY, AttributeValue.fromS(pkey),
@@ -203,7 +206,7 @@ final class JournalAppender {
    * row also keeps {@code aid} and the index slots whose value stayed, and DynamoDB limits the whole row.
    */
   private static <A> long headSize(AggregateDefinition<A, ?, ?> definition, Map<String, AttributeValue> key,
-      String aid, A newState, HeadUpdate head) {
+      String aid, A newState, AttributeUpdate head) {
     Map<String, AttributeValue> row = new HashMap<>(key);
     row.put(AID, AttributeValue.fromS(aid));
     Map<String, String> values = definition.indexColumns().values(newState);
@@ -359,67 +362,4 @@ final class JournalAppender {
   }
 
   private record TransactItem(TransactWriteItem item, long sizeBytes) {}
-
-  /**
-   * The head row's UpdateItem: attributes to set and to remove, conditioned on the row not existing
-   * (creation) or on the expected version.
-   */
-  private static final class HeadUpdate {
-    private final Map<String, AttributeValue> set = new LinkedHashMap<>();
-    private final List<String> remove = new ArrayList<>();
-
-    void set(String attribute, AttributeValue value) {
-      set.put(attribute, value);
-    }
-
-    void remove(String attribute) {
-      remove.add(attribute);
-    }
-
-    /** Takes back an attribute set earlier. */
-    void unset(String attribute) {
-      set.remove(attribute);
-    }
-
-    Map<String, AttributeValue> values() {
-      return set;
-    }
-
-    TransactWriteItem toUpdate(String table, Map<String, AttributeValue> key, boolean creating, long expectedVersion) {
-      Map<String, String> names = new HashMap<>();
-      Map<String, AttributeValue> values = new HashMap<>();
-      List<String> assignments = new ArrayList<>();
-      int n = 0;
-      for (Map.Entry<String, AttributeValue> entry : set.entrySet()) {
-        names.put("#a" + n, entry.getKey());
-        values.put(":a" + n, entry.getValue());
-        assignments.add("#a" + n + " = :a" + n);
-        n++;
-      }
-      List<String> removals = new ArrayList<>();
-      for (String attribute : remove) {
-        names.put("#a" + n, attribute);
-        removals.add("#a" + n);
-        n++;
-      }
-      String expression = "SET " + String.join(", ", assignments)
-          + (removals.isEmpty() ? "" : " REMOVE " + String.join(", ", removals));
-      Update.Builder update = Update.builder()
-          .tableName(table)
-          .key(key)
-          .updateExpression(expression)
-          .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
-      if (creating) {
-        names.put("#pkey", PKEY);
-        update.conditionExpression("attribute_not_exists(#pkey)");
-      } else {
-        names.put("#expectedVersion", VERSION);
-        values.put(":expected", number(expectedVersion));
-        update.conditionExpression("#expectedVersion = :expected");
-      }
-      return TransactWriteItem.builder()
-          .update(update.expressionAttributeNames(names).expressionAttributeValues(values).build())
-          .build();
-    }
-  }
 }

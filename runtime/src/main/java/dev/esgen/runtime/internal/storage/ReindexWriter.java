@@ -9,13 +9,11 @@ import dev.esgen.runtime.internal.index.IndexChanges.SlotChange;
 import dev.esgen.runtime.internal.index.IndexChanges.UniqueChange;
 import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.item.AttributeUpdate;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
 import dev.esgen.runtime.internal.retry.Failures;
 import dev.esgen.runtime.internal.retry.RetryBudget;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -96,23 +94,24 @@ public final class ReindexWriter {
    * @throws MissingTableException when a table does not exist
    */
   public void write(Target target, IndexChanges all) {
-    Map<String, AttributeValue> set = new LinkedHashMap<>(target.alsoSet());
-    List<String> remove = new ArrayList<>();
+    AttributeUpdate update = new AttributeUpdate();
+    target.alsoSet().forEach(update::set);
     for (SlotChange slot : all.slots()) {
       String attribute = IndexKeys.slotAttribute(slot.slot());
-      slot.key().ifPresentOrElse(key -> set.put(attribute, AttributeValue.fromS(key)), () -> remove.add(attribute));
+      slot.key().ifPresentOrElse(key -> update.set(attribute, AttributeValue.fromS(key)), () -> update.remove(attribute));
     }
     if (all.reservations().isEmpty()) {
-      if (!set.isEmpty() || !remove.isEmpty()) {
-        update(target, set, remove);
+      if (!update.isEmpty()) {
+        Update versioned = versioned(target, update);
+        sendIdempotent(target, () -> updateOnce(target, versioned));
       }
       return;
     }
     AppendTransaction transaction = new AppendTransaction(target.aggregateName(), target.aid());
     transaction.addVersioned("index values of version " + target.version(),
-        set.isEmpty() && remove.isEmpty()
+        update.isEmpty()
             ? versionCheck(target)
-            : TransactWriteItem.builder().update(toUpdate(target, set, remove)).build(),
+            : TransactWriteItem.builder().update(versioned(target, update)).build(),
         0);
     for (UniqueChange reservation : all.reservations()) {
       transaction.addReservation(reservation, reservations.reserve(reservation, target.aid()),
@@ -156,11 +155,6 @@ public final class ReindexWriter {
     }
   }
 
-  private void update(Target target, Map<String, AttributeValue> set, List<String> remove) {
-    Update update = toUpdate(target, set, remove);
-    sendIdempotent(target, () -> updateOnce(target, update));
-  }
-
   private void updateOnce(Target target, Update update) {
     try {
       client.updateItem(b -> b
@@ -182,36 +176,9 @@ public final class ReindexWriter {
     }
   }
 
-  /** The update of {@code set} and {@code remove}, at least one of them non-empty, at the target's version. */
-  private static Update toUpdate(Target target, Map<String, AttributeValue> set, List<String> remove) {
-    Map<String, String> names = new HashMap<>(versionName(target));
-    Map<String, AttributeValue> values = new HashMap<>(versionValue(target));
-    List<String> assignments = new ArrayList<>();
-    int n = 0;
-    for (Map.Entry<String, AttributeValue> entry : set.entrySet()) {
-      names.put("#a" + n, entry.getKey());
-      values.put(":a" + n, entry.getValue());
-      assignments.add("#a" + n + " = :a" + n);
-      n++;
-    }
-    List<String> removals = new ArrayList<>();
-    for (String attribute : remove) {
-      names.put("#a" + n, attribute);
-      removals.add("#a" + n);
-      n++;
-    }
-    String expression = (assignments.isEmpty() ? "" : "SET " + String.join(", ", assignments))
-        + (assignments.isEmpty() || removals.isEmpty() ? "" : " ")
-        + (removals.isEmpty() ? "" : "REMOVE " + String.join(", ", removals));
-    return Update.builder()
-        .tableName(target.table())
-        .key(target.key())
-        .updateExpression(expression)
-        .conditionExpression(VERSION_CONDITION)
-        .expressionAttributeNames(names)
-        .expressionAttributeValues(values)
-        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-        .build();
+  /** {@code update}, not empty, conditioned on the target's version. */
+  private static Update versioned(Target target, AttributeUpdate update) {
+    return update.toUpdate(target.table(), target.key(), VERSION_CONDITION, versionName(target), versionValue(target));
   }
 
   /**
