@@ -3,8 +3,10 @@ package dev.esgen.runtime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.journal.JournalLayout;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
@@ -22,8 +24,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * ({@link TipLayout}) in the tip table, all named by the {@link StoreConfig}. Every request either
  * layout sends goes out with the AWS SDK's own retries switched off: esgen retries in one place, within
  * the config's {@link dev.esgen.runtime.config.RetryPolicy}, and reports each request's consumed capacity and each failed attempt
- * to the config's {@link dev.esgen.runtime.metrics.StoreListener}. The store holds no per-aggregate state and is safe to
- * share between threads and repositories; it does not own the client and does not close it.
+ * to the config's {@link dev.esgen.runtime.metrics.StoreListener}. Unless the config switches on its
+ * {@link dev.esgen.runtime.config.StateCachePolicy state cache}, the store holds no per-aggregate state; either way it is
+ * safe to share between threads and repositories. It does not own the client and does not close it.
  *
  * <pre>{@code
  * DynamoDbClient client = DynamoDbClient.create();
@@ -37,6 +40,7 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   private final OperationRecorder recorder;
   private final JournalLayout journal;
   private final TipLayout tip;
+  private final StateCache cache;
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
     this.config = config;
@@ -46,6 +50,7 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
     DynamoDbClient sending = new RetryingDynamoDbClient(recorder.meter(client), budgets);
     this.journal = new JournalLayout(sending, config, recorder);
     this.tip = new TipLayout(sending, config, recorder);
+    this.cache = StateCache.of(config.stateCache(), config.clock());
   }
 
   /** A store on {@code client} with {@code config}. */
@@ -71,5 +76,15 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   @Override
   public OperationRecorder recorder() {
     return recorder;
+  }
+
+  @Override
+  public ReadConsistency readConsistency(String aggregateType) {
+    return config.readConsistencyOf(aggregateType);
+  }
+
+  @Override
+  public StateCache stateCache() {
+    return cache;
   }
 }

@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.metrics.StoreListener;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Settings of a {@link dev.esgen.runtime.DynamoDbEventStore}: table names, clock, JSON mapper, retry policy, whether
- * the journal carries the optional {@code aid}/{@code seq_nr} index, and the listener that hears what
- * each operation cost.
+ * the journal carries the optional {@code aid}/{@code seq_nr} index, the listener that hears what
+ * each operation cost, how loads and lookups read (strongly consistent unless set otherwise, for the
+ * store or per aggregate type) and the state cache (off unless set).
  *
  * <pre>{@code
  * StoreConfig config = StoreConfig.defaults()
@@ -17,7 +20,9 @@ import java.util.Objects;
  *     .withSnapshotTable("prod-snapshot")
  *     .withTipTable("prod-streams")
  *     .withClock(Clock.systemUTC())
- *     .withListener(metrics -> log.debug("{}", metrics));
+ *     .withListener(metrics -> log.debug("{}", metrics))
+ *     .withReadConsistency("dashboard-tile", ReadConsistency.EVENTUAL)
+ *     .withStateCache(StateCachePolicy.of(10_000, Duration.ofMinutes(5)));
  * EventStore store = DynamoDbEventStore.create(client, config);
  * }</pre>
  *
@@ -33,6 +38,11 @@ import java.util.Objects;
  *     every write, so it is off by default
  * @param tipTable the table of the tip layout, holding each stream's tip item and calved batches
  * @param listener told about every repository operation with its requests, capacity and latency
+ * @param readConsistency how loads and lookups read unless a call or {@code readConsistencyByType} says
+ *     otherwise; {@link ReadConsistency#STRONG} by default
+ * @param readConsistencyByType the read consistency of single aggregate types, by stored name: the
+ *     default of their repositories
+ * @param stateCache what the store remembers of the streams it read and wrote; off by default
  */
 public record StoreConfig(
     String journalTable,
@@ -42,7 +52,10 @@ public record StoreConfig(
     RetryPolicy retryPolicy,
     boolean aidIndex,
     String tipTable,
-    StoreListener listener) {
+    StoreListener listener,
+    ReadConsistency readConsistency,
+    Map<String, ReadConsistency> readConsistencyByType,
+    StateCachePolicy stateCache) {
 
   public StoreConfig {
     Objects.requireNonNull(journalTable, "journalTable");
@@ -59,47 +72,90 @@ public record StoreConfig(
           + tipTable + "'");
     }
     Objects.requireNonNull(listener, "listener");
+    Objects.requireNonNull(readConsistency, "readConsistency");
+    readConsistencyByType = Map.copyOf(readConsistencyByType);
+    Objects.requireNonNull(stateCache, "stateCache");
   }
 
   /**
    * Tables {@code journal}, {@code snapshot} and {@code streams}, the UTC system clock, esgen's JSON
-   * defaults, no listener.
+   * defaults, no listener, strongly consistent reads, no state cache.
    */
   public static StoreConfig defaults() {
     return new StoreConfig("journal", "snapshot", Clock.systemUTC(), EsgenJson.newObjectMapper(),
-        RetryPolicy.defaults(), false, "streams", StoreListener.NONE);
+        RetryPolicy.defaults(), false, "streams", StoreListener.NONE, ReadConsistency.STRONG, Map.of(),
+        StateCachePolicy.disabled());
   }
 
   public StoreConfig withJournalTable(String name) {
-    return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+    return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
+        readConsistency, readConsistencyByType, stateCache);
   }
 
   public StoreConfig withSnapshotTable(String name) {
-    return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+    return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
+        readConsistency, readConsistencyByType, stateCache);
   }
 
   public StoreConfig withClock(Clock newClock) {
-    return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+    return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex, tipTable,
+        listener, readConsistency, readConsistencyByType, stateCache);
   }
 
   public StoreConfig withObjectMapper(ObjectMapper mapper) {
-    return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex, tipTable, listener);
+    return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex, tipTable, listener,
+        readConsistency, readConsistencyByType, stateCache);
   }
 
   public StoreConfig withRetryPolicy(RetryPolicy policy) {
-    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex, tipTable, listener);
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex, tipTable, listener,
+        readConsistency, readConsistencyByType, stateCache);
   }
 
   public StoreConfig withAidIndex(boolean enabled) {
-    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled, tipTable, listener);
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled, tipTable, listener,
+        readConsistency, readConsistencyByType, stateCache);
   }
 
   public StoreConfig withTipTable(String name) {
-    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, name, listener);
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, name, listener,
+        readConsistency, readConsistencyByType, stateCache);
   }
 
   public StoreConfig withListener(StoreListener newListener) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable,
-        newListener);
+        newListener, readConsistency, readConsistencyByType, stateCache);
+  }
+
+  /**
+   * Loads and lookups of every aggregate type read with {@code consistency}, unless a call or
+   * {@link #withReadConsistency(String, ReadConsistency)} says otherwise.
+   */
+  public StoreConfig withReadConsistency(ReadConsistency consistency) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
+        consistency, readConsistencyByType, stateCache);
+  }
+
+  /**
+   * Loads and lookups of the aggregate type stored as {@code aggregateType} (its {@code @Aggregate} name)
+   * read with {@code consistency}, unless a call says otherwise: the default of that type's repositories.
+   */
+  public StoreConfig withReadConsistency(String aggregateType, ReadConsistency consistency) {
+    Map<String, ReadConsistency> byType = new HashMap<>(readConsistencyByType);
+    byType.put(Objects.requireNonNull(aggregateType, "aggregateType"),
+        Objects.requireNonNull(consistency, "consistency"));
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
+        readConsistency, byType, stateCache);
+  }
+
+  /** The store remembers streams as {@code policy} says; see {@link StateCachePolicy}. */
+  public StoreConfig withStateCache(StateCachePolicy policy) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
+        readConsistency, readConsistencyByType, policy);
+  }
+
+  /** How loads and lookups of {@code aggregateType} read when a call does not say. */
+  public ReadConsistency readConsistencyOf(String aggregateType) {
+    return readConsistencyByType.getOrDefault(aggregateType, readConsistency);
   }
 }

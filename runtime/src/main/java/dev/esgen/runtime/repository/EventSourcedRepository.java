@@ -2,6 +2,7 @@ package dev.esgen.runtime.repository;
 
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.error.DuplicateValueException;
@@ -13,6 +14,7 @@ import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
 import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
@@ -46,14 +48,21 @@ import java.util.stream.StreamSupport;
  * are stored or none, and a returned append is stored exactly once. Failures are retried within the
  * store's {@link RetryPolicy}; a write whose outcome stays unknown ends in
  * {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}, which a repeat with the same command id
- * settles (see {@link #transact(Object, String, Function)}). Reads are strongly consistent. The repository holds no state besides its store
- * and definition and is safe to share between threads. Each public operation is reported, with the
+ * settles (see {@link #transact(Object, String, Function)}). The repository holds no state besides its
+ * store and definition and is safe to share between threads. Each public operation is reported, with the
  * DynamoDB requests and capacity it used, to the store's {@link dev.esgen.runtime.metrics.StoreListener}.
+ *
+ * <p>Loads and lookups are strongly consistent unless the store's config makes eventually consistent
+ * reads the default for this aggregate type ({@link dev.esgen.runtime.config.StoreConfig#withReadConsistency})
+ * or a call asks for them with {@link ReadOptions}. With the store's state cache
+ * ({@link dev.esgen.runtime.config.StateCachePolicy}) {@code transact} decides on the state this store
+ * last read or wrote and sends only the append (one request) when no one else wrote since; a
+ * {@link ReadOptions#cachedWithin} load returns a cached state without any request.
  *
  * <p>Generated subclasses add typed lookups for {@code @Indexed} and {@code @Unique} columns on top of the
  * protected {@code ...ByUnique} and {@code ...ByIndex} methods here. Unique lookups read the value's
- * reservation with strong consistency; indexed lookups go through a global secondary index and are
- * eventually consistent; null values are never indexed.
+ * reservation (strongly consistent unless eventual reads are this type's default); indexed lookups go
+ * through a global secondary index and are eventually consistent; null values are never indexed.
  *
  * <pre>{@code
  * BankAccountRepository accounts = new BankAccountRepository(store);
@@ -61,6 +70,7 @@ import java.util.stream.StreamSupport;
  * accounts.append(id, opened.version(), new MoneyDeposited(500));      // fails if someone wrote since
  * accounts.transact(id, account -> account.deposit(500));              // load, decide, append, retry
  * BankAccount account = accounts.load(id);
+ * BankAccount cheaper = accounts.load(id, ReadOptions.eventual());      // half the read units
  * }</pre>
  *
  * @param <A> the aggregate type
@@ -148,7 +158,10 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /**
    * Appends {@code events} atomically if the stream is still at {@code expectedVersion}. An empty list
-   * writes nothing and returns the current state (after checking the version).
+   * writes nothing and returns the current state (after checking the version). The stream is loaded
+   * first with a strongly consistent read, unless the store's state cache holds it at exactly
+   * {@code expectedVersion}: then the append is the only request, and DynamoDB refuses it if another
+   * writer got there first.
    *
    * @throws AggregateNotFoundException when no stream is stored under {@code id}
    * @throws VersionConflictException when the stream is at another version, found on load or
@@ -218,6 +231,12 @@ public abstract class EventSourcedRepository<A, I, E> {
    * a version conflict reloads and decides again, as the store's {@link RetryPolicy} allows,
    * waiting a jittered, growing time between attempts. {@code decide} may therefore run more than once
    * and must not have side effects beyond returning events. An empty decision writes nothing.
+   *
+   * <p>With the store's state cache, the state this store last read or wrote is decided on without a
+   * load: one request when no one else wrote the stream since. When someone did, the append is refused
+   * (nothing is written), and the stream is reloaded with a strongly consistent read and decided on
+   * again. The first load reads with this type's default consistency; every reload after a conflict is
+   * strongly consistent.
    *
    * <p>If the process dies or the call fails with
    * {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}, the command may or may not be stored;
@@ -311,43 +330,128 @@ public abstract class EventSourcedRepository<A, I, E> {
         Spliterators.spliteratorUnknownSize(pages, Spliterator.ORDERED | Spliterator.NONNULL), false);
   }
 
-  /** The aggregate stored under {@code id}, if any. */
+  /** The aggregate stored under {@code id}, if any, read as this type's reads default. */
   public final Optional<A> findById(I id) {
-    return record("findById", attempts -> layout().load(definition, id).map(LoadedStream::state));
+    return findById(id, ReadOptions.defaults());
   }
 
   /**
-   * The aggregate stored under {@code id}.
+   * The aggregate stored under {@code id}, if any, read as {@code options} say.
+   *
+   * <pre>{@code
+   * Optional<BankAccount> account = accounts.findById(id, ReadOptions.eventual());
+   * }</pre>
+   */
+  public final Optional<A> findById(I id, ReadOptions options) {
+    return record("findById", attempts -> read(id, options).map(LoadedStream::state));
+  }
+
+  /**
+   * The aggregate stored under {@code id}, read as this type's reads default.
    *
    * @throws AggregateNotFoundException when there is none
    */
   public final A load(I id) {
-    return record("load", attempts -> loadExisting(id).state());
+    return load(id, ReadOptions.defaults());
   }
 
   /**
-   * The aggregate stored under {@code id} with its version, for a later {@link #append(Object, long, List)}.
+   * The aggregate stored under {@code id}, read as {@code options} say: e.g. eventually consistent for
+   * half the read units, or from the store's state cache without a request.
+   *
+   * <pre>{@code
+   * BankAccount account = accounts.load(id, ReadOptions.cachedWithin(Duration.ofSeconds(10)));
+   * }</pre>
+   *
+   * @throws AggregateNotFoundException when there is none (or, eventually consistent, none was seen)
+   */
+  public final A load(I id, ReadOptions options) {
+    return record("load", attempts -> existing(id, read(id, options)).state());
+  }
+
+  /**
+   * The aggregate stored under {@code id} with its version, for a later {@link #append(Object, long, List)},
+   * read as this type's reads default.
    *
    * @throws AggregateNotFoundException when there is none
    */
   public final Versioned<A> loadVersioned(I id) {
-    return record("loadVersioned", attempts -> versioned(loadExisting(id)));
-  }
-
-  /** The aggregate stored under {@code id} with its version and last seq_nr, if any. */
-  public final Optional<Versioned<A>> findVersioned(I id) {
-    return record("findVersioned", attempts -> layout().load(definition, id).map(EventSourcedRepository::versioned));
+    return loadVersioned(id, ReadOptions.defaults());
   }
 
   /**
-   * The aggregates stored under {@code ids}, read with strong consistency in batches (a
+   * The aggregate stored under {@code id} with its version, read as {@code options} say. A version read
+   * eventually consistent or from the cache may be behind; an append on it then fails with
+   * {@link VersionConflictException} and writes nothing.
+   *
+   * <pre>{@code
+   * Versioned<BankAccount> account = accounts.loadVersioned(id, ReadOptions.eventual());
+   * accounts.append(account, account.state().deposit(500));
+   * }</pre>
+   *
+   * @throws AggregateNotFoundException when there is none (or, eventually consistent, none was seen)
+   */
+  public final Versioned<A> loadVersioned(I id, ReadOptions options) {
+    return record("loadVersioned", attempts -> versioned(existing(id, read(id, options))));
+  }
+
+  /** The aggregate stored under {@code id} with its version and last seq_nr, if any, read as this type's reads default. */
+  public final Optional<Versioned<A>> findVersioned(I id) {
+    return findVersioned(id, ReadOptions.defaults());
+  }
+
+  /**
+   * The aggregate stored under {@code id} with its version and last seq_nr, if any, read as
+   * {@code options} say.
+   *
+   * <pre>{@code
+   * Optional<Versioned<BankAccount>> account = accounts.findVersioned(id, ReadOptions.strong());
+   * }</pre>
+   */
+  public final Optional<Versioned<A>> findVersioned(I id, ReadOptions options) {
+    return record("findVersioned", attempts -> read(id, options).map(EventSourcedRepository::versioned));
+  }
+
+  /**
+   * The aggregates stored under {@code ids}, read as this type's reads default in batches (a
    * {@code BatchGetItem} per 100 ids, not a request per id); ids with no aggregate are left out. The
    * map iterates in the order of {@code ids}.
    */
   public final Map<I, A> findAll(Collection<I> ids) {
+    return findAll(ids, ReadOptions.defaults());
+  }
+
+  /**
+   * The aggregates stored under {@code ids}, read as {@code options} say: those the store's state cache
+   * holds young enough come from it, the others from DynamoDB in batches. Ids with no aggregate are left
+   * out; the map iterates in the order of {@code ids}.
+   *
+   * <pre>{@code
+   * Map<AccountId, BankAccount> accounts = repository.findAll(ids, ReadOptions.eventual());
+   * }</pre>
+   */
+  public final Map<I, A> findAll(Collection<I> ids, ReadOptions options) {
     return record("findAll", attempts -> {
+      Map<I, LoadedStream<A>> cached = new LinkedHashMap<>();
+      List<I> missing = new ArrayList<>();
+      for (I id : ids) {
+        Optional<LoadedStream<A>> hit = cachedWithin(id, options);
+        if (hit.isPresent()) {
+          cached.put(id, hit.get());
+        } else {
+          missing.add(id);
+        }
+      }
+      Map<I, LoadedStream<A>> loaded = missing.isEmpty()
+          ? Map.of()
+          : layout().loadAll(definition, missing, consistency(options));
       Map<I, A> found = new LinkedHashMap<>();
-      layout().loadAll(definition, ids).forEach((id, stream) -> found.put(id, stream.state()));
+      for (I id : ids) {
+        LoadedStream<A> stream = cached.containsKey(id) ? cached.get(id) : loaded.get(id);
+        if (stream != null) {
+          found.put(id, stream.state());
+        }
+      }
       return found;
     });
   }
@@ -364,7 +468,9 @@ public abstract class EventSourcedRepository<A, I, E> {
   /**
    * The aggregate holding {@code value} in the {@code @Unique} column {@code column}, found through the
    * value's reservation with a strongly consistent read, so an aggregate created or changed by a
-   * completed append is found at once. Generated {@code findByX} methods call this.
+   * completed append is found at once (unless eventually consistent reads are this type's default: then
+   * both reads are eventually consistent, for half the read units). Generated {@code findByX} methods
+   * call this.
    *
    * @param value the value's stored string form ({@link dev.esgen.runtime.index.IndexValues}); it is
    *     normalised as the column says
@@ -372,12 +478,13 @@ public abstract class EventSourcedRepository<A, I, E> {
   protected final Optional<A> findByUnique(IndexColumn column, String value) {
     requireValue(column, value);
     return record("findBy" + column.name(), attempts -> {
-      Optional<I> holder = layout().findUnique(definition, column, value);
+      ReadConsistency consistency = consistency(ReadOptions.defaults());
+      Optional<I> holder = layout().findUnique(definition, column, value, consistency);
       if (holder.isEmpty()) {
         return Optional.empty();
       }
       String wanted = column.normalize(value);
-      return layout().load(definition, holder.get())
+      return layout().load(definition, holder.get(), consistency)
           .map(LoadedStream::state)
           .filter(state -> wanted.equals(normalizedValue(state, column)));
     });
@@ -397,8 +504,8 @@ public abstract class EventSourcedRepository<A, I, E> {
   /**
    * The aggregate with the smallest id string among those whose {@code @Indexed} column {@code column}
    * holds {@code value}. Found through a global secondary index, which is eventually consistent: an
-   * append that just set the value may not be seen yet. Every candidate is loaded with a strongly
-   * consistent read and returned only if it still holds the value.
+   * append that just set the value may not be seen yet. Every candidate is loaded (strongly consistent
+   * unless eventual reads are this type's default) and returned only if it still holds the value.
    */
   protected final Optional<A> findByIndex(IndexColumn column, String value) {
     return record("findBy" + column.name(), attempts -> {
@@ -429,7 +536,8 @@ public abstract class EventSourcedRepository<A, I, E> {
   /**
    * A page of the aggregates whose {@code @Indexed} column {@code column} holds {@code value}, ordered by
    * id string. The ids come from a global secondary index (eventually consistent); the aggregates are
-   * then loaded in one batch with strongly consistent reads, and any whose current value differs (the
+   * then loaded in one batch (strongly consistent unless eventual reads are this type's default), and any
+   * whose current value differs (the
    * index had not caught up) is left out, so a page may hold fewer than {@code page.size()} items while
    * more follow.
    */
@@ -437,7 +545,7 @@ public abstract class EventSourcedRepository<A, I, E> {
     requireValue(column, value);
     return record("listBy" + column.name(), attempts -> {
       Page<I> ids = layout().findIndexed(definition, column, value, page);
-      Map<I, LoadedStream<A>> loaded = layout().loadAll(definition, ids.items());
+      Map<I, LoadedStream<A>> loaded = layout().loadAll(definition, ids.items(), consistency(ReadOptions.defaults()));
       List<A> items = new ArrayList<>();
       for (LoadedStream<A> stream : loaded.values()) {
         if (value.equals(definition.indexColumns().values(stream.state()).get(column.name()))) {
@@ -607,7 +715,11 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> appendAtVersion(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Attempts attempts) {
-    LoadedStream<A> current = loadExisting(id);
+    // A version names one state of the stream, so a cached stream at exactly that version is what a load
+    // would return if no one wrote since; if someone did, DynamoDB refuses the conditioned append.
+    LoadedStream<A> current = cache().find(definition, idString(id))
+        .filter(cached -> cached.version() == expectedVersion)
+        .orElseGet(() -> loadExisting(id));
     if (current.version() != expectedVersion) {
       throw new VersionConflictException(
           definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
@@ -615,21 +727,83 @@ public abstract class EventSourcedRepository<A, I, E> {
     return appendTo(id, current, events, options, attempts);
   }
 
-  /** The transact loop: every reload after a conflict draws on the operation's one retry budget. */
+  /**
+   * The transact loop: decide on the cached stream, else on one loaded with the type's default
+   * consistency; after a conflict on a newer cached stream (another thread of this process wrote it),
+   * else on a strongly consistent reload. Every retry after a conflict draws on the operation's one retry
+   * budget.
+   *
+   * <p>A decision that writes is safe on any of these, because the append is conditioned on the version
+   * decided on. A decision that writes nothing (no events, or {@code decide} threw) has no such check, so
+   * unless it was made on a stream read with strong consistency in this operation, the stream is read
+   * again that way: the decision stands if the version is the same, else it is made again on what is
+   * stored.
+   */
   private Versioned<A> decideAndAppend(I id, AppendOptions options,
       Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Attempts attempts) {
+    String aid = idString(id);
+    Optional<LoadedStream<A>> cached = cache().find(definition, aid);
+    LoadedStream<A> current = cached.orElseGet(() -> loadForDecision(id));
+    boolean confirmed = cached.isEmpty() && consistency(ReadOptions.defaults()) == ReadConsistency.STRONG;
     while (true) {
-      LoadedStream<A> current = loadExisting(id);
+      List<? extends E> events;
       try {
-        return appendTo(id, current, decide.apply(current.state()), options, attempts);
+        events = decide.apply(current.state());
+      } catch (RuntimeException rejected) {
+        if (confirmed) {
+          throw rejected;
+        }
+        LoadedStream<A> stored = loadExisting(id);
+        if (stored.version() == current.version()) {
+          throw rejected;
+        }
+        current = stored;
+        confirmed = true;
+        continue;
+      }
+      if (events.isEmpty()) {
+        if (confirmed) {
+          return versioned(current);
+        }
+        LoadedStream<A> stored = loadExisting(id);
+        confirmed = true;
+        if (stored.version() == current.version()) {
+          return versioned(stored);
+        }
+        current = stored;
+        continue;
+      }
+      try {
+        return appendTo(id, current, events, options, attempts);
       } catch (VersionConflictException conflict) {
         attempts.conflict(conflict);
         if (!attempts.budget().retry(FailureKind.VERSION_CONFLICT, conflict)) {
-          throw new VersionConflictException(definition.name(), idString(id), conflict.expectedVersion(),
+          throw new VersionConflictException(definition.name(), aid, conflict.expectedVersion(),
               conflict.actualVersion(), attempts.budget().failedAttempts(), conflict);
         }
+        long refused = current.version();
+        Optional<LoadedStream<A>> newer = cache().find(definition, aid).filter(c -> c.version() > refused);
+        current = newer.orElseGet(() -> loadExisting(id));
+        confirmed = newer.isEmpty();
       }
     }
+  }
+
+  /**
+   * The stream to decide on first: read with the type's default consistency. An eventually consistent
+   * read that finds nothing may have missed a stream just created, so a strongly consistent one decides.
+   */
+  private LoadedStream<A> loadForDecision(I id) {
+    ReadConsistency consistency = consistency(ReadOptions.defaults());
+    if (consistency == ReadConsistency.STRONG) {
+      return loadExisting(id);
+    }
+    Optional<LoadedStream<A>> loaded = layout().load(definition, id, consistency);
+    if (loaded.isEmpty()) {
+      return loadExisting(id);
+    }
+    cache().remember(definition, idString(id), loaded.get());
+    return loaded.get();
   }
 
   private Versioned<A> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
@@ -644,13 +818,24 @@ public abstract class EventSourcedRepository<A, I, E> {
         metadata(options)));
   }
 
-  /** Appends {@code request}; a concurrent try of the same command that won answers with the stored stream. */
+  /**
+   * Appends {@code request}; a concurrent try of the same command that won answers with the stored stream.
+   * The stream as stored is remembered in the cache; any failure, whether nothing was written or the
+   * outcome is unknown, makes the cache forget the stream it built on.
+   */
   private Versioned<A> write(AppendRequest<A, I, E> request) {
+    String aid = request.aggregateId();
+    LoadedStream<A> stored;
     try {
-      return versioned(layout().append(request));
+      stored = layout().append(request);
     } catch (CommandAlreadyAppliedException repeated) {
       return versioned(loadExisting(request.id()));
+    } catch (RuntimeException failed) {
+      cache().forgetUpTo(definition, aid, request.expectedVersion());
+      throw failed;
     }
+    cache().remember(definition, aid, stored);
+    return versioned(stored);
   }
 
   /** The metadata to store: the options', completed from the calling thread's context. */
@@ -721,9 +906,40 @@ public abstract class EventSourcedRepository<A, I, E> {
     return store.recorder().record(definition.name(), operation, body);
   }
 
+  /** The stream as stored now: a strongly consistent load, remembered in the cache. */
   private LoadedStream<A> loadExisting(I id) {
-    return layout().load(definition, id)
-        .orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
+    LoadedStream<A> loaded = existing(id, layout().load(definition, id, ReadConsistency.STRONG));
+    cache().remember(definition, idString(id), loaded);
+    return loaded;
+  }
+
+  /** The stream read as {@code options} say: from the cache if they allow and it has it, else loaded and remembered. */
+  private Optional<LoadedStream<A>> read(I id, ReadOptions options) {
+    Optional<LoadedStream<A>> cached = cachedWithin(id, options);
+    if (cached.isPresent()) {
+      return cached;
+    }
+    Optional<LoadedStream<A>> loaded = layout().load(definition, id, consistency(options));
+    loaded.ifPresent(stream -> cache().remember(definition, idString(id), stream));
+    return loaded;
+  }
+
+  private Optional<LoadedStream<A>> cachedWithin(I id, ReadOptions options) {
+    return options.maxCachedAge().isZero()
+        ? Optional.empty()
+        : cache().find(definition, idString(id), options.maxCachedAge());
+  }
+
+  private LoadedStream<A> existing(I id, Optional<LoadedStream<A>> stream) {
+    return stream.orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
+  }
+
+  private ReadConsistency consistency(ReadOptions options) {
+    return options.consistency().orElseGet(() -> store.readConsistency(definition.name()));
+  }
+
+  private StateCache cache() {
+    return store.stateCache();
   }
 
   private A fold(A state, List<? extends E> events) {

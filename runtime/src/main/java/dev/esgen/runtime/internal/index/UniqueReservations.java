@@ -92,13 +92,22 @@ public final class UniqueReservations {
    * @throws MissingTableException when the table does not exist
    */
   public Optional<String> holder(DynamoDbClient client, String aggregateName, IndexColumn column, String value) {
+    return holder(client, aggregateName, column, value, true);
+  }
+
+  /**
+   * As {@link #holder(DynamoDbClient, String, IndexColumn, String)}, read eventually consistent unless
+   * {@code consistent}: a value reserved a moment ago may then be missed, for half the read units.
+   */
+  public Optional<String> holder(
+      DynamoDbClient client, String aggregateName, IndexColumn column, String value, boolean consistent) {
     String key = IndexKeys.valueKey(aggregateName, column.name(), column.normalize(value));
     Map<String, AttributeValue> item;
     try {
       item = client.getItem(b -> b
           .tableName(table)
           .key(key(key))
-          .consistentRead(true))
+          .consistentRead(consistent))
           .item();
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(table), e);

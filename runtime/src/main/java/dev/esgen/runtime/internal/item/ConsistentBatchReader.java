@@ -16,7 +16,8 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
- * Reads items of one table by key with strongly consistent {@code BatchGetItem} calls: the keys in chunks
+ * Reads items of one table by key with {@code BatchGetItem} calls, strongly consistent unless asked
+ * otherwise: the keys in chunks
  * of {@value #BATCH_LIMIT} (one chunk after the other), and each chunk's unprocessed keys asked for again
  * after a jittered pause, drawing on the running operation's retry budget, until none are left. Both
  * layouts read many streams' head items this way.
@@ -48,17 +49,22 @@ public final class ConsistentBatchReader {
    * @throws StoreUnavailableException when keys stay unprocessed until the retry budget is spent
    */
   public List<Map<String, AttributeValue>> read(List<Map<String, AttributeValue>> keys) {
+    return read(keys, true);
+  }
+
+  /** As {@link #read(List)}, eventually consistent (half the read units) unless {@code consistent}. */
+  public List<Map<String, AttributeValue>> read(List<Map<String, AttributeValue>> keys, boolean consistent) {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
     for (int from = 0; from < keys.size(); from += BATCH_LIMIT) {
-      items.addAll(readChunk(keys.subList(from, Math.min(keys.size(), from + BATCH_LIMIT))));
+      items.addAll(readChunk(keys.subList(from, Math.min(keys.size(), from + BATCH_LIMIT)), consistent));
     }
     return items;
   }
 
-  private List<Map<String, AttributeValue>> readChunk(List<Map<String, AttributeValue>> keys) {
+  private List<Map<String, AttributeValue>> readChunk(List<Map<String, AttributeValue>> keys, boolean consistent) {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
     Map<String, KeysAndAttributes> request =
-        Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(true).build());
+        Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(consistent).build());
     RetryBudget retries = budget.get();
     while (!request.isEmpty()) {
       BatchGetItemResponse response;

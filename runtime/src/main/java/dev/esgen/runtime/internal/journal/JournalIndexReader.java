@@ -45,8 +45,9 @@ final class JournalIndexReader {
     this.slots = new SlotIndexQuery(client, config.snapshotTable());
   }
 
-  <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
-    return reservations.holder(client, definition.name(), column, value).map(definition.keys()::parseId);
+  <A, I, E> Optional<I> findUnique(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, boolean consistent) {
+    return reservations.holder(client, definition.name(), column, value, consistent).map(definition.keys()::parseId);
   }
 
   <A, I, E> Page<I> findIndexed(
@@ -76,7 +77,7 @@ final class JournalIndexReader {
             .limit(limit)
             .exclusiveStartKey(start)
             .build()));
-    return heads.map(head -> loader.fromHead(definition, keys, head.get(AID).s(), head));
+    return heads.map(head -> loader.fromHead(definition, keys, head.get(AID).s(), head, true));
   }
 
   /**

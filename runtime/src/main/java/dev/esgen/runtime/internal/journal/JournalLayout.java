@@ -1,6 +1,7 @@
 package dev.esgen.runtime.internal.journal;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandRecord;
@@ -59,7 +60,13 @@ public final class JournalLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
-    return loader.load(definition, id);
+    return loader.load(definition, id, true);
+  }
+
+  @Override
+  public <A, I, E> Optional<LoadedStream<A>> load(
+      AggregateDefinition<A, I, E> definition, I id, ReadConsistency consistency) {
+    return loader.load(definition, id, consistency == ReadConsistency.STRONG);
   }
 
   @Override
@@ -80,7 +87,13 @@ public final class JournalLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
-    return loader.loadAll(definition, ids);
+    return loader.loadAll(definition, ids, true);
+  }
+
+  @Override
+  public <A, I, E> Map<I, LoadedStream<A>> loadAll(
+      AggregateDefinition<A, I, E> definition, Collection<I> ids, ReadConsistency consistency) {
+    return loader.loadAll(definition, ids, consistency == ReadConsistency.STRONG);
   }
 
   /** Shard by shard (0 first), and within a shard by aid: the order of the head rows' sort keys. */
@@ -91,7 +104,13 @@ public final class JournalLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
-    return indexReader.findUnique(definition, column, value);
+    return indexReader.findUnique(definition, column, value, true);
+  }
+
+  @Override
+  public <A, I, E> Optional<I> findUnique(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, ReadConsistency consistency) {
+    return indexReader.findUnique(definition, column, value, consistency == ReadConsistency.STRONG);
   }
 
   @Override

@@ -42,7 +42,10 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
-/** Reads a stream: the head row, then the events after its snapshot. */
+/**
+ * Reads a stream: the head row, then the events after its snapshot; strongly consistent unless a caller
+ * asks for eventually consistent reads, which cost half the read units.
+ */
 final class JournalLoader {
 
   private final DynamoDbClient client;
@@ -55,14 +58,14 @@ final class JournalLoader {
     this.headReader = new ConsistentBatchReader(client, config.snapshotTable(), recorder::currentBudget);
   }
 
-  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id, boolean consistent) {
     String aid = definition.keys().idString(id);
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
-    Map<String, AttributeValue> head = readHead(keys, aid);
+    Map<String, AttributeValue> head = readHead(keys, aid, consistent);
     if (head.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(fromHead(definition, keys, aid, head));
+    return Optional.of(fromHead(definition, keys, aid, head, consistent));
   }
 
   /**
@@ -73,7 +76,7 @@ final class JournalLoader {
       AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
     String aid = definition.keys().idString(id);
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
-    Map<String, AttributeValue> head = readHead(keys, aid);
+    Map<String, AttributeValue> head = readHead(keys, aid, true);
     if (head.isEmpty()) {
       return Optional.empty();
     }
@@ -81,7 +84,7 @@ final class JournalLoader {
     long to = Math.min(toSeqNr, lastSeqNr);
     List<RecordedEvent<E>> events = new ArrayList<>();
     if (fromSeqNr <= to) {
-      forEachEvent(definition, keys, aid, fromSeqNr, to, (seqNr, item) -> events.add(new RecordedEvent<>(
+      forEachEvent(definition, keys, aid, fromSeqNr, to, true, (seqNr, item) -> events.add(new RecordedEvent<>(
           definition.name(), aid, seqNr, item.get(EVENT_TYPE).s(), recordedAt(item),
           MetadataAttributes.JOURNAL.fromAttribute(item.get(METADATA)), decodeEvent(definition, aid, seqNr, item))));
     }
@@ -89,11 +92,12 @@ final class JournalLoader {
   }
 
   /**
-   * The streams of {@code ids} that exist: their head rows by {@code BatchGetItem} (strongly consistent,
-   * 100 keys per call, unprocessed keys retried), then a journal query only for each stream whose
-   * snapshot is older than its last event. The map follows the order of {@code ids}.
+   * The streams of {@code ids} that exist: their head rows by {@code BatchGetItem} (strongly consistent
+   * if {@code consistent}, 100 keys per call, unprocessed keys retried), then a journal query only for
+   * each stream whose snapshot is older than its last event. The map follows the order of {@code ids}.
    */
-  <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+  <A, I, E> Map<I, LoadedStream<A>> loadAll(
+      AggregateDefinition<A, I, E> definition, Collection<I> ids, boolean consistent) {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     Map<String, I> byAid = new LinkedHashMap<>();
     for (I id : ids) {
@@ -106,22 +110,25 @@ final class JournalLoader {
           SKEY, AttributeValue.fromS(keys.headSortKey(aid))));
     }
     Map<String, Map<String, AttributeValue>> heads = new HashMap<>();
-    for (Map<String, AttributeValue> head : headReader.read(headKeys)) {
+    for (Map<String, AttributeValue> head : headReader.read(headKeys, consistent)) {
       heads.put(head.get(AID).s(), head);
     }
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
     byAid.forEach((aid, id) -> {
       Map<String, AttributeValue> head = heads.get(aid);
       if (head != null) {
-        loaded.put(id, fromHead(definition, keys, aid, head));
+        loaded.put(id, fromHead(definition, keys, aid, head, consistent));
       }
     });
     return loaded;
   }
 
-  /** The stream whose head row is {@code head}: its snapshot plus, when behind, the events after it. */
-  <A, I, E> LoadedStream<A> fromHead(
-      AggregateDefinition<A, I, E> definition, JournalKeys keys, String aid, Map<String, AttributeValue> head) {
+  /**
+   * The stream whose head row is {@code head}: its snapshot plus, when behind, the events after it, read
+   * strongly consistent if {@code consistent}.
+   */
+  <A, I, E> LoadedStream<A> fromHead(AggregateDefinition<A, I, E> definition, JournalKeys keys, String aid,
+      Map<String, AttributeValue> head, boolean consistent) {
     long snapshotSeqNr = headNumber(definition, aid, head, SEQ_NR);
     long lastSeqNr = headNumber(definition, aid, head, LAST_SEQ_NR);
     long version = headNumber(definition, aid, head, VERSION);
@@ -134,7 +141,7 @@ final class JournalLoader {
     // Without a snapshot (the first one was too large to store) the state is folded from the first event.
     A state = hasSnapshot ? decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe()) : null;
     if (lastSeqNr > snapshotSeqNr) {
-      state = foldEventsAfterSnapshot(definition, keys, aid, state, snapshotSeqNr, lastSeqNr);
+      state = foldEventsAfterSnapshot(definition, keys, aid, state, snapshotSeqNr, lastSeqNr, consistent);
     }
     if (state == null) {
       throw new CorruptStreamException(definition.name(), aid, "the head row has neither a snapshot nor events");
@@ -143,14 +150,14 @@ final class JournalLoader {
     return new LoadedStream<>(state, version, lastSeqNr, position);
   }
 
-  private Map<String, AttributeValue> readHead(JournalKeys keys, String aid) {
+  private Map<String, AttributeValue> readHead(JournalKeys keys, String aid, boolean consistent) {
     try {
       GetItemResponse response = client.getItem(b -> b
           .tableName(config.snapshotTable())
           .key(Map.of(
               PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
               SKEY, AttributeValue.fromS(keys.headSortKey(aid))))
-          .consistentRead(true));
+          .consistentRead(consistent));
       return response.hasItem() ? response.item() : Map.of();
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.snapshotTable()), e);
@@ -187,9 +194,10 @@ final class JournalLoader {
       String aid,
       A snapshot,
       long snapshotSeqNr,
-      long lastSeqNr) {
+      long lastSeqNr,
+      boolean consistent) {
     Fold<A> fold = new Fold<>(snapshot);
-    forEachEvent(definition, keys, aid, snapshotSeqNr + 1, lastSeqNr, (seqNr, item) -> {
+    forEachEvent(definition, keys, aid, snapshotSeqNr + 1, lastSeqNr, consistent, (seqNr, item) -> {
       E event = decodeEvent(definition, aid, seqNr, item);
       fold.state = fold.state == null ? definition.replay().create(event) : definition.replay().apply(fold.state, event);
     });
@@ -212,11 +220,14 @@ final class JournalLoader {
   }
 
   /**
-   * Visits the journal items {@code from .. to} of the stream in order, read with a consistent range
-   * query through every page, and checks that none is missing.
+   * Visits the journal items {@code from .. to} of the stream in order, read with a range query through
+   * every page (consistent if {@code consistent}), and checks that none is missing. An eventually
+   * consistent query may end before {@code to} although the head row (another item, maybe read from a
+   * fresher replica) says the events exist: the rest is then read again with strong consistency, so a
+   * state never lacks events its version stands for.
    */
-  private void forEachEvent(
-      AggregateDefinition<?, ?, ?> definition, JournalKeys keys, String aid, long from, long to, ItemVisitor visitor) {
+  private void forEachEvent(AggregateDefinition<?, ?, ?> definition, JournalKeys keys, String aid, long from,
+      long to, boolean consistent, ItemVisitor visitor) {
     QueryRequest.Builder query = QueryRequest.builder()
         .tableName(config.journalTable())
         .keyConditionExpression("#pkey = :pkey AND #skey BETWEEN :from AND :to")
@@ -225,7 +236,7 @@ final class JournalLoader {
             ":pkey", AttributeValue.fromS(keys.partitionKey(aid)),
             ":from", AttributeValue.fromS(keys.sortKey(aid, from)),
             ":to", AttributeValue.fromS(keys.sortKey(aid, to))))
-        .consistentRead(true);
+        .consistentRead(consistent);
     long expected = from;
     Map<String, AttributeValue> startKey = null;
     do {
@@ -246,6 +257,10 @@ final class JournalLoader {
       }
       startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
     } while (startKey != null);
+    if (!consistent && expected <= to) {
+      forEachEvent(definition, keys, aid, expected, to, true, visitor);
+      return;
+    }
     if (expected - 1 != to) {
       throw new CorruptStreamException(definition.name(), aid, "the head row says the stream reaches event " + to
           + " but the journal holds events only up to " + (expected - 1));

@@ -1,6 +1,7 @@
 package dev.esgen.runtime.internal.storage;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandRecord;
 import dev.esgen.runtime.query.Page;
@@ -40,6 +41,15 @@ public interface StorageLayout {
   <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id);
 
   /**
+   * As {@link #load(AggregateDefinition, Object)}, read with {@code consistency}. A layout that cannot read
+   * eventually consistent (or gains nothing by it) reads strongly, which is always allowed: this default.
+   */
+  default <A, I, E> Optional<LoadedStream<A>> load(
+      AggregateDefinition<A, I, E> definition, I id, ReadConsistency consistency) {
+    return load(definition, id);
+  }
+
+  /**
    * Appends the request's events in one atomic write conditioned on the stream still being at the
    * version it was loaded at (or not existing, for a request without a current stream). The request's
    * append id is stored with its first event, and its command id, if any, as a command record in the same
@@ -76,6 +86,12 @@ public interface StorageLayout {
    */
   <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids);
 
+  /** As {@link #loadAll(AggregateDefinition, Collection)}, read with {@code consistency}; by default strongly. */
+  default <A, I, E> Map<I, LoadedStream<A>> loadAll(
+      AggregateDefinition<A, I, E> definition, Collection<I> ids, ReadConsistency consistency) {
+    return loadAll(definition, ids);
+  }
+
   /** A page of every stream of the aggregate type, in the layout's documented, stable order. */
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page);
 
@@ -84,6 +100,15 @@ public interface StorageLayout {
    * {@code @Unique} column {@code column}, read with strong consistency: an append that completed is seen.
    */
   <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value);
+
+  /**
+   * As {@link #findUnique(AggregateDefinition, IndexColumn, String)}, read with {@code consistency}; by
+   * default strongly.
+   */
+  default <A, I, E> Optional<I> findUnique(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, ReadConsistency consistency) {
+    return findUnique(definition, column, value);
+  }
 
   /**
    * A page of the ids of aggregates whose {@code @Indexed} column {@code column} holds {@code value} (its

@@ -47,8 +47,9 @@ final class TipIndexReader {
     this.slots = new SlotIndexQuery(client, config.tipTable());
   }
 
-  <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
-    return reservations.holder(client, definition.name(), column, value).map(definition.keys()::parseId);
+  <A, I, E> Optional<I> findUnique(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, boolean consistent) {
+    return reservations.holder(client, definition.name(), column, value, consistent).map(definition.keys()::parseId);
   }
 
   <A, I, E> Page<I> findIndexed(
@@ -76,7 +77,7 @@ final class TipIndexReader {
             .exclusiveStartKey(start)
             .build(), definition.name(), "listAll"));
     List<I> ids = listed.items().stream().map(item -> definition.keys().parseId(item.get(AID).s())).toList();
-    return new Page<>(List.copyOf(loader.loadAll(definition, ids).values()), listed.nextCursor());
+    return new Page<>(List.copyOf(loader.loadAll(definition, ids, true).values()), listed.nextCursor());
   }
 
   /** A listing cursor keeps the last aid read; the listing index's hash key follows from the shard. */

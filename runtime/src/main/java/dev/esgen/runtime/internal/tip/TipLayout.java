@@ -1,6 +1,7 @@
 package dev.esgen.runtime.internal.tip;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandRecord;
@@ -65,7 +66,13 @@ public final class TipLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
-    return loader.load(definition, id);
+    return loader.load(definition, id, true);
+  }
+
+  @Override
+  public <A, I, E> Optional<LoadedStream<A>> load(
+      AggregateDefinition<A, I, E> definition, I id, ReadConsistency consistency) {
+    return loader.load(definition, id, consistency == ReadConsistency.STRONG);
   }
 
   @Override
@@ -86,7 +93,13 @@ public final class TipLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
-    return loader.loadAll(definition, ids);
+    return loader.loadAll(definition, ids, true);
+  }
+
+  @Override
+  public <A, I, E> Map<I, LoadedStream<A>> loadAll(
+      AggregateDefinition<A, I, E> definition, Collection<I> ids, ReadConsistency consistency) {
+    return loader.loadAll(definition, ids, consistency == ReadConsistency.STRONG);
   }
 
   /**
@@ -100,7 +113,13 @@ public final class TipLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
-    return indexReader.findUnique(definition, column, value);
+    return indexReader.findUnique(definition, column, value, true);
+  }
+
+  @Override
+  public <A, I, E> Optional<I> findUnique(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, ReadConsistency consistency) {
+    return indexReader.findUnique(definition, column, value, consistency == ReadConsistency.STRONG);
   }
 
   @Override

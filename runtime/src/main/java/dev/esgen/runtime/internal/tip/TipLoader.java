@@ -42,7 +42,12 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
-/** Reads a stream of the tip layout: the tip, and the calved batches only when its snapshot does not cover them. */
+/**
+ * Reads a stream of the tip layout: the tip, and the calved batches only when its snapshot does not cover
+ * them. The tip is read strongly consistent unless a caller asks otherwise (half the read units; an
+ * eventually consistent read returns an older tip whole, never part of one); batches are always read
+ * strongly consistent, so that every batch an older or newer tip names is found.
+ */
 final class TipLoader {
 
   private final DynamoDbClient client;
@@ -55,10 +60,10 @@ final class TipLoader {
     this.tipReader = new ConsistentBatchReader(client, config.tipTable(), recorder::currentBudget);
   }
 
-  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id, boolean consistent) {
     String aid = definition.keys().idString(id);
     String stream = new TipKeys(definition.name()).streamName(aid);
-    Map<String, AttributeValue> tip = readTip(stream);
+    Map<String, AttributeValue> tip = readTip(stream, consistent);
     if (tip.isEmpty()) {
       return Optional.empty();
     }
@@ -74,7 +79,7 @@ final class TipLoader {
       AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
     String aid = definition.keys().idString(id);
     String stream = new TipKeys(definition.name()).streamName(aid);
-    Map<String, AttributeValue> tip = readTip(stream);
+    Map<String, AttributeValue> tip = readTip(stream, true);
     if (tip.isEmpty()) {
       return Optional.empty();
     }
@@ -166,11 +171,13 @@ final class TipLoader {
   }
 
   /**
-   * The streams of {@code ids} that exist: their tips by {@code BatchGetItem} (strongly consistent, 100
-   * keys per call, unprocessed keys retried with back-off), then the batches only of events-only streams
-   * whose tip does not hold every event. The map follows the order of {@code ids}, each id once.
+   * The streams of {@code ids} that exist: their tips by {@code BatchGetItem} (strongly consistent if
+   * {@code consistent}, 100 keys per call, unprocessed keys retried with back-off), then the batches only
+   * of events-only streams whose tip does not hold every event. The map follows the order of {@code ids},
+   * each id once.
    */
-  <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+  <A, I, E> Map<I, LoadedStream<A>> loadAll(
+      AggregateDefinition<A, I, E> definition, Collection<I> ids, boolean consistent) {
     TipKeys keys = new TipKeys(definition.name());
     // Keyed by stream name rather than by the tip's aid attribute, which older tips may lack.
     Map<String, I> byStream = new LinkedHashMap<>();
@@ -182,7 +189,7 @@ final class TipLoader {
       tipKeys.add(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)));
     }
     Map<String, Map<String, AttributeValue>> tips = new HashMap<>();
-    for (Map<String, AttributeValue> tip : tipReader.read(tipKeys)) {
+    for (Map<String, AttributeValue> tip : tipReader.read(tipKeys, consistent)) {
       tips.put(tip.get(STREAM).s(), tip);
     }
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
@@ -229,12 +236,12 @@ final class TipLoader {
     return new LoadedStream<>(state, version, next, new TipPosition(events, cases));
   }
 
-  private Map<String, AttributeValue> readTip(String stream) {
+  private Map<String, AttributeValue> readTip(String stream, boolean consistent) {
     try {
       GetItemResponse response = client.getItem(b -> b
           .tableName(config.tipTable())
           .key(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)))
-          .consistentRead(true));
+          .consistentRead(consistent));
       return response.hasItem() ? response.item() : Map.of();
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.tipTable()), e);

@@ -1,0 +1,126 @@
+package dev.esgen.runtime.internal.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.StateCachePolicy;
+import dev.esgen.runtime.internal.storage.LoadedStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a store remembers of the streams it read and wrote: each stream's {@link LoadedStream} (state,
+ * version, seq_nr, layout position) with the time it was remembered, in a Caffeine cache bounded by the
+ * {@link StateCachePolicy}'s size and age. Safe to share between threads and repositories.
+ *
+ * <p>An entry is only ever replaced by one of a higher or equal version, so a slow reader never puts an
+ * older state over a newer one a writer just stored. A version identifies one state of one stream (only
+ * one append can win each version), so an entry is never wrong, only possibly out of date: callers
+ * append on it conditioned on its version, and a stale entry costs a rejected write, never a lost or
+ * doubled event.
+ *
+ * <pre>{@code
+ * StateCache cache = StateCache.of(StateCachePolicy.of(10_000, Duration.ofMinutes(5)), Clock.systemUTC());
+ * cache.remember(definition, aid, stored);                       // after an append or a load
+ * Optional<LoadedStream<BankAccount>> hit = cache.find(definition, aid, policyAge);
+ * cache.forgetUpTo(definition, aid, request.expectedVersion());  // after a failed append
+ * }</pre>
+ */
+public final class StateCache {
+
+  private static final StateCache DISABLED = new StateCache(null, Clock.systemUTC());
+
+  /** Which stream: layouts keep different positions, so a stream name is unique per layout only. */
+  private record Key(LayoutKind layout, String aggregateName, String aid) {}
+
+  private record Entry(LoadedStream<?> stream, long rememberedAtMillis) {}
+
+  private final Cache<Key, Entry> entries;
+  private final Clock clock;
+
+  private StateCache(Cache<Key, Entry> entries, Clock clock) {
+    this.entries = entries;
+    this.clock = clock;
+  }
+
+  /**
+   * A cache as {@code policy} says, ageing entries by {@code clock}; one that keeps nothing when the
+   * policy is disabled.
+   */
+  public static StateCache of(StateCachePolicy policy, Clock clock) {
+    Objects.requireNonNull(clock, "clock");
+    if (!policy.enabled()) {
+      return DISABLED;
+    }
+    Cache<Key, Entry> entries = Caffeine.newBuilder()
+        .maximumSize(policy.maxStreams())
+        .expireAfterWrite(policy.maxAge())
+        .ticker(() -> clock.millis() * 1_000_000L)
+        .build();
+    return new StateCache(entries, clock);
+  }
+
+  /** A cache that keeps nothing. */
+  public static StateCache disabled() {
+    return DISABLED;
+  }
+
+  /** Whether this cache keeps anything. */
+  public boolean enabled() {
+    return entries != null;
+  }
+
+  /** The remembered stream of {@code aid}, however old (within the policy's age). */
+  public <A> Optional<LoadedStream<A>> find(AggregateDefinition<A, ?, ?> definition, String aid) {
+    return find(definition, aid, null);
+  }
+
+  /** The remembered stream of {@code aid} if it was remembered at most {@code maxAge} ago. */
+  public <A> Optional<LoadedStream<A>> find(AggregateDefinition<A, ?, ?> definition, String aid, Duration maxAge) {
+    if (entries == null) {
+      return Optional.empty();
+    }
+    Entry entry = entries.getIfPresent(key(definition, aid));
+    if (entry == null || (maxAge != null && clock.millis() - entry.rememberedAtMillis() > maxAge.toMillis())) {
+      return Optional.empty();
+    }
+    return typed(definition, entry.stream());
+  }
+
+  /** Remembers {@code stream} as the current one of {@code aid}, unless a newer version is remembered. */
+  public <A> void remember(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> stream) {
+    if (entries == null) {
+      return;
+    }
+    Entry fresh = new Entry(stream, clock.millis());
+    entries.asMap().merge(key(definition, aid), fresh,
+        (old, candidate) -> candidate.stream().version() >= old.stream().version() ? candidate : old);
+  }
+
+  /**
+   * Forgets the stream of {@code aid} if what is remembered is at {@code version} or older: after an
+   * append on that version failed or ended with an unknown outcome, so it is stale or may be.
+   */
+  public void forgetUpTo(AggregateDefinition<?, ?, ?> definition, String aid, long version) {
+    if (entries == null) {
+      return;
+    }
+    entries.asMap().computeIfPresent(key(definition, aid),
+        (key, entry) -> entry.stream().version() <= version ? null : entry);
+  }
+
+  private static Key key(AggregateDefinition<?, ?, ?> definition, String aid) {
+    return new Key(definition.layout(), definition.name(), aid);
+  }
+
+  /** The entry as a stream of the definition's type; none when another type was stored under its name. */
+  @SuppressWarnings("unchecked")
+  private static <A> Optional<LoadedStream<A>> typed(AggregateDefinition<A, ?, ?> definition, LoadedStream<?> stream) {
+    return definition.aggregateType().isInstance(stream.state())
+        ? Optional.of((LoadedStream<A>) stream)
+        : Optional.empty();
+  }
+}
