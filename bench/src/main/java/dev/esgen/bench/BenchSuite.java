@@ -13,6 +13,8 @@ import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.scale.ScaleChart;
+import dev.esgen.bench.tip.TipWriteChart;
+import dev.esgen.bench.tip.TipWriteCost;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.config.StoreConfig;
@@ -27,7 +29,8 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Runs every benchmark in one go and writes {@code report.md} and {@code scale.png} into a directory.
+ * Runs every benchmark in one go and writes {@code report.md}, {@code scale.png} and
+ * {@code tip-write-cost.png} into a directory.
  *
  * <pre>
  * java -cp ... dev.esgen.bench.BenchSuite full target     # what the bench profile runs
@@ -40,6 +43,7 @@ public final class BenchSuite {
 
   public static final String REPORT = "report.md";
   public static final String CHART = "scale.png";
+  public static final String TIP_CHART = "tip-write-cost.png";
 
   private BenchSuite() {}
 
@@ -51,6 +55,7 @@ public final class BenchSuite {
       List<IndexWriteCost.Row> indexWrites,
       List<ContentionBenchmark.Result> contention,
       List<ScaleBenchmark.Point> scale,
+      List<TipWriteCost.Curve> tipWriteCost,
       CompileTimeBenchmark.Result compile,
       String dynamoDbLocal,
       Duration took) {}
@@ -78,6 +83,7 @@ public final class BenchSuite {
     List<IndexWriteCost.Row> indexWrites;
     List<ContentionBenchmark.Result> contention;
     List<ScaleBenchmark.Point> scale;
+    List<TipWriteCost.Curve> tipWriteCost;
     String dynamoDbLocal;
     settings.progress().println("Starting DynamoDB Local...");
     // In a JVM of its own, so that the server's allocation, garbage collection and JIT stay out of the
@@ -97,10 +103,13 @@ public final class BenchSuite {
       contention = new ContentionBenchmark(settings, local.endpoint()).run();
       settings.progress().println("Scale...");
       scale = new ScaleBenchmark(settings, local.endpoint()).run();
+      settings.progress().println("Tip write cost...");
+      tipWriteCost = new TipWriteCost(settings, local.endpoint()).run();
     }
     ScaleChart.write(scale, out.resolve(CHART));
-    Results results = new Results(settings, micro, endToEnd, indexWrites, contention, scale, compile, dynamoDbLocal,
-        Duration.ofNanos(System.nanoTime() - start));
+    TipWriteChart.write(tipWriteCost, out.resolve(TIP_CHART));
+    Results results = new Results(settings, micro, endToEnd, indexWrites, contention, scale, tipWriteCost, compile,
+        dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
     Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
         StandardCharsets.UTF_8);
     return results;

@@ -8,6 +8,7 @@ import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.scale.ScaleBenchmark;
+import dev.esgen.bench.tip.TipWriteCost;
 import dev.esgen.runtime.config.RetryPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +22,7 @@ final class Report {
   /** The section headings, in order; the smoke test checks that each is written. */
   static final List<String> SECTIONS = List.of(
       "## Summary", "## End to end", "## Index writes", "## Codec", "## Replay", "## Contention", "## Compile time", "## Scale",
-      "## How it is measured");
+      "## Tip write cost", "## How it is measured");
 
   private final BenchSuite.Results results;
   private final Machine machine;
@@ -52,6 +53,7 @@ final class Report {
     contention();
     compile();
     scale();
+    tipWriteCost();
     method();
     return md.toString();
   }
@@ -214,6 +216,29 @@ final class Report {
           p.loads(), p.p50Millis(), p.p99Millis(), num(p.requestsPerLoad()), num(p.readUnitsPerLoad()));
     }
     md.append("\n![load latency and read capacity against stream length](").append(chart).append(")\n");
+  }
+
+  private void tipWriteCost() {
+    md.append("\n## Tip write cost\n\n");
+    line("Write units per single-event append (the write alone, as `append(versioned, events)` sends it) against the"
+        + " stream's length, each setting's stream grown by one event at a time; mean per range of lengths."
+        + " *billed* applies DynamoDB's published rules to the sizes of the items each append wrote (read back"
+        + " through an unmetered client); *reported* is what DynamoDB Local said (it under-reports transactions"
+        + " of several items in one table). RCU: one strongly consistent load of the finished stream.");
+    md.append("| event | setting | 2-10 billed / reported | 11-50 | 51-100 | 101-200 | 201-300 | worst 10 appends in a row"
+        + " (billed) | load RCU |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|\n");
+    for (TipWriteCost.Curve c : results.tipWriteCost()) {
+      int length = c.appends().get(c.appends().size() - 1).length();
+      StringBuilder cells = new StringBuilder();
+      for (int[] range : new int[][] {{2, 10}, {11, 50}, {51, 100}, {101, 200}, {201, 300}}) {
+        cells.append(range[0] > length ? " | " : String.format(Locale.ROOT, " | %.1f / %.1f",
+            c.billedMean(range[0], range[1]), c.reportedMean(range[0], range[1])));
+      }
+      row("%s | %s%s", "%.1f | %s", c.body().label(), c.setup().name() + (c.setup().isTipDefault() ? " (default)" : ""),
+          cells.toString(), c.worstWindow(10), num(c.loadReadUnits()));
+    }
+    md.append("\n![write units per append against stream length](").append(BenchSuite.TIP_CHART).append(")\n");
   }
 
   private void method() {

@@ -23,6 +23,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * @param jmhWarmupIterations JMH warm-up iterations
  * @param jmhIterations JMH measured iterations
  * @param jmhIterationMillis the length of one JMH iteration
+ * @param tipCurveLength the stream length the tip write-cost curve grows each setting's stream to (a
+ *     quarter of it with 2 KB events)
  */
 public record Settings(
     String mode,
@@ -38,14 +40,16 @@ public record Settings(
     int jmhForks,
     int jmhWarmupIterations,
     int jmhIterations,
-    int jmhIterationMillis) {
+    int jmhIterationMillis,
+    int tipCurveLength) {
 
   public static Settings full() {
-    return new Settings("full", 100, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 1, 3, 5, 1_000);
+    return new Settings("full", 100, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 1, 3, 5, 1_000,
+        300);
   }
 
   public static Settings smoke() {
-    return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 0, 1, 1, 50);
+    return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 0, 1, 1, 50, 40);
   }
 
   /** Whether this run reports its progress: the full run does; the smoke run in {@code mvn verify} keeps quiet. */

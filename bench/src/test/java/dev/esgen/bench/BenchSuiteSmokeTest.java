@@ -10,6 +10,7 @@ import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.scale.ScaleBenchmark;
+import dev.esgen.bench.tip.TipWriteCost;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,6 +40,56 @@ class BenchSuiteSmokeTest {
     }
     assertTrue(report.contains("loadByCode") && report.contains("listByOwner") && report.contains("findAll"));
     assertTrue(Files.size(OUT.resolve(BenchSuite.CHART)) > 1_000, "chart is empty");
+    assertTrue(Files.size(OUT.resolve(BenchSuite.TIP_CHART)) > 1_000, "tip chart is empty");
+  }
+
+  @Test
+  void withTheDefaultsATipAppendOfSmallEventsIsNeverDearerThanAJournalAppend() {
+    TipWriteCost.Curve journal = curve("journal", TipWriteCost.Body.SMALL);
+    TipWriteCost.Curve tip = defaultTip(TipWriteCost.Body.SMALL);
+    List<org.junit.jupiter.api.function.Executable> checks = new ArrayList<>();
+    int last = tip.appends().get(tip.appends().size() - 1).length();
+    // Every run of ten appends in a row, wherever in the stream: calving appends included.
+    for (int from = 2; from + 9 <= last; from++) {
+      int start = from;
+      checks.add(() -> assertTrue(tip.billedMean(start, start + 9) <= journal.billedMean(start, start + 9),
+          "billed, appends " + start + " to " + (start + 9)));
+      checks.add(() -> assertTrue(tip.reportedMean(start, start + 9) <= journal.reportedMean(start, start + 9),
+          "reported, appends " + start + " to " + (start + 9)));
+    }
+    for (TipWriteCost.Append append : tip.appends()) {
+      checks.add(() -> assertEquals(1, append.requests(), "append " + append.length() + " is one request"));
+    }
+    assertAll(checks);
+  }
+
+  @Test
+  void theOldThirtyTwoKilobyteTipGrewDearerThanTheJournalWhichTheMeasurementShows() {
+    TipWriteCost.Curve journal = curve("journal", TipWriteCost.Body.SMALL);
+    TipWriteCost.Curve old = curve("tip, 32 KB", TipWriteCost.Body.SMALL);
+    int last = old.appends().get(old.appends().size() - 1).length();
+    assertTrue(old.billedMean(last - 9, last) > journal.billedMean(last - 9, last),
+        "32 KB tip " + old.billedMean(last - 9, last) + " vs journal " + journal.billedMean(last - 9, last));
+  }
+
+  @Test
+  void forTwoKilobyteEventsTheJournalIsTheCheaperLayoutAtEveryThreshold() {
+    TipWriteCost.Curve journal = curve("journal", TipWriteCost.Body.TWO_KB);
+    for (TipWriteCost.Curve tip : results.tipWriteCost()) {
+      if (tip.body() == TipWriteCost.Body.TWO_KB && tip != journal) {
+        assertTrue(tip.billedMean(2, 1_000) > journal.billedMean(2, 1_000), tip.setup().name());
+      }
+    }
+  }
+
+  @Test
+  void withTheDefaultsATipLoadIsOneGetItemOfAtMostOneReadUnit() {
+    for (TipWriteCost.Body body : TipWriteCost.Body.values()) {
+      TipWriteCost.Curve tip = defaultTip(body);
+      assertEquals(1.0, tip.loadRequests(), body.label());
+      assertTrue(tip.loadReadUnits() <= 1.0, body.label() + ": " + tip.loadReadUnits() + " RCU, tip of "
+          + tip.tipBytes() + " bytes");
+    }
   }
 
   @Test
@@ -148,6 +199,16 @@ class BenchSuiteSmokeTest {
     return results.endToEnd().stream()
         .filter(r -> r.layout().equals(layout) && r.operation().startsWith(operation)).findFirst().orElseThrow()
         .esgen().orElseThrow().requestsPerCall();
+  }
+
+  private static TipWriteCost.Curve curve(String setting, TipWriteCost.Body body) {
+    return results.tipWriteCost().stream().filter(c -> c.setup().name().equals(setting) && c.body() == body)
+        .findFirst().orElseThrow();
+  }
+
+  private static TipWriteCost.Curve defaultTip(TipWriteCost.Body body) {
+    return results.tipWriteCost().stream().filter(c -> c.setup().isTipDefault() && c.body() == body)
+        .findFirst().orElseThrow();
   }
 
   private static IndexWriteCost.Row indexWrite(String layout, String append) {

@@ -51,9 +51,10 @@ class LayoutCostReport {
         new Setup("journal", "every 100", SnapshotPolicy.every(100), LayoutKind.JOURNAL, TipPolicy.defaults()),
         new Setup("journal", "creation only", SnapshotPolicy.every(Integer.MAX_VALUE), LayoutKind.JOURNAL,
             TipPolicy.defaults()),
-        new Setup("tip, 32 KB", "in tip", SnapshotPolicy.every(100), LayoutKind.TIP, TipPolicy.defaults()),
-        new Setup("tip, 32 KB", "events only", SnapshotPolicy.every(100), LayoutKind.TIP,
+        new Setup("tip, default", "in tip", SnapshotPolicy.every(100), LayoutKind.TIP, TipPolicy.defaults()),
+        new Setup("tip, default", "events only", SnapshotPolicy.every(100), LayoutKind.TIP,
             TipPolicy.defaults().withoutSnapshot()),
+        new Setup("tip, 32 KB", "in tip", SnapshotPolicy.every(100), LayoutKind.TIP, new TipPolicy(32 * 1024, 0, true)),
         new Setup("tip, 4 KB", "in tip", SnapshotPolicy.every(100), LayoutKind.TIP, new TipPolicy(4096, 0, true)));
     for (Setup setup : setups) {
       for (int body : List.of(200, 2048)) {

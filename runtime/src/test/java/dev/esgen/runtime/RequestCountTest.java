@@ -68,7 +68,7 @@ class RequestCountTest {
 
   @Test
   void onTheTipLayoutAnAppendToALoadedStreamIsOneUpdateItem() {
-    CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     Versioned<Counter> created = counters.create(new CounterCreated(id, "c"));
     requests.reset();

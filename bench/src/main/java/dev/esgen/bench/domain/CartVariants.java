@@ -23,10 +23,15 @@ public final class CartVariants {
 
   private CartVariants() {}
 
-  /** The cart in the tip layout (default {@link TipPolicy}: 32 KB tip, snapshot in the tip). */
+  /** The cart in the tip layout with the default {@link TipPolicy} (snapshot in the tip). */
   public static AggregateDefinition<Cart, CartId, CartEvent> tip(AggregateDefinition<Cart, CartId, CartEvent> g) {
-    return new AggregateDefinition<>(g.name(), g.aggregateType(), g.keys(), g.eventCodec(), g.snapshotCodec(),
-        g.replay(), g.indexColumns(), g.shards(), g.snapshotPolicy(), LayoutKind.TIP, TipPolicy.defaults());
+    return tip(g, TipPolicy.defaults());
+  }
+
+  /** The cart in the tip layout with {@code policy}. */
+  public static AggregateDefinition<Cart, CartId, CartEvent> tip(
+      AggregateDefinition<Cart, CartId, CartEvent> g, TipPolicy policy) {
+    return g.withLayout(LayoutKind.TIP, policy);
   }
 
   /** The cart with its {@code @Indexed} and {@code @Unique} columns taken away. */

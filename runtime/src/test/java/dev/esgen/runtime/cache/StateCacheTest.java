@@ -54,7 +54,7 @@ class StateCacheTest {
           .withRetryPolicy(Contention.PATIENT));
       counters = layout == CounterLayout.JOURNAL
           ? new CounterRepository(store, SnapshotPolicy.every(1))
-          : new CounterRepository(store, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 0, true));
+          : new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     }
 
     OperationMetrics last() {

@@ -119,7 +119,7 @@ class ReadConsistencyTest {
   private static CounterRepository counters(CounterLayout layout, DynamoDbEventStore store) {
     return layout == CounterLayout.JOURNAL
         ? new CounterRepository(store)
-        : new CounterRepository(store, TipPolicy.defaults());
+        : new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
   }
 
   private static LayoutKind kind(CounterLayout layout) {

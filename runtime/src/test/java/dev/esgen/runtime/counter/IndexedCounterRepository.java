@@ -54,7 +54,7 @@ public final class IndexedCounterRepository extends EventSourcedRepository<Count
       ObjectMapper mapper, String name, LayoutKind layout, int tipMaxEvents) {
     return CounterRepository.builder(name, mapper, SnapshotPolicy.every(5), layout)
         .indexColumns(new Columns())
-        .tipPolicy(new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, tipMaxEvents, true))
+        .tipPolicy(new TipPolicy(32 * 1024, tipMaxEvents, true))
         .build();
   }
 

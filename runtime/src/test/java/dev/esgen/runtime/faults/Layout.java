@@ -38,7 +38,7 @@ enum Layout {
   CounterRepository counters(EventStore store) {
     return kind == LayoutKind.JOURNAL
         ? new CounterRepository(store, SnapshotPolicy.every(5))
-        : new CounterRepository(store, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, tipMaxEvents, true));
+        : new CounterRepository(store, new TipPolicy(32 * 1024, tipMaxEvents, true));
   }
 
   IndexedCounterRepository indexed(EventStore store) {

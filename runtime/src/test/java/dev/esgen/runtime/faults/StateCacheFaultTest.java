@@ -41,7 +41,7 @@ class StateCacheFaultTest {
             .withRetryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1))));
     CounterRepository counters = layout == CounterLayout.JOURNAL
         ? new CounterRepository(store, SnapshotPolicy.every(1))
-        : new CounterRepository(store, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 0, true));
+        : new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     counters.transact(id, counter -> counter.increment("known"));   // cached at version 2

@@ -37,7 +37,7 @@ class EventHistoryTest {
       StoreConfig config = StoreConfig.defaults().withClock(Clock.fixed(NOW, ZoneOffset.UTC));
       return this == JOURNAL
           ? new CounterRepository(TestDynamo.store(config))
-          : new CounterRepository(TestDynamo.store(config), new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 10, true));
+          : new CounterRepository(TestDynamo.store(config), new TipPolicy(32 * 1024, 10, true));
     }
   }
 

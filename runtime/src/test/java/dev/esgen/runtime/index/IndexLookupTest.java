@@ -265,7 +265,7 @@ class IndexLookupTest {
 
   @Test
   void findAllOnEventsOnlyTipsReadsTheirBatches() {
-    CounterRepository counters = new CounterRepository(store, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 3, false));
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 3, false));
     CounterId long1 = CounterId.random();
     CounterId short1 = CounterId.random();
     counters.create(new CounterCreated(long1, "long"));

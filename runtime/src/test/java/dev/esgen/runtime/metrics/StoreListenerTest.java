@@ -32,7 +32,7 @@ class StoreListenerTest {
 
   private CounterRepository counters(LayoutKind layout) {
     return layout == LayoutKind.TIP
-        ? new CounterRepository(store, TipPolicy.defaults())
+        ? new CounterRepository(store, new TipPolicy(32 * 1024, 0, true))
         : new CounterRepository(store, SnapshotPolicy.every(1));
   }
 
@@ -114,7 +114,7 @@ class StoreListenerTest {
     DynamoDbEventStore noisy = TestDynamo.store(StoreConfig.defaults().withListener(m -> {
       throw new IllegalStateException("broken listener");
     }));
-    CounterRepository counters = new CounterRepository(noisy, TipPolicy.defaults());
+    CounterRepository counters = new CounterRepository(noisy, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     assertEquals(0, counters.load(id).value());

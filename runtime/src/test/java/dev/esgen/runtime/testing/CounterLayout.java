@@ -12,6 +12,6 @@ public enum CounterLayout {
   public CounterRepository repository() {
     return this == JOURNAL
         ? new CounterRepository(TestDynamo.store())
-        : new CounterRepository(TestDynamo.store(), new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 0, true));
+        : new CounterRepository(TestDynamo.store(), new TipPolicy(32 * 1024, 0, true));
   }
 }

@@ -47,7 +47,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  */
 class LostResponseTest {
 
-  private static final TipPolicy SNAPSHOTTING_TIP = new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 0, true);
+  private static final TipPolicy SNAPSHOTTING_TIP = new TipPolicy(32 * 1024, 0, true);
 
   @Test
   void tipCreateWhoseResponseIsLostSucceedsOnce() {
@@ -116,7 +116,7 @@ class LostResponseTest {
   void tipAppendWhoseResponseIsLostWhileManyOthersAppendAndCalveIsStoredOnce() {
     // Four events per tip: the ten appends in between calve this append's event into a batch, where the
     // read-back must find it.
-    TipPolicy smallTip = new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 4, true);
+    TipPolicy smallTip = new TipPolicy(32 * 1024, 4, true);
     LoseResponse lose = new LoseResponse(UpdateItemRequest.class);
     CounterRepository counters = new CounterRepository(storeLosing(lose), smallTip);
     CounterRepository other = new CounterRepository(TestDynamo.store(), smallTip);

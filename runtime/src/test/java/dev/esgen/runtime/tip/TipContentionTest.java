@@ -24,7 +24,7 @@ class TipContentionTest {
   void transactFromFourThreadsWhileCalvingStoresEveryCommandExactlyOnce() throws Exception {
     CounterRepository counters =
         new CounterRepository(TestDynamo.store(StoreConfig.defaults().withRetryPolicy(Contention.PATIENT)),
-            new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 7, true));
+            new TipPolicy(32 * 1024, 7, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "hot"));
     int threads = 4;

@@ -44,7 +44,7 @@ class TipLayoutTest {
 
   @Test
   void createIsOnePutItemAnAppendWithoutCalvingOneUpdateItemAndALoadOneGetItem() {
-    CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     requests.reset();
     counters.create(List.of(new CounterCreated(id, "c"), new Incremented(1, "a")));
@@ -64,7 +64,7 @@ class TipLayoutTest {
 
   @Test
   void anAppendThroughTheLayoutIsExactlyOneRequest() {
-    CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     StorageLayout layout = store.layoutFor(counters.definition());
@@ -76,7 +76,7 @@ class TipLayoutTest {
 
   @Test
   void calvingKeepsEveryEventInOrderAcrossManyCalves() {
-    CounterRepository counters = new CounterRepository(store, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 5, true));
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 5, true));
     CounterId id = CounterId.random();
     Versioned<Counter> at = counters.create(new CounterCreated(id, "c"));
     int calvingAppends = 0;
@@ -128,7 +128,7 @@ class TipLayoutTest {
 
   @Test
   void ofTwoWritersAtTheSameVersionExactlyOneWinsAndNothingIsOverwritten() {
-    CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     StorageLayout layout = store.layoutFor(counters.definition());
@@ -148,7 +148,7 @@ class TipLayoutTest {
 
   @Test
   void aMultiEventAppendThatCalvesIsAtomic() {
-    CounterRepository counters = new CounterRepository(store, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 3, true));
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 3, true));
     CounterId id = CounterId.random();
     counters.create(List.of(new CounterCreated(id, "c"), new Incremented(1, "1"), new Incremented(1, "2")));
     StorageLayout layout = store.layoutFor(counters.definition());
@@ -173,7 +173,7 @@ class TipLayoutTest {
 
   @Test
   void anEventTooLargeEvenAfterCalvingIsRefusedBeforeAnythingIsWritten() {
-    CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(List.of(new CounterCreated(id, "c"), new Noted("x".repeat(300_000))));
     // 300 KB in the tip plus 300 KB more would not fit one item, but calving makes room.
@@ -193,7 +193,7 @@ class TipLayoutTest {
 
   @Test
   void creatingAStreamTwiceIsRefused() {
-    CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     AggregateAlreadyExistsException e = assertThrows(AggregateAlreadyExistsException.class,
