@@ -184,7 +184,9 @@ final class Report {
     RetryPolicy retries = RetryPolicy.defaults();
     line("%d threads, %d `transact` commands each, store defaults (%d attempts, jittered backoff from %d ms"
         + " capped at %d ms, snapshot every 100 events). A conflict is an attempt that lost to another writer;"
-        + " a command gives up (starves) after its last attempt.", ContentionBenchmark.THREADS,
+        + " a command gives up (starves) after its last attempt. Cases marked *state cache* run on a store with"
+        + " `StateCachePolicy.of(1000, 5 min)`: `transact` decides on the state the store last read or wrote.",
+        ContentionBenchmark.THREADS,
         results.settings().contentionCommandsPerThread(), retries.maxAttempts(), retries.baseDelay().toMillis(),
         retries.maxDelay().toMillis());
     md.append("| case | commands/s | conflicts | attempts p99 | attempts max | latency p99 ms | latency max ms"

@@ -175,6 +175,16 @@ class BenchSuiteSmokeTest {
     }
     ContentionBenchmark.Result shared = results.contention().get(0);
     assertEquals(1 + shared.commands(), shared.finalVersion(), "every completed command is one append");
+    ContentionBenchmark.Result cachedShared = contention(ContentionBenchmark.STATE_CACHE_SHARED);
+    assertEquals(1 + cachedShared.commands(), cachedShared.finalVersion(), "with the cache too");
+  }
+
+  @Test
+  void withTheStateCacheATransactNoOneElseWroteIsOneRequest() {
+    ContentionBenchmark.Result distinct = contention(ContentionBenchmark.STATE_CACHE_DISTINCT);
+    assertEquals(0, distinct.conflicts());
+    assertEquals(1.0, distinct.requestsPerCommand(), "the append only, no load");
+    assertTrue(contention("four distinct aggregates").requestsPerCommand() >= 2.0, "without: a load and the append");
   }
 
   @Test
@@ -199,6 +209,10 @@ class BenchSuiteSmokeTest {
     return results.endToEnd().stream()
         .filter(r -> r.layout().equals(layout) && r.operation().startsWith(operation)).findFirst().orElseThrow()
         .esgen().orElseThrow().requestsPerCall();
+  }
+
+  private static ContentionBenchmark.Result contention(String name) {
+    return results.contention().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
   }
 
   private static TipWriteCost.Curve curve(String setting, TipWriteCost.Body body) {

@@ -9,9 +9,11 @@ import dev.esgen.bench.measure.Latencies;
 import dev.esgen.bench.measure.Meter;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.VersionConflictException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,12 +28,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Four threads running {@code transact} at once, on one shared aggregate and on four distinct ones, with
- * the store's default retry policy and snapshot interval. Attempts per command are counted by the
+ * the store's default retry policy and snapshot interval, without and with the state cache
+ * ({@code StoreConfig.withStateCache}). Attempts per command are counted by the
  * decide function, which {@code transact} runs once per attempt.
  */
 public final class ContentionBenchmark {
 
   public static final int THREADS = 4;
+  public static final String STATE_CACHE_SHARED = "one shared aggregate, state cache";
+  public static final String STATE_CACHE_DISTINCT = "four distinct aggregates, state cache";
 
   private final Settings settings;
   private final URI endpoint;
@@ -44,7 +49,7 @@ public final class ContentionBenchmark {
   /**
    * One case's outcome.
    *
-   * @param name "one shared aggregate" or "four distinct aggregates"
+   * @param name "one shared aggregate" or "four distinct aggregates", with ", state cache" when on
    * @param commands commands that completed
    * @param failed commands that gave up after the retry policy's last attempt (starved)
    * @param conflicts attempts that lost to another writer
@@ -60,10 +65,16 @@ public final class ContentionBenchmark {
     try (DynamoDbClient client = Clients.local(endpoint, Optional.of(meter))) {
       SnapshotIntervalRepository carts = new SnapshotIntervalRepository(
           DynamoDbEventStore.create(client, StoreConfig.defaults()), SnapshotPolicy.every(100));
+      SnapshotIntervalRepository cached = new SnapshotIntervalRepository(DynamoDbEventStore.create(client,
+          StoreConfig.defaults().withStateCache(StateCachePolicy.of(1_000, Duration.ofMinutes(5)))),
+          SnapshotPolicy.every(100));
       warmUp(carts);
+      warmUp(cached);
       List<Result> results = new ArrayList<>();
       results.add(run("one shared aggregate", carts, meter, true));
       results.add(run("four distinct aggregates", carts, meter, false));
+      results.add(run(STATE_CACHE_SHARED, cached, meter, true));
+      results.add(run(STATE_CACHE_DISTINCT, cached, meter, false));
       return results;
     }
   }
