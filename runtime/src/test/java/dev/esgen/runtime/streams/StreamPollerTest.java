@@ -7,6 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.read.ListAppender;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.TableSchemaMismatchException;
 import dev.esgen.runtime.internal.streams.Checkpoint;
@@ -23,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -373,6 +379,38 @@ class StreamPollerTest {
     assertTrue(stored.finished());
     assertEquals("100", stored.sequenceNumber());
     assertNull(store.load().started().orElse(null));
+  }
+
+  @Test
+  void progressAndFailuresAreLoggedWithoutRecordContents() {
+    StreamTable table = newTable();
+    table.write(3, SECRET);
+    RecordingHandler handler = new RecordingHandler(1, "could not project " + SECRET);
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.esgen");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.setLevel(Level.DEBUG);
+    logger.addAppender(logged);
+    try (StreamPoller poller = poller(table, "logged", handler).build()) {
+      pollUntilIdle(poller);
+    } finally {
+      logger.detachAppender(logged);
+      logger.setLevel(null);
+    }
+
+    List<ILoggingEvent> events = logged.list;
+    assertTrue(events.stream().anyMatch(e -> e.getLevel() == Level.INFO
+        && e.getFormattedMessage().startsWith("consumer logged starts reading stream ")), "start at INFO");
+    assertTrue(events.stream().anyMatch(e -> e.getLevel() == Level.WARN
+        && e.getFormattedMessage().contains("the handler failed on 3 record(s) of shard")), "failure at WARN");
+    assertTrue(events.stream().anyMatch(e -> e.getLevel() == Level.DEBUG
+        && e.getFormattedMessage().startsWith("consumer logged: handled 3 record(s) of shard")), "batch at DEBUG");
+    for (ILoggingEvent event : events) {
+      assertFalse(event.getFormattedMessage().contains(SECRET), event.getFormattedMessage());
+      for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
+        assertFalse(String.valueOf(t.getMessage()).contains(SECRET), t.getMessage());
+      }
+    }
   }
 
   private static DynamoDbClient clientFailingCheckpointWrites(AtomicInteger attempts) {
