@@ -101,65 +101,79 @@ public final class ShardCoordinator {
     List<String> finished = new ArrayList<>();
     List<String> failing = new ArrayList<>();
     for (Shard shard : lineage.readable(checkpoints)) {
-      String shardId = shard.shardId();
-      ShardReader reader = readers.computeIfAbsent(shardId,
-          id -> new ShardReader(streams, streamArn, id, settings.batchSize()));
-      if (reader.backingOff(clock.instant())) {
-        failing.add(shardId);
-        continue;
+      ShardPoll poll = poll(shard);
+      records += poll.records();
+      batches += poll.records() > 0 ? 1 : 0;
+      moreToRead |= poll.moreToRead();
+      if (poll.failing()) {
+        failing.add(shard.shardId());
       }
-      // A shard without a checkpoint is new since the consumer started: its records all come after the start.
-      Checkpoint checkpoint = checkpoints.getOrDefault(shardId, Checkpoint.unread(shardId, ShardIteratorType.TRIM_HORIZON));
-      ShardReader.Batch batch;
-      try {
-        batch = reader.next(checkpoint);
-      } catch (TrimmedDataAccessException e) {
-        throw trimmed(shardId, checkpoint, e);
-      } catch (SdkException e) {
-        retryLater(reader, shardId, "reading", e);
-        failing.add(shardId);
-        continue;
-      }
-      if (!batch.records().isEmpty() && !deliver(reader, shardId, batch)) {
-        failing.add(shardId);
-        continue;
-      }
-      if (batch.records().isEmpty() && !batch.endsShard()) {
-        reader.advance();
-        moreToRead |= ShardLineage.closed(shard);
-        continue;
-      }
-      Checkpoint next = checkpoint.after(batch.lastSequenceNumber(), batch.endsShard());
-      try {
-        if (!store.save(next, streamArn)) {
-          LOG.info("consumer {}: shard {} was finished by another poller", settings.consumer(), shardId);
-          next = next.asFinished();
-        }
-      } catch (SdkException e) {
-        retryLater(reader, shardId, "storing the checkpoint of", e);
-        failing.add(shardId);
-        continue;
-      }
-      checkpoints.put(shardId, next);
-      reader.advance();
-      records += batch.records().size();
-      batches += batch.records().isEmpty() ? 0 : 1;
-      moreToRead = true;
-      LOG.debug("consumer {}: handled {} record(s) of shard {} up to sequence number {}", settings.consumer(),
-          batch.records().size(), shardId, next.sequenceNumber());
-      if (next.finished()) {
-        LOG.info("consumer {}: shard {} is finished (last sequence number {})", settings.consumer(), shardId,
-            next.sequenceNumber());
-        readers.remove(shardId);
-        finished.add(shardId);
-        relist = true;
+      if (poll.finished()) {
+        finished.add(shard.shardId());
       }
     }
     return new PollResult(records, batches, finished, failing, true, moreToRead);
   }
 
+  /** What one shard's part of a poll did. */
+  private record ShardPoll(int records, boolean failing, boolean finished, boolean moreToRead) {
+
+    static final ShardPoll FAILING = new ShardPoll(0, true, false, false);
+  }
+
+  /** Reads, delivers and checkpoints one batch of {@code shard}, unless its last failure's backoff lasts. */
+  private ShardPoll poll(Shard shard) {
+    String shardId = shard.shardId();
+    ShardReader reader = readers.computeIfAbsent(shardId,
+        id -> new ShardReader(streams, streamArn, id, settings.batchSize()));
+    if (reader.backingOff(clock.instant())) {
+      return ShardPoll.FAILING;
+    }
+    // No checkpoint: the shard was never read, and all of it comes after where the consumer started.
+    Checkpoint checkpoint =
+        checkpoints.getOrDefault(shardId, Checkpoint.unread(shardId, ShardIteratorType.TRIM_HORIZON));
+    ShardReader.Batch batch;
+    try {
+      batch = reader.next(checkpoint);
+    } catch (TrimmedDataAccessException e) {
+      throw trimmed(shardId, checkpoint, e);
+    } catch (SdkException e) {
+      retryLater(reader, shardId, "reading", e);
+      return ShardPoll.FAILING;
+    }
+    if (!batch.records().isEmpty() && !deliver(reader, shardId, batch)) {
+      return ShardPoll.FAILING;
+    }
+    if (batch.records().isEmpty() && !batch.endsShard()) {
+      reader.advance();
+      // A closed shard may answer empty before its last records: read on at once.
+      return new ShardPoll(0, false, false, ShardLineage.closed(shard));
+    }
+    Checkpoint next = checkpoint.after(batch.lastSequenceNumber(), batch.endsShard());
+    try {
+      if (!store.save(next, streamArn)) {
+        LOG.info("consumer {}: shard {} was finished by another poller", settings.consumer(), shardId);
+        next = next.asFinished();
+      }
+    } catch (SdkException e) {
+      retryLater(reader, shardId, "storing the checkpoint of", e);
+      return ShardPoll.FAILING;
+    }
+    checkpoints.put(shardId, next);
+    reader.advance();
+    LOG.debug("consumer {}: handled {} record(s) of shard {} up to sequence number {}", settings.consumer(),
+        batch.records().size(), shardId, next.sequenceNumber());
+    if (next.finished()) {
+      LOG.info("consumer {}: shard {} is finished (last sequence number {})", settings.consumer(), shardId,
+          next.sequenceNumber());
+      readers.remove(shardId);
+      relist = true;
+    }
+    return new ShardPoll(batch.records().size(), false, next.finished(), true);
+  }
+
   /** Forgets what is in memory, so that the next poll starts from the stored checkpoints. */
-  public void reset() {
+  private void reset() {
     streamArn = null;
     checkpoints = null;
     lineage = null;

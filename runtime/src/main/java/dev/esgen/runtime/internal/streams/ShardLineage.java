@@ -74,17 +74,6 @@ public final class ShardLineage {
     return readable;
   }
 
-  /** The listed shards that wait for an unfinished parent. */
-  public List<Shard> waiting(Map<String, Checkpoint> checkpoints) {
-    List<Shard> waiting = new ArrayList<>();
-    for (Shard shard : shards.values()) {
-      if (!finished(shard.shardId(), checkpoints) && !parentDone(shard, checkpoints)) {
-        waiting.add(shard);
-      }
-    }
-    return waiting;
-  }
-
   /**
    * The checkpoints of shards the stream no longer lists although they are not finished: records of
    * them were trimmed before the consumer handled them.
