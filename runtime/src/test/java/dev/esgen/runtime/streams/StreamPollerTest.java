@@ -23,6 +23,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -264,6 +266,31 @@ class StreamPollerTest {
     assertTrue(handler.calls().stream().allMatch(c -> c.thread().equals("esgen-stream-poller-threaded")));
     assertThrows(IllegalStateException.class, poller::pollOnce);
     assertThrows(IllegalStateException.class, poller::start);
+  }
+
+  @Test
+  void startedOnAGivenExecutorItPollsThereAndLeavesTheExecutorRunningWhenClosed() throws Exception {
+    StreamTable table = newTable();
+    List<String> written = table.write(4, SECRET);
+    RecordingHandler handler = new RecordingHandler();
+    ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "app-executor"));
+    try {
+      StreamPoller poller = poller(table, "on-executor", handler).executor(executor)
+          .pollInterval(Duration.ofMillis(20)).build();
+      poller.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (handler.taken().size() < 4 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      poller.close();
+
+      assertEquals(written, handler.takenKeys());
+      assertTrue(handler.calls().stream().allMatch(c -> c.thread().equals("app-executor")));
+      assertFalse(executor.isShutdown());
+      assertEquals("still usable", executor.submit(() -> "still usable").get());
+    } finally {
+      executor.shutdownNow();
+    }
   }
 
   @Test
