@@ -1,0 +1,160 @@
+package dev.esgen.lambda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import dev.esgen.runtime.feed.StreamRecordsHandler;
+import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.TablePrefix;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+/** The Lambda function, given events built from DynamoDB Local's real stream. */
+@ExtendWith(DynamoDbLocalExtension.class)
+class StreamRecordsFunctionTest {
+
+  private static String streamArn;
+  private static List<Record> records;
+
+  @BeforeAll
+  static void writeAndRead(DynamoDbClient client, TablePrefix tables) {
+    RealStream stream = RealStream.create(client, tables.name("events"));
+    for (int i = 1; i <= 6; i++) {
+      String key = "event-" + i;
+      client.putItem(b -> b.tableName(stream.table()).item(Map.of(
+          "pkey", AttributeValue.fromS("stream-1"),
+          "skey", AttributeValue.fromS(key),
+          "payload", AttributeValue.fromS("body of " + key))));
+    }
+    streamArn = stream.streamArn();
+    records = stream.records();
+    assertEquals(6, records.size());
+  }
+
+  /** Takes what it is given unless {@code refuses} says no; keeps what it took and counts its calls. */
+  private static final class Handler implements StreamRecordsHandler {
+    final List<Record> taken = new ArrayList<>();
+    final List<String> sources = new ArrayList<>();
+    final Predicate<List<Record>> refuses;
+    int calls;
+
+    Handler(Predicate<List<Record>> refuses) {
+      this.refuses = refuses;
+    }
+
+    @Override
+    public void handle(String shardId, List<Record> batch) {
+      calls++;
+      sources.add(shardId);
+      if (refuses.test(batch)) {
+        throw new IllegalStateException("refused");
+      }
+      batch.stream().filter(r -> !taken.contains(r)).forEach(taken::add);
+    }
+  }
+
+  /** A function whose handler is {@code handler}, counting how often it was asked to build it. */
+  private static final class Function extends StreamRecordsFunction {
+    final Handler handler;
+    int created;
+
+    Function(Handler handler) {
+      this.handler = handler;
+    }
+
+    @Override
+    protected StreamRecordsHandler createRecordsHandler() {
+      created++;
+      return handler;
+    }
+  }
+
+  private static DynamodbEvent event(List<Record> batch) {
+    return LambdaStreamRecords.toEvent(batch, streamArn);
+  }
+
+  private static List<String> failures(StreamsEventResponse response) {
+    return response.getBatchItemFailures().stream().map(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
+        .toList();
+  }
+
+  @Test
+  void theHandlerGetsTheStreamsRecordsUnchangedInOrderAndIsBuiltOnce() {
+    Function function = new Function(new Handler(batch -> false));
+
+    StreamsEventResponse first = function.handleRequest(event(records.subList(0, 3)), null);
+    StreamsEventResponse second = function.handleRequest(event(records.subList(3, 6)), null);
+
+    assertEquals(List.of(), failures(first));
+    assertEquals(List.of(), failures(second));
+    assertEquals(records, function.handler.taken);
+    assertEquals(List.of(streamArn, streamArn), function.handler.sources);
+    assertEquals(1, function.created);
+  }
+
+  @Test
+  void aRecordTheHandlerCannotTakeIsReportedSoThatLambdaRetriesFromItAndNothingAfterItIsHandled() {
+    Record poison = records.get(3);
+    Function function = new Function(new Handler(batch -> batch.contains(poison)));
+
+    StreamsEventResponse response = function.handleRequest(event(records), null);
+
+    assertEquals(List.of(poison.dynamodb().sequenceNumber()), failures(response));
+    assertEquals(records.subList(0, 3), function.handler.taken);
+    assertEquals(1 + 4, function.handler.calls, "the batch, then one by one up to the poison record");
+  }
+
+  @Test
+  void aBatchThatFailsOnceIsHandedOverRecordByRecordAndReportsNoFailureWhenAllAreTaken() {
+    int[] failuresLeft = {1};
+    Function function = new Function(new Handler(batch -> failuresLeft[0]-- > 0));
+
+    StreamsEventResponse response = function.handleRequest(event(records), null);
+
+    assertEquals(List.of(), failures(response));
+    assertEquals(records, function.handler.taken);
+  }
+
+  @Test
+  void aHandlerDownForTheWholeBatchReportsTheFirstRecord() {
+    Function function = new Function(new Handler(batch -> true));
+
+    StreamsEventResponse response = function.handleRequest(event(records), null);
+
+    assertEquals(List.of(records.get(0).dynamodb().sequenceNumber()), failures(response));
+    assertTrue(function.handler.taken.isEmpty());
+  }
+
+  @Test
+  void anEmptyEventReportsNoFailureAndBuildsNothing() {
+    Function function = new Function(new Handler(batch -> true));
+
+    assertEquals(List.of(), failures(function.handleRequest(new DynamodbEvent(), null)));
+    assertEquals(0, function.created);
+  }
+
+  @Test
+  void aFunctionWhoseHandlerIsMissingSaysWhichClassReturnedNothing() {
+    StreamRecordsFunction broken = new StreamRecordsFunction() {
+      @Override
+      protected StreamRecordsHandler createRecordsHandler() {
+        return null;
+      }
+    };
+
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> broken.handleRequest(event(records.subList(0, 1)), null));
+    assertTrue(e.getMessage().endsWith(".createRecordsHandler() returned null"), e.getMessage());
+  }
+}

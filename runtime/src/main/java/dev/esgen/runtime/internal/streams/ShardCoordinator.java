@@ -1,0 +1,290 @@
+package dev.esgen.runtime.internal.streams;
+
+import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.RedactedException;
+import dev.esgen.runtime.feed.StreamRecordsHandler;
+import dev.esgen.runtime.internal.retry.Failures;
+import dev.esgen.runtime.streams.PollResult;
+import dev.esgen.runtime.streams.StartPosition;
+import dev.esgen.runtime.streams.StreamDataTrimmedException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * One poll of a consumer: holds the lease, knows the stream's shards and the consumer's checkpoints,
+ * reads one batch of every shard that may be read now, hands it to the handler and stores the
+ * checkpoint after it.
+ *
+ * <p>A shard's state moves on only once its checkpoint is stored: when the handler throws, or the
+ * checkpoint cannot be written, the same batch is sent again after a backoff, so nothing is skipped and
+ * what is in memory never runs ahead of what a restart would find. Not thread-safe: the poller calls it
+ * from one thread at a time.
+ *
+ * <pre>{@code
+ * ShardCoordinator coordinator = new ShardCoordinator(streams, () -> streamArn, store, null, handler, settings, clock);
+ * PollResult result = coordinator.poll();
+ * }</pre>
+ */
+public final class ShardCoordinator {
+
+  private static final Logger LOG = LoggerFactory.getLogger("dev.esgen.runtime.streams.StreamPoller");
+
+  /**
+   * What the poller was configured with.
+   *
+   * @param shardRefreshInterval how often the stream's shards are listed again while nothing else asks for it
+   */
+  public record Settings(String consumer, StartPosition startPosition, int batchSize, RetryBackoff retryBackoff,
+      Duration shardRefreshInterval) {
+
+    public Settings {
+      Objects.requireNonNull(consumer, "consumer");
+      Objects.requireNonNull(startPosition, "startPosition");
+      Objects.requireNonNull(retryBackoff, "retryBackoff");
+      Objects.requireNonNull(shardRefreshInterval, "shardRefreshInterval");
+    }
+  }
+
+  private final DynamoDbStreamsClient streams;
+  private final Supplier<String> streamArnSource;
+  private final CheckpointStore store;
+  private final ShardLease lease;
+  private final StreamRecordsHandler handler;
+  private final Settings settings;
+  private final Clock clock;
+
+  private String streamArn;
+  private Map<String, Checkpoint> checkpoints;
+  private boolean started;
+  private ShardLineage lineage;
+  private Instant listedAt;
+  private boolean relist;
+  private final Map<String, ShardReader> readers = new HashMap<>();
+
+  /**
+   * @param lease the consumer's lease, or {@code null} to read without one
+   */
+  public ShardCoordinator(DynamoDbStreamsClient streams, Supplier<String> streamArnSource, CheckpointStore store,
+      ShardLease lease, StreamRecordsHandler handler, Settings settings, Clock clock) {
+    this.streams = Objects.requireNonNull(streams, "streams");
+    this.streamArnSource = Objects.requireNonNull(streamArnSource, "streamArnSource");
+    this.store = Objects.requireNonNull(store, "store");
+    this.lease = lease;
+    this.handler = Objects.requireNonNull(handler, "handler");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Reads and delivers one batch of every shard that may be read now. */
+  public PollResult poll() {
+    if (lease != null && !holdLease()) {
+      return new PollResult(0, 0, List.of(), List.of(), false, false);
+    }
+    prepare();
+    int records = 0;
+    int batches = 0;
+    boolean moreToRead = false;
+    List<String> finished = new ArrayList<>();
+    List<String> failing = new ArrayList<>();
+    for (Shard shard : lineage.readable(checkpoints)) {
+      ShardPoll poll = poll(shard);
+      records += poll.records();
+      batches += poll.records() > 0 ? 1 : 0;
+      moreToRead |= poll.moreToRead();
+      if (poll.failing()) {
+        failing.add(shard.shardId());
+      }
+      if (poll.finished()) {
+        finished.add(shard.shardId());
+      }
+    }
+    return new PollResult(records, batches, finished, failing, true, moreToRead);
+  }
+
+  /** What one shard's part of a poll did. */
+  private record ShardPoll(int records, boolean failing, boolean finished, boolean moreToRead) {
+
+    static final ShardPoll FAILING = new ShardPoll(0, true, false, false);
+  }
+
+  /** Reads, delivers and checkpoints one batch of {@code shard}, unless its last failure's backoff lasts. */
+  private ShardPoll poll(Shard shard) {
+    String shardId = shard.shardId();
+    ShardReader reader = readers.computeIfAbsent(shardId,
+        id -> new ShardReader(streams, streamArn, id, settings.batchSize()));
+    if (reader.backingOff(clock.instant())) {
+      return ShardPoll.FAILING;
+    }
+    // No checkpoint: the shard was never read, and all of it comes after where the consumer started.
+    Checkpoint checkpoint =
+        checkpoints.getOrDefault(shardId, Checkpoint.unread(shardId, ShardIteratorType.TRIM_HORIZON));
+    ShardReader.Batch batch;
+    try {
+      batch = reader.next(checkpoint);
+    } catch (TrimmedDataAccessException e) {
+      throw trimmed(shardId, checkpoint, e);
+    } catch (SdkException e) {
+      retryLater(reader, shardId, "reading", e);
+      return ShardPoll.FAILING;
+    }
+    if (!batch.records().isEmpty() && !deliver(reader, shardId, batch)) {
+      return ShardPoll.FAILING;
+    }
+    if (batch.records().isEmpty() && !batch.endsShard()) {
+      reader.advance();
+      // A closed shard may answer empty before its last records: read on at once.
+      return new ShardPoll(0, false, false, ShardLineage.closed(shard));
+    }
+    Checkpoint next = checkpoint.after(batch.lastSequenceNumber(), batch.endsShard());
+    try {
+      if (!store.save(next, streamArn)) {
+        LOG.info("consumer {}: shard {} was finished by another poller", settings.consumer(), shardId);
+        next = next.asFinished();
+      }
+    } catch (SdkException e) {
+      retryLater(reader, shardId, "storing the checkpoint of", e);
+      return ShardPoll.FAILING;
+    }
+    checkpoints.put(shardId, next);
+    reader.advance();
+    LOG.debug("consumer {}: handled {} record(s) of shard {} up to sequence number {}", settings.consumer(),
+        batch.records().size(), shardId, next.sequenceNumber());
+    if (next.finished()) {
+      LOG.info("consumer {}: shard {} is finished (last sequence number {})", settings.consumer(), shardId,
+          next.sequenceNumber());
+      readers.remove(shardId);
+      relist = true;
+    }
+    return new ShardPoll(batch.records().size(), false, next.finished(), true);
+  }
+
+  /** Forgets what is in memory, so that the next poll starts from the stored checkpoints. */
+  private void reset() {
+    streamArn = null;
+    checkpoints = null;
+    lineage = null;
+    readers.clear();
+  }
+
+  /** Gives the lease up, if there is one and it is held. */
+  public void releaseLease() {
+    if (lease != null) {
+      lease.release();
+    }
+  }
+
+  private boolean holdLease() {
+    boolean heldBefore = lease.held();
+    if (lease.hold()) {
+      if (!heldBefore) {
+        LOG.info("consumer {}: lease taken by {}", settings.consumer(), lease.owner());
+      }
+      return true;
+    }
+    if (heldBefore) {
+      LOG.warn("consumer {}: lease lost by {}: another poller reads the stream now", settings.consumer(),
+          lease.owner());
+    }
+    reset();
+    return false;
+  }
+
+  private void prepare() {
+    if (streamArn == null) {
+      streamArn = streamArnSource.get();
+    }
+    if (checkpoints == null) {
+      CheckpointStore.ConsumerState state = store.load();
+      checkpoints = new HashMap<>(state.checkpoints());
+      started = state.started().isPresent();
+      lineage = null;
+    }
+    Instant now = clock.instant();
+    if (lineage == null || relist || !now.isBefore(listedAt.plus(settings.shardRefreshInterval()))
+        || lineage.readable(checkpoints).isEmpty()) {
+      lineage = ShardLineage.describe(streams, streamArn);
+      listedAt = now;
+      relist = false;
+      if (!started) {
+        start();
+      }
+      checkLineage();
+    }
+  }
+
+  /** A consumer's first look at the stream: where it starts is written down before anything is read. */
+  private void start() {
+    if (settings.startPosition() == StartPosition.LATEST) {
+      for (Shard shard : lineage.shards()) {
+        if (checkpoints.containsKey(shard.shardId())) {
+          continue;
+        }
+        Checkpoint checkpoint = ShardLineage.closed(shard)
+            ? Checkpoint.unread(shard.shardId(), ShardIteratorType.LATEST).asFinished()
+            : Checkpoint.unread(shard.shardId(), ShardIteratorType.LATEST);
+        store.save(checkpoint, streamArn);
+        checkpoints.put(shard.shardId(), checkpoint);
+      }
+    }
+    store.markStarted(settings.startPosition(), streamArn);
+    started = true;
+    LOG.info("consumer {} starts reading stream {} at {} ({} shard(s) listed)", settings.consumer(), streamArn,
+        settings.startPosition(), lineage.shards().size());
+  }
+
+  private void checkLineage() {
+    List<Checkpoint> lost = lineage.unlistedUnfinished(checkpoints);
+    if (!lost.isEmpty()) {
+      Checkpoint first = lost.get(0);
+      throw trimmed(first.shardId(), first, null);
+    }
+    for (Checkpoint gone : lineage.unlistedFinished(checkpoints)) {
+      store.delete(gone.shardId());
+      checkpoints.remove(gone.shardId());
+      LOG.debug("consumer {}: forgot the checkpoint of shard {}, which the stream no longer lists",
+          settings.consumer(), gone.shardId());
+    }
+  }
+
+  private boolean deliver(ShardReader reader, String shardId, ShardReader.Batch batch) {
+    try {
+      handler.handle(shardId, batch.records());
+      return true;
+    } catch (RuntimeException e) {
+      Duration wait = reader.failed(clock.instant(), settings.retryBackoff());
+      // The handler's message may quote what it was handling: only its class and stack trace are logged.
+      LOG.warn("consumer {}: the handler failed on {} record(s) of shard {} ({}, {} time(s) in a row);"
+              + " the same records are sent again in {} ms", settings.consumer(), batch.records().size(), shardId,
+          e.getClass().getName(), reader.failures(), wait.toMillis(), RedactedException.of(e));
+      return false;
+    }
+  }
+
+  private void retryLater(ShardReader reader, String shardId, String doing, SdkException e) {
+    if (Failures.classify(e) == FailureKind.FATAL) {
+      throw e;
+    }
+    Duration wait = reader.failed(clock.instant(), settings.retryBackoff());
+    LOG.warn("consumer {}: {} shard {} failed ({}); trying again in {} ms", settings.consumer(), doing, shardId,
+        Failures.describe(e), wait.toMillis());
+  }
+
+  private StreamDataTrimmedException trimmed(String shardId, Checkpoint checkpoint, Throwable cause) {
+    return new StreamDataTrimmedException(settings.consumer(), store.table(), streamArn, shardId,
+        checkpoint == null ? null : checkpoint.sequenceNumber(), cause);
+  }
+}

@@ -1,0 +1,41 @@
+package dev.esgen.runtime.internal.streams;
+
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.streams.StreamNotEnabledException;
+import java.util.List;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+
+/**
+ * Finds a table's current stream.
+ *
+ * <pre>{@code
+ * String arn = TableStreams.latestStreamArn(client, "streams");
+ * }</pre>
+ */
+public final class TableStreams {
+
+  private TableStreams() {}
+
+  /**
+   * The ARN of {@code table}'s enabled stream.
+   *
+   * @throws StreamNotEnabledException when the table has no enabled stream
+   * @throws MissingTableException when the table does not exist
+   */
+  public static String latestStreamArn(DynamoDbClient client, String table) {
+    TableDescription description;
+    try {
+      description = client.describeTable(b -> b.tableName(table)).table();
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(table), e);
+    }
+    boolean enabled = description.streamSpecification() != null
+        && Boolean.TRUE.equals(description.streamSpecification().streamEnabled());
+    if (!enabled || description.latestStreamArn() == null) {
+      throw new StreamNotEnabledException(table);
+    }
+    return description.latestStreamArn();
+  }
+}

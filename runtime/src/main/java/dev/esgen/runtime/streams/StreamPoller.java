@@ -1,0 +1,431 @@
+package dev.esgen.runtime.streams;
+
+import dev.esgen.runtime.error.EsgenException;
+import dev.esgen.runtime.feed.StreamRecordsHandler;
+import dev.esgen.runtime.internal.retry.Failures;
+import dev.esgen.runtime.internal.streams.CheckpointStore;
+import dev.esgen.runtime.internal.streams.RetryBackoff;
+import dev.esgen.runtime.internal.streams.ShardCoordinator;
+import dev.esgen.runtime.internal.streams.ShardLease;
+import dev.esgen.runtime.internal.streams.TableStreams;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * Reads a table's DynamoDB stream in this process and hands every batch to a {@link StreamRecordsHandler}
+ * (usually the change feed), for development, tests and small services. On AWS, at scale, the
+ * {@code esgen-lambda} module does the same job.
+ *
+ * <p>What it guarantees:
+ * <ul>
+ *   <li><b>Order and lineage.</b> Each shard is read in order; a child shard is read only once its parent
+ *       is finished (closed, and every record of it handled), so the records of an item never overtake
+ *       each other when DynamoDB splits or rolls a shard over.
+ *   <li><b>At least once, nothing skipped.</b> After each batch the handler took, the shard's checkpoint
+ *       (the last sequence number, and whether the shard is finished) is stored in the checkpoint table
+ *       under the consumer's name. A batch whose handler throws is sent again, unchanged, after a backoff
+ *       that doubles up to {@code retryBackoff}'s maximum, as often as it takes; later records of that
+ *       shard wait. A restart after a crash goes on after the stored checkpoints, so a batch handled
+ *       but not yet checkpointed is delivered again.
+ *   <li><b>Expired iterators</b> (they live 15 minutes) are taken again after the checkpoint.
+ *       <b>Trimmed records</b> (older than the stream's 24 hours, not handled yet) stop the poller with
+ *       {@link StreamDataTrimmedException}, which says how to replay.
+ * </ul>
+ *
+ * <p>A consumer that has no checkpoints yet starts at its {@link StartPosition}. With a
+ * {@linkplain Builder#lease(Duration) lease}, only one poller of a consumer reads at a time; the others
+ * wait and take over when it stops or its lease expires. Progress goes to SLF4J under this class's name
+ * (shard starts and ends at INFO, every batch at DEBUG, failures at WARN), without record contents.
+ *
+ * <p>Drive it with {@link #start()} and {@link #close()}, or call {@link #pollOnce()} yourself (in tests).
+ *
+ * <pre>{@code
+ * CheckpointTable.createIfMissing(dynamoDb, "esgen-feed");
+ * StreamPoller poller = StreamPoller.builder()
+ *     .streamsClient(DynamoDbStreamsClient.create())
+ *     .dynamoDbClient(dynamoDb)
+ *     .tableName("streams")                       // or .streamArn(arn)
+ *     .checkpointTable("esgen-feed")
+ *     .consumer("balances")
+ *     .handler(changeFeed)
+ *     .build();
+ * poller.start();
+ * // ...
+ * poller.close();
+ * }</pre>
+ *
+ * <p>Instances are thread-safe; one poll runs at a time.
+ */
+public final class StreamPoller implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StreamPoller.class);
+
+  /** How long {@link #close()} waits for a thread of its own to end after the batch in hand. */
+  private static final Duration OWN_THREAD_SHUTDOWN = Duration.ofSeconds(10);
+
+  private final ShardCoordinator coordinator;
+  private final String consumer;
+  private final Duration pollInterval;
+  private final RetryBackoff errorBackoff;
+  private final ScheduledExecutorService givenExecutor;
+  private final ReentrantLock pollLock = new ReentrantLock();
+
+  private ScheduledExecutorService executor;
+  private ScheduledFuture<?> next;
+  private volatile boolean running;
+  private volatile boolean closed;
+  private volatile RuntimeException failure;
+  private int failedPolls;
+
+  private StreamPoller(Builder builder, ShardCoordinator coordinator) {
+    this.coordinator = coordinator;
+    this.consumer = builder.consumer;
+    this.pollInterval = builder.pollInterval;
+    this.errorBackoff = builder.retryBackoff;
+    this.givenExecutor = builder.executor;
+  }
+
+  /** A builder; stream, clients, checkpoint table, consumer and handler are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Reads one batch of every shard that may be read now, hands each to the handler and stores its
+   * checkpoint. Returns when that is done; a failing handler is reported in the result, and its batch is
+   * sent again by a later poll once its backoff has passed.
+   *
+   * @throws StreamDataTrimmedException when records the consumer has not handled are no longer in the stream
+   * @throws StreamNotEnabledException when the table has no stream
+   * @throws MissingCheckpointTableException when the checkpoint table does not exist
+   * @throws dev.esgen.runtime.error.MissingTableException when the table does not exist
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public PollResult pollOnce() {
+    pollLock.lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("stream poller of consumer " + consumer + " is closed");
+      }
+      return coordinator.poll();
+    } finally {
+      pollLock.unlock();
+    }
+  }
+
+  /**
+   * Polls on a thread of its own (or the executor given to the builder) until {@link #close()}: at once
+   * again while there is more to read, after the poll interval when the stream is idle, after a growing
+   * backoff when DynamoDB fails. It stops by itself only on a failure that polling again cannot fix
+   * (trimmed records, a missing table or stream), which {@link #failure()} then returns.
+   *
+   * @throws IllegalStateException when started before, or closed
+   */
+  public synchronized void start() {
+    if (closed || executor != null) {
+      throw new IllegalStateException("stream poller of consumer " + consumer + " was "
+          + (closed ? "closed" : "started already") + "; build a new one");
+    }
+    executor = givenExecutor != null ? givenExecutor : Executors.newSingleThreadScheduledExecutor(task -> {
+      Thread thread = new Thread(task, "esgen-stream-poller-" + consumer);
+      thread.setDaemon(false);
+      return thread;
+    });
+    running = true;
+    LOG.info("stream poller of consumer {} started", consumer);
+    schedule(Duration.ZERO);
+  }
+
+  /** Whether the poller was started and neither closed nor stopped by a failure. */
+  public boolean isRunning() {
+    return running;
+  }
+
+  /** Why a started poller stopped by itself; empty while it runs, or after a plain {@link #close()}. */
+  public Optional<RuntimeException> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  /** The consumer name whose checkpoints this poller keeps. */
+  public String consumer() {
+    return consumer;
+  }
+
+  /**
+   * Stops polling: waits for the batch in hand to be handled and checkpointed, gives the lease up and
+   * ends the poller's own thread (an executor given to the builder is left running). Idempotent.
+   */
+  @Override
+  public void close() {
+    ScheduledExecutorService ownExecutor;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      running = false;
+      if (next != null) {
+        next.cancel(false);
+      }
+      ownExecutor = givenExecutor == null ? executor : null;
+    }
+    pollLock.lock();
+    try {
+      coordinator.releaseLease();
+    } finally {
+      pollLock.unlock();
+    }
+    if (ownExecutor != null) {
+      ownExecutor.shutdown();
+      try {
+        if (!ownExecutor.awaitTermination(OWN_THREAD_SHUTDOWN.toMillis(), TimeUnit.MILLISECONDS)) {
+          LOG.warn("stream poller of consumer {}: its thread did not end within {}", consumer, OWN_THREAD_SHUTDOWN);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    LOG.info("stream poller of consumer {} closed", consumer);
+  }
+
+  private void pollAndReschedule() {
+    Duration delay;
+    pollLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      PollResult result = coordinator.poll();
+      failedPolls = 0;
+      delay = result.moreToRead() ? Duration.ZERO : pollInterval;
+    } catch (EsgenException e) {
+      // Trimmed records, a missing table or stream: polling again cannot help, an operator must.
+      failure = e;
+      running = false;
+      LOG.error("stream poller of consumer {} stopped: {}", consumer, e.getMessage());
+      return;
+    } catch (RuntimeException e) {
+      failedPolls++;
+      delay = errorBackoff.after(failedPolls);
+      LOG.warn("stream poller of consumer {}: poll failed ({}, {} time(s) in a row); polling again in {} ms",
+          consumer, Failures.describe(e), failedPolls, delay.toMillis());
+    } finally {
+      pollLock.unlock();
+    }
+    schedule(delay);
+  }
+
+  private synchronized void schedule(Duration delay) {
+    if (closed) {
+      return;
+    }
+    try {
+      next = executor.schedule(this::pollAndReschedule, delay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      running = false;
+      failure = e;
+      LOG.error("stream poller of consumer {} stopped: its executor takes no more tasks", consumer);
+    }
+  }
+
+  /**
+   * Configures a {@link StreamPoller}.
+   *
+   * <pre>{@code
+   * StreamPoller poller = StreamPoller.builder()
+   *     .streamsClient(streams).dynamoDbClient(dynamoDb)
+   *     .streamArn(arn)
+   *     .checkpointTable("esgen-feed").consumer("statements")
+   *     .handler(changeFeed)
+   *     .startPosition(StartPosition.LATEST)
+   *     .lease(Duration.ofSeconds(30))
+   *     .build();
+   * }</pre>
+   */
+  public static final class Builder {
+
+    private DynamoDbStreamsClient streamsClient;
+    private DynamoDbClient dynamoDbClient;
+    private String tableName;
+    private String streamArn;
+    private String checkpointTable;
+    private String consumer;
+    private StreamRecordsHandler handler;
+    private StartPosition startPosition = StartPosition.TRIM_HORIZON;
+    private Duration pollInterval = Duration.ofSeconds(1);
+    private int batchSize = 1000;
+    private RetryBackoff retryBackoff = new RetryBackoff(Duration.ofSeconds(1), Duration.ofMinutes(1));
+    private Duration shardRefreshInterval = Duration.ofMinutes(1);
+    private Duration lease;
+    private String leaseOwner;
+    private ScheduledExecutorService executor;
+    private Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /** The client that reads the stream (DescribeStream, GetShardIterator, GetRecords). */
+    public Builder streamsClient(DynamoDbStreamsClient streamsClient) {
+      this.streamsClient = Objects.requireNonNull(streamsClient, "streamsClient");
+      return this;
+    }
+
+    /** The client that reads and writes checkpoints, and finds the stream of {@link #tableName}. */
+    public Builder dynamoDbClient(DynamoDbClient dynamoDbClient) {
+      this.dynamoDbClient = Objects.requireNonNull(dynamoDbClient, "dynamoDbClient");
+      return this;
+    }
+
+    /** Reads the table's current stream, found with DescribeTable at the first poll. */
+    public Builder tableName(String tableName) {
+      this.tableName = Objects.requireNonNull(tableName, "tableName");
+      return this;
+    }
+
+    /** Reads this stream. */
+    public Builder streamArn(String streamArn) {
+      this.streamArn = Objects.requireNonNull(streamArn, "streamArn");
+      return this;
+    }
+
+    /** The table ({@code pkey}/{@code skey}, both S) that keeps the checkpoints; see {@link CheckpointTable}. */
+    public Builder checkpointTable(String checkpointTable) {
+      this.checkpointTable = Objects.requireNonNull(checkpointTable, "checkpointTable");
+      return this;
+    }
+
+    /** The name checkpoints are kept under: pollers of one name share progress, different names read apart. */
+    public Builder consumer(String consumer) {
+      this.consumer = Objects.requireNonNull(consumer, "consumer");
+      return this;
+    }
+
+    /** Takes each batch; usually the change feed. */
+    public Builder handler(StreamRecordsHandler handler) {
+      this.handler = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /** Where a consumer without checkpoints starts; {@link StartPosition#TRIM_HORIZON} by default. */
+    public Builder startPosition(StartPosition startPosition) {
+      this.startPosition = Objects.requireNonNull(startPosition, "startPosition");
+      return this;
+    }
+
+    /** The wait between polls while the stream is idle; 1 second by default. */
+    public Builder pollInterval(Duration pollInterval) {
+      this.pollInterval = nonNegative(pollInterval, "pollInterval");
+      return this;
+    }
+
+    /** The most records one GetRecords returns, from 1 to 1000 (the default). */
+    public Builder batchSize(int batchSize) {
+      if (batchSize < 1 || batchSize > 1000) {
+        throw new IllegalArgumentException("batchSize must be from 1 to 1000, was " + batchSize);
+      }
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /**
+     * The wait before a failed batch (or a failed poll) is tried again: {@code initial}, doubling per
+     * further failure up to {@code max}. By default 1 second up to 1 minute.
+     */
+    public Builder retryBackoff(Duration initial, Duration max) {
+      this.retryBackoff = new RetryBackoff(initial, max);
+      return this;
+    }
+
+    /** How often the stream's shards are listed again while no shard finished; 1 minute by default. */
+    public Builder shardRefreshInterval(Duration shardRefreshInterval) {
+      this.shardRefreshInterval = nonNegative(shardRefreshInterval, "shardRefreshInterval");
+      return this;
+    }
+
+    /**
+     * Lets one poller of the consumer read at a time: a lease item in the checkpoint table, held for
+     * {@code duration} and renewed while the poller polls. Off by default.
+     */
+    public Builder lease(Duration duration) {
+      if (Objects.requireNonNull(duration, "lease").isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException("a lease must last longer than 0, was " + duration);
+      }
+      this.lease = duration;
+      return this;
+    }
+
+    /**
+     * The owner name the lease is taken under; a random one by default. A stable name (the host's) lets
+     * a restarted poller take its own lease back at once instead of waiting for it to expire.
+     */
+    public Builder leaseOwner(String leaseOwner) {
+      this.leaseOwner = Objects.requireNonNull(leaseOwner, "leaseOwner");
+      return this;
+    }
+
+    /** Runs the polls of {@link StreamPoller#start()} on this executor instead of a thread of the poller's own. */
+    public Builder executor(ScheduledExecutorService executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /** The clock of leases, backoffs and shard listings; the system's by default. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * @throws IllegalStateException when something required is missing, or both a table and a stream ARN are given
+     */
+    public StreamPoller build() {
+      require(streamsClient, "streamsClient");
+      require(dynamoDbClient, "dynamoDbClient");
+      require(checkpointTable, "checkpointTable");
+      require(handler, "handler");
+      if (consumer == null || consumer.isBlank()) {
+        throw new IllegalStateException("a stream poller needs a consumer name: consumer(\"...\")");
+      }
+      if ((tableName == null) == (streamArn == null)) {
+        throw new IllegalStateException("give a stream poller either tableName(...) or streamArn(...), not "
+            + (tableName == null ? "neither" : "both"));
+      }
+      DynamoDbClient dynamoDb = dynamoDbClient;
+      String table = tableName;
+      String arn = streamArn;
+      Supplier<String> streamArnSource = arn != null ? () -> arn : () -> TableStreams.latestStreamArn(dynamoDb, table);
+      CheckpointStore store = new CheckpointStore(dynamoDbClient, checkpointTable, consumer, clock);
+      ShardLease shardLease = lease == null ? null : new ShardLease(dynamoDbClient, checkpointTable, consumer,
+          leaseOwner != null ? leaseOwner : UUID.randomUUID().toString(), lease, clock);
+      ShardCoordinator coordinator = new ShardCoordinator(streamsClient, streamArnSource, store, shardLease, handler,
+          new ShardCoordinator.Settings(consumer, startPosition, batchSize, retryBackoff, shardRefreshInterval), clock);
+      return new StreamPoller(this, coordinator);
+    }
+
+    private static void require(Object value, String name) {
+      if (value == null) {
+        throw new IllegalStateException("a stream poller needs " + name + "(...)");
+      }
+    }
+
+    private static Duration nonNegative(Duration duration, String name) {
+      if (Objects.requireNonNull(duration, name).isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative, was " + duration);
+      }
+      return duration;
+    }
+  }
+}

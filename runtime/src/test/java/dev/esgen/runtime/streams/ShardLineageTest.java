@@ -1,0 +1,314 @@
+package dev.esgen.runtime.streams;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.internal.streams.Checkpoint;
+import dev.esgen.runtime.internal.streams.CheckpointStore;
+import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.TablePrefix;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+
+/**
+ * Shard splits, roll-overs and lineage, on a {@link SimulatedStream} laid out like DynamoDB's (its Local
+ * has one shard), with the checkpoints in DynamoDB Local.
+ */
+@ExtendWith(DynamoDbLocalExtension.class)
+class ShardLineageTest {
+
+  private static DynamoDbClient client;
+  private static String checkpoints;
+  private static int consumers;
+
+  @BeforeAll
+  static void setUp(DynamoDbClient dynamo, TablePrefix tables) {
+    client = dynamo;
+    checkpoints = tables.name("checkpoints");
+    CheckpointTable.createIfMissing(client, checkpoints);
+  }
+
+  /**
+   * Two roots. A splits: its keys k1 and k2 go on in children A1 and A2, and A2 rolls over into A2a.
+   * B rolls over into B1, which goes on with k3. The listing names children before their parents, so
+   * that only lineage can put parents first.
+   */
+  private static SimulatedStream splitAndRollOver() {
+    SimulatedStream stream = new SimulatedStream()
+        .shard("A2a", "A2").shard("A1", "A").shard("B1", "B").shard("A2", "A").shard("B", null).shard("A", null);
+    stream.put("A", "k1", "k2", "k1", "k2", "k1").close("A");
+    stream.put("B", "k3", "k3", "k3");
+    stream.put("A1", "k1", "k1", "k1");
+    stream.put("A2", "k2", "k2").close("A2");
+    stream.put("B", "k3").close("B");
+    stream.put("A2a", "k2", "k2", "k2");
+    stream.put("B1", "k3", "k3");
+    return stream;
+  }
+
+  private static String consumer() {
+    return "lineage-" + ++consumers;
+  }
+
+  private static StreamPoller poller(SimulatedStream stream, String consumer, RecordingHandler handler) {
+    return StreamPoller.builder()
+        .streamsClient(stream)
+        .dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN)
+        .checkpointTable(checkpoints)
+        .consumer(consumer)
+        .handler(handler)
+        .batchSize(2)
+        .retryBackoff(Duration.ZERO, Duration.ZERO)
+        .build();
+  }
+
+  /** Each key's records, by sequence number, in the order they were taken. */
+  private static Map<String, List<String>> byKey(List<Record> records) {
+    Map<String, List<String>> byKey = new LinkedHashMap<>();
+    for (Record record : records) {
+      byKey.computeIfAbsent(record.dynamodb().keys().get("pkey").s(), k -> new ArrayList<>())
+          .add(record.dynamodb().sequenceNumber());
+    }
+    return byKey;
+  }
+
+  private static void assertEachKeyInWriteOrder(List<Record> taken) {
+    byKey(taken).forEach((key, sequenceNumbers) ->
+        assertEquals(sequenceNumbers.stream().sorted().toList(), sequenceNumbers, key + " out of order"));
+  }
+
+  /** The index in {@code handler}'s calls of the first (or last) call for {@code shardId}. */
+  private static int call(RecordingHandler handler, String shardId, boolean first) {
+    List<RecordingHandler.Call> calls = handler.calls();
+    int found = -1;
+    for (int i = 0; i < calls.size(); i++) {
+      if (calls.get(i).shardId().equals(shardId)) {
+        found = i;
+        if (first) {
+          return i;
+        }
+      }
+    }
+    return found;
+  }
+
+  @Test
+  void parentsAreHandledBeforeTheirChildrenAndEveryShardInOrder() {
+    SimulatedStream stream = splitAndRollOver();
+    RecordingHandler handler = new RecordingHandler();
+    String consumer = consumer();
+
+    try (StreamPoller poller = poller(stream, consumer, handler)) {
+      StreamPollerTest.pollUntilIdle(poller);
+    }
+
+    Map<String, String> parents = Map.of("A1", "A", "A2", "A", "A2a", "A2", "B1", "B");
+    parents.forEach((child, parent) -> assertTrue(call(handler, child, true) > call(handler, parent, false),
+        child + " was read before its parent " + parent + " was finished"));
+    Map<String, List<String>> byShard = new HashMap<>();
+    handler.calls().forEach(c -> byShard.computeIfAbsent(c.shardId(), s -> new ArrayList<>())
+        .addAll(c.records().stream().map(r -> r.dynamodb().sequenceNumber()).toList()));
+    assertEquals(Map.of("A", 5, "A1", 3, "A2", 2, "A2a", 3, "B", 4, "B1", 2),
+        Map.of("A", byShard.get("A").size(), "A1", byShard.get("A1").size(), "A2", byShard.get("A2").size(),
+            "A2a", byShard.get("A2a").size(), "B", byShard.get("B").size(), "B1", byShard.get("B1").size()));
+    byShard.forEach((shard, sequenceNumbers) ->
+        assertEquals(sequenceNumbers.stream().sorted().toList(), sequenceNumbers, shard + " out of order"));
+    assertEachKeyInWriteOrder(handler.taken());
+    Map<String, Integer> perKey = new HashMap<>();
+    byKey(handler.taken()).forEach((key, sequenceNumbers) -> perKey.put(key, sequenceNumbers.size()));
+    assertEquals(Map.of("k1", 6, "k2", 7, "k3", 6), perKey);
+  }
+
+  @Test
+  void everyShardHasItsOwnCheckpointAndClosedOnesAreFinished() {
+    SimulatedStream stream = splitAndRollOver();
+    String consumer = consumer();
+
+    try (StreamPoller poller = poller(stream, consumer, new RecordingHandler())) {
+      StreamPollerTest.pollUntilIdle(poller);
+    }
+
+    Map<String, Checkpoint> stored = new CheckpointStore(client, checkpoints, consumer, new MutableClock())
+        .load().checkpoints();
+    assertEquals(new Checkpoint("A", stream.sequenceNumberOf("A", 4), ShardIteratorType.TRIM_HORIZON, true),
+        stored.get("A"));
+    assertEquals(new Checkpoint("B", stream.sequenceNumberOf("B", 3), ShardIteratorType.TRIM_HORIZON, true),
+        stored.get("B"));
+    assertEquals(new Checkpoint("A2", stream.sequenceNumberOf("A2", 1), ShardIteratorType.TRIM_HORIZON, true),
+        stored.get("A2"));
+    assertEquals(new Checkpoint("A1", stream.sequenceNumberOf("A1", 2), ShardIteratorType.TRIM_HORIZON, false),
+        stored.get("A1"));
+    assertEquals(new Checkpoint("A2a", stream.sequenceNumberOf("A2a", 2), ShardIteratorType.TRIM_HORIZON, false),
+        stored.get("A2a"));
+    assertEquals(new Checkpoint("B1", stream.sequenceNumberOf("B1", 1), ShardIteratorType.TRIM_HORIZON, false),
+        stored.get("B1"));
+  }
+
+  @Test
+  void aPollerRestartedInTheMiddleOfTheLineageGoesOnWithoutLossOrRepeat() {
+    SimulatedStream stream = splitAndRollOver();
+    String consumer = consumer();
+    RecordingHandler before = new RecordingHandler();
+    // Crashes (is dropped without close) once A is finished and A2 is being read, B1 not yet started.
+    StreamPoller crashed = poller(stream, consumer, before);
+    for (int i = 0; i < 4; i++) {
+      crashed.pollOnce();
+    }
+    assertTrue(call(before, "A2", true) >= 0, "A2 was started before the crash");
+    assertEquals(-1, call(before, "A2a", true), "A2a was not started before the crash");
+
+    RecordingHandler after = new RecordingHandler();
+    try (StreamPoller restarted = poller(stream, consumer, after)) {
+      StreamPollerTest.pollUntilIdle(restarted);
+    }
+
+    List<Record> all = new ArrayList<>(before.taken());
+    all.addAll(after.taken());
+    assertEquals(19, all.size());
+    assertEquals(19, all.stream().map(r -> r.dynamodb().sequenceNumber()).distinct().count(), "nothing twice");
+    assertEquals(-1, call(after, "A", true), "the finished parent is not read again");
+    assertEachKeyInWriteOrder(all);
+  }
+
+  @Test
+  void aShardThatClosesLaterIsFinishedAndItsNewChildrenAreReadAfterIt() {
+    SimulatedStream stream = new SimulatedStream().shard("C", null);
+    stream.put("C", "k1", "k2");
+    String consumer = consumer();
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = poller(stream, consumer, handler)) {
+      StreamPollerTest.pollUntilIdle(poller);
+      stream.put("C", "k1", "k2", "k1").close("C");
+      stream.shard("C1", "C").shard("C2", "C");
+      stream.put("C1", "k1").put("C2", "k2");
+      PollResult finishing = null;
+      for (int i = 0; i < 3 && (finishing == null || finishing.finishedShards().isEmpty()); i++) {
+        finishing = poller.pollOnce();
+      }
+      assertEquals(List.of("C"), finishing.finishedShards());
+      StreamPollerTest.pollUntilIdle(poller);
+    }
+
+    assertEquals(List.of("C", "C", "C", "C1", "C2"), handler.calls().stream().map(RecordingHandler.Call::shardId).toList());
+    assertEachKeyInWriteOrder(handler.taken());
+    assertEquals(7, handler.taken().size());
+  }
+
+  @Test
+  void anExpiredIteratorIsTakenAgainAfterTheCheckpointWithNothingLostOrRepeated() {
+    SimulatedStream stream = new SimulatedStream().shard("S", null);
+    stream.put("S", "k", "k", "k", "k", "k");
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = poller(stream, consumer(), handler)) {
+      poller.pollOnce();
+      stream.expireIterators();
+      StreamPollerTest.pollUntilIdle(poller);
+    }
+
+    assertEquals(5, handler.taken().size());
+    assertEachKeyInWriteOrder(handler.taken());
+    GetShardIteratorRequest again = stream.iteratorRequests().get(1);
+    assertEquals(ShardIteratorType.AFTER_SEQUENCE_NUMBER, again.shardIteratorType());
+    assertEquals(stream.sequenceNumberOf("S", 1), again.sequenceNumber());
+  }
+
+  @Test
+  void recordsTrimmedBeforeTheyWereHandledStopThePollerWithTheRemedy() {
+    SimulatedStream stream = new SimulatedStream().shard("S", null);
+    stream.put("S", "k", "k", "k", "k", "k", "k");
+    String consumer = consumer();
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = poller(stream, consumer, handler)) {
+      poller.pollOnce();
+      stream.trim("S", 4);
+      stream.expireIterators();
+
+      StreamDataTrimmedException e = assertThrows(StreamDataTrimmedException.class, poller::pollOnce);
+      assertEquals("S", e.shardId());
+      assertEquals(stream.sequenceNumberOf("S", 1), e.sequenceNumber().orElseThrow());
+      assertEquals(consumer, e.consumer());
+      assertTrue(e.getMessage().contains("Replay the consumer's projections from the tables (docs/projections.md)"),
+          e.getMessage());
+    }
+    assertEquals(2, handler.taken().size(), "nothing after the gap was delivered");
+  }
+
+  @Test
+  void anUnfinishedShardTheStreamNoLongerListsIsReportedAsTrimmed() {
+    SimulatedStream stream = new SimulatedStream().shard("S", null);
+    stream.put("S", "k", "k", "k");
+    String consumer = consumer();
+
+    try (StreamPoller poller = poller(stream, consumer, new RecordingHandler())) {
+      poller.pollOnce();
+    }
+    stream.put("S", "k").close("S").shard("S1", "S").put("S1", "k").unlist("S");
+
+    try (StreamPoller restarted = poller(stream, consumer, new RecordingHandler())) {
+      StreamDataTrimmedException e = assertThrows(StreamDataTrimmedException.class, restarted::pollOnce);
+      assertEquals("S", e.shardId());
+    }
+  }
+
+  @Test
+  void childrenOfParentsNoLongerListedAreReadAndFinishedCheckpointsOfThemForgotten() {
+    SimulatedStream stream = new SimulatedStream().shard("P", null);
+    stream.put("P", "k", "k").close("P").shard("Q", "P").put("Q", "k");
+    String consumer = consumer();
+    try (StreamPoller poller = poller(stream, consumer, new RecordingHandler())) {
+      StreamPollerTest.pollUntilIdle(poller);
+    }
+    stream.unlist("P").shard("orphan", "gone-long-ago").put("orphan", "j");
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = poller(stream, consumer, handler)) {
+      StreamPollerTest.pollUntilIdle(poller);
+    }
+
+    assertEquals(List.of("orphan"), handler.calls().stream().map(RecordingHandler.Call::shardId).toList());
+    Map<String, Checkpoint> stored = new CheckpointStore(client, checkpoints, consumer, new MutableClock())
+        .load().checkpoints();
+    assertNull(stored.get("P"), "the finished, unlisted parent's checkpoint is deleted");
+    assertFalse(stored.get("Q").finished());
+  }
+
+  @Test
+  void aLatestConsumerSkipsClosedShardsAndStartsOpenOnesAtTheirEnd() {
+    SimulatedStream stream = splitAndRollOver();
+    String consumer = consumer();
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = StreamPoller.builder()
+        .streamsClient(stream).dynamoDbClient(client).streamArn(SimulatedStream.ARN)
+        .checkpointTable(checkpoints).consumer(consumer).handler(handler)
+        .startPosition(StartPosition.LATEST).build()) {
+      StreamPollerTest.pollUntilIdle(poller);
+      stream.put("A1", "k1").put("B1", "k3").put("A2a", "k2");
+      StreamPollerTest.pollUntilIdle(poller);
+    }
+
+    assertEquals(3, handler.taken().size());
+    Map<String, Checkpoint> stored = new CheckpointStore(client, checkpoints, consumer, new MutableClock())
+        .load().checkpoints();
+    assertTrue(stored.get("A").finished() && stored.get("B").finished() && stored.get("A2").finished());
+    assertEquals(ShardIteratorType.LATEST, stored.get("A1").startAt());
+  }
+}

@@ -1,0 +1,462 @@
+package dev.esgen.runtime.streams;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.read.ListAppender;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.TableSchemaMismatchException;
+import dev.esgen.runtime.internal.streams.Checkpoint;
+import dev.esgen.runtime.internal.streams.CheckpointStore;
+import dev.esgen.test.DynamoDbLocal;
+import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.TablePrefix;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/** The poller against DynamoDB Local's real stream (one shard) and real checkpoint items. */
+@ExtendWith(DynamoDbLocalExtension.class)
+class StreamPollerTest {
+
+  private static final String SECRET = "4111-1111-1111-1111";
+
+  private static DynamoDbClient client;
+  private static TablePrefix tables;
+  private static DynamoDbStreamsClient streams;
+  private static String checkpoints;
+  private static int tableCount;
+
+  @BeforeAll
+  static void setUp(DynamoDbClient dynamo, TablePrefix prefix) {
+    client = dynamo;
+    tables = prefix;
+    streams = StreamTable.streamsClient();
+    checkpoints = prefix.name("checkpoints");
+    assertTrue(CheckpointTable.createIfMissing(client, checkpoints));
+  }
+
+  @AfterAll
+  static void closeStreams() {
+    streams.close();
+  }
+
+  private static StreamTable newTable() {
+    return StreamTable.create(client, tables.name("events-" + ++tableCount));
+  }
+
+  private static StreamPoller.Builder poller(StreamTable table, String consumer, RecordingHandler handler) {
+    return StreamPoller.builder()
+        .streamsClient(streams)
+        .dynamoDbClient(client)
+        .tableName(table.name())
+        .checkpointTable(checkpoints)
+        .consumer(consumer)
+        .handler(handler)
+        .retryBackoff(Duration.ZERO, Duration.ZERO);
+  }
+
+  /** Polls until a poll finds nothing more to read; at most 100 polls. */
+  static List<PollResult> pollUntilIdle(StreamPoller poller) {
+    List<PollResult> results = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      PollResult result = poller.pollOnce();
+      results.add(result);
+      if (!result.moreToRead() && result.failingShards().isEmpty()) {
+        return results;
+      }
+    }
+    throw new AssertionError("the stream did not become idle within 100 polls: " + results.get(99));
+  }
+
+  private static Map<String, AttributeValue> checkpointItem(String consumer, String shardId) {
+    return client.getItem(b -> b.tableName(checkpoints).consistentRead(true).key(Map.of(
+        "pkey", AttributeValue.fromS("checkpoint#" + consumer),
+        "skey", AttributeValue.fromS("shard#" + shardId)))).item();
+  }
+
+  @Test
+  void deliversEveryRecordInOrderInBatchesAndCheckpointsTheLast() {
+    StreamTable table = newTable();
+    List<String> written = table.write(25, SECRET);
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = poller(table, "in-order", handler).batchSize(10).build()) {
+      pollUntilIdle(poller);
+    }
+
+    assertEquals(written, handler.takenKeys());
+    assertEquals(List.of(10, 10, 5), handler.calls().stream().map(c -> c.records().size()).toList());
+    List<Record> taken = handler.taken();
+    String shardId = handler.calls().get(0).shardId();
+    Map<String, AttributeValue> checkpoint = checkpointItem("in-order", shardId);
+    assertEquals(taken.get(taken.size() - 1).dynamodb().sequenceNumber(), checkpoint.get("sequence_number").s());
+    assertFalse(checkpoint.get("finished").bool(), "DynamoDB Local's one shard stays open");
+    assertEquals("TRIM_HORIZON", checkpoint.get("start_at").s());
+  }
+
+  @Test
+  void aRestartedPollerGoesOnAfterTheCheckpointWithNothingLostOrRepeated() {
+    StreamTable table = newTable();
+    List<String> written = new ArrayList<>(table.write(20, SECRET));
+    RecordingHandler first = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "restart", first).batchSize(7).build()) {
+      poller.pollOnce();
+      poller.pollOnce();
+    }
+    written.addAll(table.write(5, SECRET));
+
+    RecordingHandler second = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "restart", second).batchSize(7).build()) {
+      pollUntilIdle(poller);
+    }
+
+    assertEquals(written.subList(0, 14), first.takenKeys());
+    assertEquals(written.subList(14, 25), second.takenKeys());
+  }
+
+  @Test
+  void aBatchHandledButNotCheckpointedBeforeACrashIsDeliveredAgain() {
+    StreamTable table = newTable();
+    List<String> written = table.write(12, SECRET);
+    AtomicInteger checkpointWrites = new AtomicInteger();
+    RecordingHandler crashed = new RecordingHandler();
+    // The poller "crashes" after its handler took the first batch: the checkpoint never reaches the table,
+    // and the poller is abandoned without close().
+    try (DynamoDbClient failingCheckpoints = clientFailingCheckpointWrites(checkpointWrites)) {
+      StreamPoller poller = poller(table, "crash", crashed).dynamoDbClient(failingCheckpoints).batchSize(5).build();
+      PollResult result = poller.pollOnce();
+      assertEquals(1, checkpointWrites.get());
+      assertEquals(1, result.failingShards().size(), "the unstored checkpoint keeps the batch pending");
+    }
+
+    RecordingHandler restarted = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "crash", restarted).batchSize(5).build()) {
+      pollUntilIdle(poller);
+    }
+
+    assertEquals(written.subList(0, 5), crashed.takenKeys());
+    assertEquals(written, restarted.takenKeys(), "at least once: the first batch again, then the rest");
+  }
+
+  @Test
+  void aFailingHandlerGetsTheSameBatchAgainUntilItTakesItAndNothingOvertakes() {
+    StreamTable table = newTable();
+    List<String> written = table.write(9, SECRET);
+    RecordingHandler handler = new RecordingHandler(3, "projection is down");
+
+    try (StreamPoller poller = poller(table, "failing", handler).batchSize(4).build()) {
+      for (int i = 0; i < 3; i++) {
+        PollResult failed = poller.pollOnce();
+        assertEquals(0, failed.records());
+        assertEquals(1, failed.failingShards().size());
+      }
+      pollUntilIdle(poller);
+    }
+
+    List<RecordingHandler.Call> calls = handler.calls();
+    for (int i = 1; i < 4; i++) {
+      assertSame(calls.get(0).records(), calls.get(i).records(), "attempt " + (i + 1) + " gets the same batch");
+    }
+    assertEquals(written, handler.takenKeys());
+  }
+
+  @Test
+  void aFailedBatchWaitsForItsBackoffBeforeItIsSentAgain() {
+    StreamTable table = newTable();
+    table.write(3, SECRET);
+    MutableClock clock = new MutableClock();
+    RecordingHandler handler = new RecordingHandler(2, "projection is down");
+
+    try (StreamPoller poller = poller(table, "backoff", handler)
+        .clock(clock).retryBackoff(Duration.ofSeconds(2), Duration.ofSeconds(3)).build()) {
+      poller.pollOnce();
+      assertEquals(1, handler.calls().size());
+      clock.advance(Duration.ofMillis(1999));
+      assertEquals(1, poller.pollOnce().failingShards().size());
+      assertEquals(1, handler.calls().size(), "still backing off");
+      clock.advance(Duration.ofMillis(1));
+      poller.pollOnce();
+      assertEquals(2, handler.calls().size());
+      clock.advance(Duration.ofMillis(2999));
+      poller.pollOnce();
+      assertEquals(2, handler.calls().size(), "the second wait doubled, capped at 3 s");
+      clock.advance(Duration.ofMillis(1));
+      assertEquals(3, poller.pollOnce().records());
+    }
+    assertEquals(3, handler.calls().size());
+  }
+
+  @Test
+  void aLatestConsumerSkipsWhatTheStreamHeldWhenItFirstLookedAndATrimHorizonOneDoesNot() {
+    StreamTable table = newTable();
+    List<String> before = table.write(4, SECRET);
+    RecordingHandler latest = new RecordingHandler();
+    RecordingHandler horizon = new RecordingHandler();
+    try (StreamPoller fromLatest = poller(table, "latest", latest).startPosition(StartPosition.LATEST).build();
+        StreamPoller fromHorizon = poller(table, "horizon", horizon).build()) {
+      fromLatest.pollOnce();
+      List<String> after = table.write(3, SECRET);
+
+      pollUntilIdle(fromLatest);
+      pollUntilIdle(fromHorizon);
+
+      assertEquals(after, latest.takenKeys());
+      List<String> all = new ArrayList<>(before);
+      all.addAll(after);
+      assertEquals(all, horizon.takenKeys());
+    }
+  }
+
+  @Test
+  void startedItPollsOnItsOwnThreadUntilClosed() throws InterruptedException {
+    StreamTable table = newTable();
+    List<String> written = table.write(6, SECRET);
+    RecordingHandler handler = new RecordingHandler();
+    StreamPoller poller = poller(table, "threaded", handler).pollInterval(Duration.ofMillis(20)).build();
+
+    poller.start();
+    assertTrue(poller.isRunning());
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (handler.taken().size() < 6 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    poller.close();
+    int takenAtClose = handler.taken().size();
+    table.write(2, SECRET);
+    Thread.sleep(200);
+
+    assertEquals(written, handler.takenKeys());
+    assertEquals(6, takenAtClose);
+    assertFalse(poller.isRunning());
+    assertTrue(poller.failure().isEmpty());
+    assertTrue(handler.calls().stream().allMatch(c -> c.thread().equals("esgen-stream-poller-threaded")));
+    assertThrows(IllegalStateException.class, poller::pollOnce);
+    assertThrows(IllegalStateException.class, poller::start);
+  }
+
+  @Test
+  void startedOnAGivenExecutorItPollsThereAndLeavesTheExecutorRunningWhenClosed() throws Exception {
+    StreamTable table = newTable();
+    List<String> written = table.write(4, SECRET);
+    RecordingHandler handler = new RecordingHandler();
+    ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "app-executor"));
+    try {
+      StreamPoller poller = poller(table, "on-executor", handler).executor(executor)
+          .pollInterval(Duration.ofMillis(20)).build();
+      poller.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (handler.taken().size() < 4 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      poller.close();
+
+      assertEquals(written, handler.takenKeys());
+      assertTrue(handler.calls().stream().allMatch(c -> c.thread().equals("app-executor")));
+      assertFalse(executor.isShutdown());
+      assertEquals("still usable", executor.submit(() -> "still usable").get());
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  void aStartedPollerStopsOnAFailurePollingCannotFixAndSaysWhy() throws InterruptedException {
+    RecordingHandler handler = new RecordingHandler();
+    StreamPoller poller = StreamPoller.builder()
+        .streamsClient(streams).dynamoDbClient(client)
+        .tableName(tables.name("no-such-table"))
+        .checkpointTable(checkpoints).consumer("stops").handler(handler)
+        .build();
+
+    poller.start();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (poller.isRunning() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    poller.close();
+
+    assertTrue(poller.failure().orElseThrow() instanceof MissingTableException);
+  }
+
+  @Test
+  void aTableWithoutStreamOrCheckpointTableIsReportedByName() {
+    String plain = tables.name("no-stream");
+    client.createTable(CheckpointTable.definition(plain));
+    RecordingHandler handler = new RecordingHandler();
+    try (StreamPoller poller = StreamPoller.builder()
+        .streamsClient(streams).dynamoDbClient(client).tableName(plain)
+        .checkpointTable(checkpoints).consumer("no-stream").handler(handler).build()) {
+      StreamNotEnabledException e = assertThrows(StreamNotEnabledException.class, poller::pollOnce);
+      assertEquals(plain, e.table());
+    }
+
+    StreamTable table = newTable();
+    String missing = tables.name("no-checkpoints");
+    try (StreamPoller poller = poller(table, "no-checkpoints", handler).checkpointTable(missing).build()) {
+      MissingCheckpointTableException e = assertThrows(MissingCheckpointTableException.class, poller::pollOnce);
+      assertEquals(missing, e.table());
+      assertTrue(e.getMessage().contains("CheckpointTable.createIfMissing"), e.getMessage());
+    }
+  }
+
+  @Test
+  void theCheckpointTableIsCreatedOnceAndATableWithOtherKeysIsRefused() {
+    assertFalse(CheckpointTable.createIfMissing(client, checkpoints));
+    String other = tables.name("other-keys");
+    client.createTable(b -> b.tableName(other)
+        .billingMode("PAY_PER_REQUEST")
+        .attributeDefinitions(AttributeDefinition.builder().attributeName("id").attributeType("S").build())
+        .keySchema(KeySchemaElement.builder().attributeName("id").keyType("HASH").build()));
+    client.waiter().waitUntilTableExists(b -> b.tableName(other));
+
+    TableSchemaMismatchException e = assertThrows(TableSchemaMismatchException.class,
+        () -> CheckpointTable.createIfMissing(client, other));
+    assertTrue(e.getMessage().contains("hash key id (S)"), e.getMessage());
+  }
+
+  @Test
+  void aLeaseLetsOnePollerOfAConsumerReadAndHandsOverWhenItCloses() {
+    StreamTable table = newTable();
+    List<String> written = table.write(8, SECRET);
+    RecordingHandler first = new RecordingHandler();
+    RecordingHandler second = new RecordingHandler();
+    StreamPoller holder = poller(table, "leased", first).batchSize(5).lease(Duration.ofSeconds(30)).build();
+    StreamPoller waiter = poller(table, "leased", second).batchSize(5).lease(Duration.ofSeconds(30)).build();
+
+    assertTrue(holder.pollOnce().leaseHeld());
+    PollResult refused = waiter.pollOnce();
+    assertFalse(refused.leaseHeld());
+    assertEquals(0, refused.records());
+    holder.close();
+    pollUntilIdle(waiter);
+    waiter.close();
+
+    assertEquals(written.subList(0, 5), first.takenKeys());
+    assertEquals(written.subList(5, 8), second.takenKeys());
+  }
+
+  @Test
+  void anExpiredLeaseIsTakenOverAndItsFormerHolderStopsReading() {
+    StreamTable table = newTable();
+    List<String> written = table.write(6, SECRET);
+    MutableClock clock = new MutableClock();
+    RecordingHandler first = new RecordingHandler();
+    RecordingHandler second = new RecordingHandler();
+    try (StreamPoller stalled = poller(table, "expiring", first).batchSize(4).clock(clock)
+            .lease(Duration.ofSeconds(10)).leaseOwner("a").build();
+        StreamPoller next = poller(table, "expiring", second).batchSize(4).clock(clock)
+            .lease(Duration.ofSeconds(10)).leaseOwner("b").build()) {
+      stalled.pollOnce();
+      clock.advance(Duration.ofSeconds(9));
+      assertFalse(next.pollOnce().leaseHeld(), "not expired yet");
+      clock.advance(Duration.ofSeconds(2));
+
+      assertTrue(next.pollOnce().leaseHeld());
+      assertFalse(stalled.pollOnce().leaseHeld(), "its lease was taken over");
+      pollUntilIdle(next);
+    }
+
+    assertEquals(written.subList(0, 4), first.takenKeys());
+    assertEquals(written.subList(4, 6), second.takenKeys());
+  }
+
+  @Test
+  void aFinishedCheckpointIsNeverWrittenBackToUnfinished() {
+    CheckpointStore store = new CheckpointStore(client, checkpoints, "finished-stays", new MutableClock());
+    Checkpoint checkpoint = Checkpoint.unread("shardId-x", ShardIteratorType.TRIM_HORIZON);
+
+    assertTrue(store.save(checkpoint.after("100", true), "arn"));
+    assertFalse(store.save(checkpoint.after("50", false), "arn"));
+
+    Checkpoint stored = store.load().checkpoints().get("shardId-x");
+    assertTrue(stored.finished());
+    assertEquals("100", stored.sequenceNumber());
+    assertNull(store.load().started().orElse(null));
+  }
+
+  @Test
+  void progressAndFailuresAreLoggedWithoutRecordContents() {
+    StreamTable table = newTable();
+    table.write(3, SECRET);
+    RecordingHandler handler = new RecordingHandler(1, "could not project " + SECRET);
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.esgen");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.setLevel(Level.DEBUG);
+    logger.addAppender(logged);
+    try (StreamPoller poller = poller(table, "logged", handler).build()) {
+      pollUntilIdle(poller);
+    } finally {
+      logger.detachAppender(logged);
+      logger.setLevel(null);
+    }
+
+    List<ILoggingEvent> events = logged.list;
+    assertTrue(events.stream().anyMatch(e -> e.getLevel() == Level.INFO
+        && e.getFormattedMessage().startsWith("consumer logged starts reading stream ")), "start at INFO");
+    assertTrue(events.stream().anyMatch(e -> e.getLevel() == Level.WARN
+        && e.getFormattedMessage().contains("the handler failed on 3 record(s) of shard")), "failure at WARN");
+    assertTrue(events.stream().anyMatch(e -> e.getLevel() == Level.DEBUG
+        && e.getFormattedMessage().startsWith("consumer logged: handled 3 record(s) of shard")), "batch at DEBUG");
+    for (ILoggingEvent event : events) {
+      assertFalse(event.getFormattedMessage().contains(SECRET), event.getFormattedMessage());
+      for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
+        assertFalse(String.valueOf(t.getMessage()).contains(SECRET), t.getMessage());
+      }
+    }
+  }
+
+  private static DynamoDbClient clientFailingCheckpointWrites(AtomicInteger attempts) {
+    ExecutionInterceptor failCheckpointPuts = new ExecutionInterceptor() {
+      @Override
+      public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        if (context.request() instanceof PutItemRequest put && put.tableName().equals(checkpoints)
+            && put.item().get("skey").s().startsWith("shard#")) {
+          attempts.incrementAndGet();
+          throw SdkClientException.create("connection reset (simulated crash)");
+        }
+      }
+    };
+    return DynamoDbClient.builder()
+        .endpointOverride(DynamoDbLocal.shared().endpoint())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(failCheckpointPuts))
+        .build();
+  }
+}
