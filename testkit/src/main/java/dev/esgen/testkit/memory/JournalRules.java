@@ -1,0 +1,121 @@
+package dev.esgen.testkit.memory;
+
+import static dev.esgen.runtime.internal.journal.JournalAttributes.AID;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.APPEND_ID;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.EVENT_TYPE;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.LAST_SEQ_NR;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.METADATA;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.OCCURRED_AT;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.PAYLOAD;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.PKEY;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.SEQ_NR;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.SKEY;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
+import static dev.esgen.testkit.memory.ItemSizes.attribute;
+import static dev.esgen.testkit.memory.ItemSizes.number;
+import static dev.esgen.testkit.memory.ItemSizes.utf8;
+
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.item.MetadataAttributes;
+import dev.esgen.runtime.internal.keys.JournalKeys;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The journal + snapshot layout's rules (see {@code docs/schema.md}): an append is one transaction of a
+ * journal item per event, the head row, a kept snapshot row and a delete per displaced one when a snapshot
+ * is due and older ones are kept, a reservation or release per changed unique value and the command record.
+ * A snapshot is due at creation and every {@code SnapshotPolicy.every()} events after the last one, and is
+ * skipped, not refused, when the head row carrying it would pass 400 KB. Streams list by their head row's
+ * sort key, {@code {aggregate}-{aid}-00000000000000000000}.
+ */
+final class JournalRules implements LayoutRules {
+
+  @Override
+  public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<StoredEvent> events,
+      IndexChanges changes, MemoryPosition position, OperationRecorder recorder) {
+    AggregateDefinition<A, I, E> definition = request.definition();
+    String name = definition.name();
+    JournalKeys keys = new JournalKeys(name, definition.shards());
+    long pkey = attribute(PKEY, utf8(keys.partitionKey(aid)));
+    long aidBytes = attribute(AID, utf8(aid));
+    long metadata = ItemSizes.metadata(request, METADATA, MetadataAttributes.JOURNAL);
+    long baseSeqNr = request.baseSeqNr();
+    long lastSeqNr = baseSeqNr + events.size();
+    long version = request.expectedVersion() + 1;
+    Instant now = events.get(0).recordedAt();
+
+    long actions = 0;
+    long bytes = 0;
+    for (int i = 0; i < events.size(); i++) {
+      long seqNr = baseSeqNr + 1 + i;
+      StoredEvent event = events.get(i);
+      long size = pkey + attribute(SKEY, utf8(keys.sortKey(aid, seqNr))) + aidBytes
+          + attribute(SEQ_NR, number(seqNr)) + attribute(EVENT_TYPE, utf8(event.type()))
+          + attribute(PAYLOAD, event.body().length) + attribute(OCCURRED_AT, utf8(now.toString()))
+          + (i == 0 ? attribute(APPEND_ID, utf8(request.appendId())) : 0) + metadata;
+      if (size > ItemTooLargeException.LIMIT_BYTES) {
+        throw new ItemTooLargeException(name, aid, "event " + seqNr, size);
+      }
+      actions++;
+      bytes += size;
+    }
+    actions++; // the head row
+
+    SnapshotPolicy policy = definition.snapshotPolicy();
+    byte[] snapshot = null;
+    if (request.creating() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+      snapshot = Codecs.encodeSnapshot(definition, aid, lastSeqNr, request.newState());
+      long head = pkey + attribute(SKEY, utf8(keys.headSortKey(aid))) + aidBytes
+          + ItemSizes.indexSlots(definition, request.newState()) + attribute(LAST_SEQ_NR, number(lastSeqNr))
+          + attribute(VERSION, number(version)) + attribute(PAYLOAD, snapshot.length)
+          + attribute(SEQ_NR, number(lastSeqNr));
+      if (head > ItemTooLargeException.LIMIT_BYTES) {
+        recorder.snapshotSkipped(new SkippedSnapshot(name, aid, lastSeqNr, head, ItemTooLargeException.LIMIT_BYTES));
+        snapshot = null;
+      }
+    }
+    MemoryPosition next = position;
+    if (snapshot != null) {
+      int retained = position.retainedSnapshots() + (policy.keep() > 0 ? 1 : 0);
+      int displaced = Math.max(0, retained - policy.keep());
+      if (policy.keep() > 0) {
+        long kept = pkey + attribute(SKEY, utf8(keys.sortKey(aid, lastSeqNr))) + aidBytes
+            + attribute(PAYLOAD, snapshot.length) + attribute(SEQ_NR, number(lastSeqNr));
+        actions++;
+        bytes += kept;
+      }
+      actions += displaced;
+      next = new MemoryPosition(LayoutKind.JOURNAL, lastSeqNr, retained - displaced, 0, 0, 0);
+    }
+    for (IndexChanges.UniqueChange reservation : changes.reservations()) {
+      actions++;
+      bytes += UniqueReservations.itemSize(reservation, aid);
+    }
+    actions += changes.releases().size();
+    if (request.commandId().isPresent()) {
+      actions++;
+      bytes += CommandRecords.itemSize(name, aid, request.commandId().get(), request.appendId(), version, lastSeqNr,
+          now);
+    }
+    if (actions > TransactionTooLargeException.ACTION_LIMIT || bytes > TransactionTooLargeException.BYTE_LIMIT) {
+      throw new TransactionTooLargeException(name, aid, (int) actions, bytes);
+    }
+    return new PlannedAppend(snapshot, false, next);
+  }
+
+  @Override
+  public String listingKey(String aggregateName, String aid) {
+    return new JournalKeys(aggregateName, 1).headSortKey(aid);
+  }
+}
