@@ -8,10 +8,12 @@ import static dev.esgen.runtime.internal.journal.JournalAttributes.METADATA;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.OCCURRED_AT;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.PAYLOAD;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.PKEY;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.RETAINED_SEQ_NRS;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.SEQ_NR;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.SKEY;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
 import static dev.esgen.testkit.memory.ItemSizes.attribute;
+import static dev.esgen.testkit.memory.ItemSizes.container;
 import static dev.esgen.testkit.memory.ItemSizes.number;
 import static dev.esgen.testkit.memory.ItemSizes.utf8;
 
@@ -29,6 +31,7 @@ import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,8 +39,9 @@ import java.util.List;
  * journal item per event, the head row, a kept snapshot row and a delete per displaced one when a snapshot
  * is due and older ones are kept, a reservation or release per changed unique value and the command record.
  * A snapshot is due at creation and every {@code SnapshotPolicy.every()} events after the last one, and is
- * skipped, not refused, when the head row carrying it would pass 400 KB. Streams list by their head row's
- * sort key, {@code {aggregate}-{aid}-00000000000000000000}.
+ * skipped, not refused, when the head row carrying it would pass 400 KB by esgen's measure; DynamoDB then
+ * measures the whole row the update leaves ({@link ItemValidation}). Streams list by their head row's sort
+ * key, {@code {aggregate}-{aid}-00000000000000000000}.
  */
 final class JournalRules implements LayoutRules {
 
@@ -73,22 +77,32 @@ final class JournalRules implements LayoutRules {
     actions++; // the head row
 
     SnapshotPolicy policy = definition.snapshotPolicy();
+    long headKey = pkey + attribute(SKEY, utf8(keys.headSortKey(aid))) + aidBytes;
+    long slots = ItemSizes.indexSlots(definition, request.newState());
+    long counters = attribute(LAST_SEQ_NR, number(lastSeqNr)) + attribute(VERSION, number(version));
     byte[] snapshot = null;
     if (request.creating() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
       snapshot = Codecs.encodeSnapshot(definition, aid, lastSeqNr, request.newState());
-      long head = pkey + attribute(SKEY, utf8(keys.headSortKey(aid))) + aidBytes
-          + ItemSizes.indexSlots(definition, request.newState()) + attribute(LAST_SEQ_NR, number(lastSeqNr))
-          + attribute(VERSION, number(version)) + attribute(PAYLOAD, snapshot.length)
+      // esgen's own measure: the head row without the list of kept snapshots.
+      long head = headKey + slots + counters + attribute(PAYLOAD, snapshot.length)
           + attribute(SEQ_NR, number(lastSeqNr));
       if (head > ItemTooLargeException.LIMIT_BYTES) {
         recorder.snapshotSkipped(new SkippedSnapshot(name, aid, lastSeqNr, head, ItemTooLargeException.LIMIT_BYTES));
         snapshot = null;
       }
     }
-    MemoryPosition next = position;
+    MemoryPosition next;
+    List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
+    long headSnapshot;
     if (snapshot != null) {
-      int retained = position.retainedSnapshots() + (policy.keep() > 0 ? 1 : 0);
-      int displaced = Math.max(0, retained - policy.keep());
+      if (policy.keep() > 0) {
+        retained.add(lastSeqNr);
+      }
+      int displaced = 0;
+      while (retained.size() > policy.keep()) {
+        retained.remove(0);
+        displaced++;
+      }
       if (policy.keep() > 0) {
         long kept = pkey + attribute(SKEY, utf8(keys.sortKey(aid, lastSeqNr))) + aidBytes
             + attribute(PAYLOAD, snapshot.length) + attribute(SEQ_NR, number(lastSeqNr));
@@ -96,8 +110,21 @@ final class JournalRules implements LayoutRules {
         bytes += kept;
       }
       actions += displaced;
-      next = new MemoryPosition(LayoutKind.JOURNAL, lastSeqNr, retained - displaced, 0, 0, 0);
+      headSnapshot = attribute(PAYLOAD, snapshot.length) + attribute(SEQ_NR, number(lastSeqNr));
+      next = new MemoryPosition(LayoutKind.JOURNAL, lastSeqNr, snapshot.length, retained, 0, 0, 0);
+    } else {
+      // The head row keeps the snapshot it has (none, at seq_nr 0, for a stream whose first did not fit).
+      headSnapshot = (position.snapshotBytes() > 0 ? attribute(PAYLOAD, position.snapshotBytes()) : 0)
+          + attribute(SEQ_NR, number(position.snapshotSeqNr()));
+      next = position;
     }
+    // DynamoDB's measure: the whole head row the update leaves, the list of kept snapshots included.
+    long keptList = retained.isEmpty()
+        ? 0
+        : attribute(RETAINED_SEQ_NRS,
+            container(retained.size(), retained.stream().mapToLong(ItemSizes::number).sum()));
+    ItemValidation.check(name, aid, snapshot != null ? "snapshot at seq_nr " + lastSeqNr : "head",
+        headKey + slots + counters + headSnapshot + keptList, true);
     for (IndexChanges.UniqueChange reservation : changes.reservations()) {
       actions++;
       bytes += UniqueReservations.itemSize(reservation, aid);

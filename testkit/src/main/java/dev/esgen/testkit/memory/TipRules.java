@@ -41,7 +41,8 @@ import java.util.List;
  * threshold they are calved into a batch item and the tip starts over with the new events. An append is a
  * transaction (with its 100-action and 4 MB limits) only when it calves, changes a unique value or carries a
  * command id. The snapshot is rewritten on every append unless the aggregate is events-only, and skipped
- * when it would not fit in the tip. Streams list by id.
+ * when it would not fit in the tip; the tip then keeps its older snapshot, which esgen does not count and
+ * DynamoDB does ({@link ItemValidation}). Streams list by id.
  */
 final class TipRules implements LayoutRules {
 
@@ -86,15 +87,17 @@ final class TipRules implements LayoutRules {
         + attribute(AID, utf8(aid)) + attribute(LISTING, utf8(keys.listingKey(aid, definition.shards())))
         + ItemSizes.indexSlots(definition, request.newState());
     byte[] snapshot = null;
+    long snapshotBytes = 0;
     if (policy.snapshot()) {
       byte[] body = Codecs.encodeSnapshot(definition, aid, next, request.newState());
-      long withSnapshot = tip + attribute(UNFOLD,
+      snapshotBytes = attribute(UNFOLD,
           container(3, attribute(INDEX, number(next)) + timestamp + attribute(DATA, body.length)));
-      if (withSnapshot > ItemTooLargeException.LIMIT_BYTES) {
-        recorder.snapshotSkipped(new SkippedSnapshot(name, aid, next, withSnapshot, ItemTooLargeException.LIMIT_BYTES));
+      if (tip + snapshotBytes > ItemTooLargeException.LIMIT_BYTES) {
+        recorder.snapshotSkipped(
+            new SkippedSnapshot(name, aid, next, tip + snapshotBytes, ItemTooLargeException.LIMIT_BYTES));
       } else {
         snapshot = body;
-        tip = withSnapshot;
+        tip += snapshotBytes;
       }
     }
     if (tip > ItemTooLargeException.LIMIT_BYTES) {
@@ -102,13 +105,22 @@ final class TipRules implements LayoutRules {
     }
 
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
-    if (calve || reserves || request.commandId().isPresent()) {
+    boolean transactional = calve || reserves || request.commandId().isPresent();
+    if (transactional) {
       checkTransaction(request, aid, changes, position, calve, tip, version, next, now);
     }
-    boolean keepsOlderSnapshot = snapshot == null && policy.snapshot();
-    MemoryPosition after = new MemoryPosition(LayoutKind.TIP,
-        snapshot != null ? next : keepsOlderSnapshot ? position.snapshotSeqNr() : 0, 0, keptEvents, keptEventBytes,
-        keptTypeBytes);
+    MemoryPosition after;
+    if (snapshot != null) {
+      after = new MemoryPosition(LayoutKind.TIP, next, snapshotBytes, List.of(), keptEvents, keptEventBytes,
+          keptTypeBytes);
+    } else if (policy.snapshot()) {
+      // The update names no snapshot, so the tip keeps the one it has, and DynamoDB counts it.
+      ItemValidation.check(name, aid, "tip", tip + position.snapshotBytes(), transactional);
+      after = new MemoryPosition(LayoutKind.TIP, position.snapshotSeqNr(), position.snapshotBytes(), List.of(),
+          keptEvents, keptEventBytes, keptTypeBytes);
+    } else {
+      after = new MemoryPosition(LayoutKind.TIP, 0, 0, List.of(), keptEvents, keptEventBytes, keptTypeBytes);
+    }
     return new PlannedAppend(snapshot, !policy.snapshot(), after);
   }
 
