@@ -54,7 +54,8 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  */
 public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
 
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(EsgenTestExtension.class);
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(EsgenTestExtension.class);
   private static final String RESOURCES = "class-store";
 
   /** The settings of an extension made in code; null for the one {@code @EsgenTest} registers. */
@@ -151,7 +152,9 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   }
 
   private Settings current() {
-    return settings != null ? settings : new Settings(Backend.CONFIGURED, defaultClockStart(), UnaryOperator.identity());
+    return settings != null
+        ? settings
+        : new Settings(Backend.CONFIGURED, defaultClockStart(), UnaryOperator.identity());
   }
 
   private static Settings fromAnnotation(Class<?> testClass) {

@@ -47,6 +47,11 @@ final class TablesOnFirstUse implements EventStore, StoreInternals {
     return store.recorder();
   }
 
+  /** The settings of the store underneath, its table names among them. */
+  StoreConfig config() {
+    return store.config();
+  }
+
   private synchronized void provision(AggregateDefinition<?, ?, ?> definition) {
     int needed = definition.indexColumns().slotted().size();
     if (needed > slots) {

@@ -225,7 +225,9 @@ final class MemoryLayout implements StorageLayout {
     }
     holding.sort(Utf8Order.INSTANCE);
     QueryResponse response = query(holding, after, page.size(), Utf8Order.INSTANCE);
-    List<I> ids = response.items().stream().map(item -> definition.keys().parseId(item.get(IndexKeys.AID).s())).toList();
+    List<I> ids = response.items().stream()
+        .map(item -> definition.keys().parseId(item.get(IndexKeys.AID).s()))
+        .toList();
     return new Page<>(ids, SlotIndexQuery.hasMore(response)
         ? Optional.of(cursors.encode(SlotIndexQuery.position(response.lastEvaluatedKey())))
         : Optional.empty());

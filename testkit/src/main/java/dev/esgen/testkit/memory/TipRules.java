@@ -83,7 +83,8 @@ final class TipRules implements LayoutRules {
 
     long tip = stream + attribute(INDEX, number(TipKeys.TIP_INDEX)) + attribute(VERSION, number(version))
         + attribute(NEXT, number(next)) + attribute(APPENDED, number(events.size()))
-        + attribute(EVENTS, container(keptEvents, keptEventBytes)) + attribute(CASES, container(keptEvents, keptTypeBytes))
+        + attribute(EVENTS, container(keptEvents, keptEventBytes))
+        + attribute(CASES, container(keptEvents, keptTypeBytes))
         + attribute(AID, utf8(aid)) + attribute(LISTING, utf8(keys.listingKey(aid, definition.shards())))
         + ItemSizes.indexSlots(definition, request.newState());
     byte[] snapshot = null;

@@ -380,7 +380,8 @@ abstract class EventStoreContract {
     members.transact(id, member -> member.moveTo(blue));
 
     assertEquals(List.of(), members.listByTeam(red, PageRequest.first(10)).items());
-    assertEquals(List.of(id), members.listByTeam(blue, PageRequest.first(10)).items().stream().map(Member::id).toList());
+    assertEquals(List.of(id),
+        members.listByTeam(blue, PageRequest.first(10)).items().stream().map(Member::id).toList());
     assertEquals(Optional.empty(), members.findByTeam(red));
   }
 
@@ -431,7 +432,8 @@ abstract class EventStoreContract {
       members.create(Member.joining(id, team, email(id)));
     }
     String byTeam = members.listByTeam(team, PageRequest.first(1)).nextCursor().orElseThrow();
-    MemberRepository ofType = MemberRepository.withDefinition(store, Definitions.renamed(definition(), freshTypeName()));
+    MemberRepository ofType =
+        MemberRepository.withDefinition(store, Definitions.renamed(definition(), freshTypeName()));
     for (int i = 0; i < 2; i++) {
       MemberId id = MemberId.random();
       ofType.create(Member.joining(id, team, email(id)));
@@ -700,7 +702,8 @@ abstract class EventStoreContract {
     assertThrows(AggregateNotFoundException.class, () -> ofType.load(MemberId.random()));
 
     List<OperationMetrics> heard = listener.operations(type.name());
-    assertEquals(List.of("create", "transact", "load", "load"), heard.stream().map(OperationMetrics::operation).toList());
+    assertEquals(List.of("create", "transact", "load", "load"),
+        heard.stream().map(OperationMetrics::operation).toList());
     assertEquals(1, heard.get(1).attempts());
     assertEquals(List.of(false, false, false, true), heard.stream().map(m -> m.failure().isPresent()).toList());
   }
