@@ -106,19 +106,26 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    ExtensionContext.Store store = context.getStore(NAMESPACE);
-    if (store.get(RESOURCES, ClassStore.class) != null) {
-      return; // a @Nested class: its enclosing class's store serves it
+    if (context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class) == null) {
+      open(context);
     }
+    // Otherwise a @Nested class, whose enclosing class's store serves it, or a class whose instance,
+    // created before its @BeforeAll callbacks (@TestInstance(PER_CLASS)), asked for the store already.
+  }
+
+  /** Makes the store and clock of the class {@code context} runs, and keeps them in its store. */
+  private ClassStore open(ExtensionContext context) {
     Settings chosen = settings != null ? settings : fromAnnotation(context.getRequiredTestClass());
     Backend backend = chosen.backend() == Backend.CONFIGURED
         ? Backend.named(context.getConfigurationParameter(Backend.PROPERTY).orElse(null))
         : chosen.backend();
     MutableClock clock = MutableClock.at(chosen.clockStart());
     StoreConfig config = chosen.config().apply(StoreConfig.defaults());
-    store.put(RESOURCES, backend == Backend.DYNAMODB_LOCAL
+    ClassStore resources = backend == Backend.DYNAMODB_LOCAL
         ? onDynamoDbLocal(context.getRequiredTestClass(), config, clock)
-        : new ClassStore(InMemoryEventStore.create(config.withClock(clock)), clock, backend, () -> {}));
+        : new ClassStore(InMemoryEventStore.create(config.withClock(clock)), clock, backend, () -> {});
+    context.getStore(NAMESPACE).put(RESOURCES, resources);
+    return resources;
   }
 
   @Override
@@ -139,6 +146,10 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     ClassStore resources = context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class);
+    if (resources == null && context.getTestMethod().isEmpty() && context.getTestClass().isPresent()) {
+      // The constructor of a @TestInstance(PER_CLASS) class, which JUnit calls before the @BeforeAll callbacks.
+      resources = open(context);
+    }
     if (resources == null) {
       throw new ParameterResolutionException("EsgenTestExtension has no store for "
           + parameter.getDeclaringExecutable() + ": put @EsgenTest on the test class, or register the extension"

@@ -25,8 +25,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Execution;
@@ -78,6 +80,14 @@ class EsgenTestExtensionTest {
 
     assertInstanceOf(InMemoryEventStore.class, STORES.get("pinned"));
     assertEquals(Instant.parse("2030-06-01T12:00:00Z"), CLOCKS.get("pinned").instant());
+  }
+
+  @Test
+  void aClassWithOneInstanceGetsTheStoreInItsConstructorAndLifecycleMethodsAlike() {
+    run(Map.of(), OneInstance.class).testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+
+    assertSame(STORES.get("one-instance-constructor"), STORES.get("one-instance-before-all"));
+    assertSame(STORES.get("one-instance-constructor"), STORES.get("one-instance-test"));
   }
 
   @Test
@@ -164,6 +174,26 @@ class EsgenTestExtensionTest {
     void pinned(EventStore store, MutableClock clock) {
       STORES.put("pinned", store);
       CLOCKS.put("pinned", clock);
+    }
+  }
+
+  @EsgenTest
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  static class OneInstance {
+
+    OneInstance(EventStore store) {
+      STORES.put("one-instance-constructor", store);
+    }
+
+    @BeforeAll
+    void beforeAll(EventStore store) {
+      STORES.put("one-instance-before-all", store);
+    }
+
+    @Test
+    void test(EventStore store) {
+      STORES.put("one-instance-test", store);
+      storesAMember(store);
     }
   }
 
