@@ -37,7 +37,9 @@ import java.util.Objects;
  *       400 KB fails with {@link dev.esgen.runtime.error.ItemTooLargeException}, an append needing more than
  *       100 actions or 4 MB in one transaction with
  *       {@link dev.esgen.runtime.error.TransactionTooLargeException}, before anything is stored; a snapshot
- *       too large to store is skipped and reported to the listener, as on DynamoDB.
+ *       too large to store is skipped and reported to the listener, as on DynamoDB; and an update DynamoDB
+ *       itself would refuse for the size of the item it leaves (esgen's check before sending does not count
+ *       everything the item keeps) is refused with what esgen reports from DynamoDB.
  * </ul>
  *
  * <p>What it does not do, see {@code docs/testing.md}: no tables (nothing to provision, no
