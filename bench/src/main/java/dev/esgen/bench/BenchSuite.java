@@ -11,6 +11,7 @@ import dev.esgen.bench.domain.CartVariants;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.IndexWriteCost;
 import dev.esgen.bench.measure.Clients;
+import dev.esgen.bench.memory.InMemoryStoreBenchmark;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.scale.ScaleChart;
 import dev.esgen.bench.tip.TipWriteChart;
@@ -51,6 +52,7 @@ public final class BenchSuite {
   public record Results(
       Settings settings,
       List<MicroBenchmarks.Score> micro,
+      List<InMemoryStoreBenchmark.Result> inMemory,
       List<EndToEndBenchmark.Result> endToEnd,
       List<IndexWriteCost.Row> indexWrites,
       List<ContentionBenchmark.Result> contention,
@@ -77,6 +79,8 @@ public final class BenchSuite {
     settings.progress().println("esgen benchmarks, " + settings.mode() + " mode");
     settings.progress().println("Codec and replay (JMH)...");
     List<MicroBenchmarks.Score> micro = new MicroBenchmarks(settings).run();
+    settings.progress().println("In-memory store...");
+    List<InMemoryStoreBenchmark.Result> inMemory = new InMemoryStoreBenchmark(settings).run();
     settings.progress().println("Compile time...");
     CompileTimeBenchmark.Result compile = new CompileTimeBenchmark(settings).run();
     List<EndToEndBenchmark.Result> endToEnd;
@@ -108,8 +112,8 @@ public final class BenchSuite {
     }
     ScaleChart.write(scale, out.resolve(CHART));
     TipWriteChart.write(tipWriteCost, out.resolve(TIP_CHART));
-    Results results = new Results(settings, micro, endToEnd, indexWrites, contention, scale, tipWriteCost, compile,
-        dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
+    Results results = new Results(settings, micro, inMemory, endToEnd, indexWrites, contention, scale, tipWriteCost,
+        compile, dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
     Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
         StandardCharsets.UTF_8);
     return results;

@@ -7,6 +7,7 @@ import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.IndexWriteCost;
+import dev.esgen.bench.memory.InMemoryStoreBenchmark;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.tip.TipWriteCost;
 import dev.esgen.runtime.config.RetryPolicy;
@@ -21,8 +22,8 @@ final class Report {
 
   /** The section headings, in order; the smoke test checks that each is written. */
   static final List<String> SECTIONS = List.of(
-      "## Summary", "## End to end", "## Index writes", "## Codec", "## Replay", "## Contention", "## Compile time", "## Scale",
-      "## Tip write cost", "## How it is measured");
+      "## Summary", "## End to end", "## Index writes", "## Codec", "## Replay", "## In-memory store", "## Contention",
+      "## Compile time", "## Scale", "## Tip write cost", "## How it is measured");
 
   private final BenchSuite.Results results;
   private final Machine machine;
@@ -50,6 +51,7 @@ final class Report {
     indexWrites();
     codec();
     replay();
+    inMemory();
     contention();
     compile();
     scale();
@@ -93,6 +95,11 @@ final class Report {
       row("contention, %s: no command starves", "max %d attempts, max latency %.0f ms, %d of %d commands gave up %s",
           c.name(), c.maxAttempts(), c.maxMillis(), c.failed(), c.commands() + c.failed(),
           c.failed() == 0 ? "(met)" : "(**not met**)");
+    }
+    for (InMemoryStoreBenchmark.Result r : results.inMemory()) {
+      row("in-memory store, %s, one thread: at least 100,000 appends/s", "%,.0f per CPU second, %,.0f per wall"
+          + " second %s", r.operation(), r.perCpuSecond(), r.perWallSecond(),
+          r.perCpuSecond() >= 100_000 ? "(met)" : "(**not met**)");
     }
     row("compile time overhead of the processor", "%.2f× (%d aggregates × %d events)",
         results.compile().overhead(), results.compile().aggregates(), results.compile().eventsPerAggregate());
@@ -177,6 +184,21 @@ final class Report {
     Score replay = score("replay", "");
     line("Folding %,d stored events into a cart (generated codec decode + generated replay dispatch), JMH:"
         + " **%,.0f events/s** (± %,.0f).", ReplayBenchmark.EVENTS, replay.score(), replay.error());
+  }
+
+  private void inMemory() {
+    md.append("\n## In-memory store\n\n");
+    line("esgen-testkit's `InMemoryEventStore` under the generated cart repository, one thread: each append encodes"
+        + " its event with the generated codec, checks DynamoDB's limits and the version under the store's lock. A"
+        + " fresh store per round, a fresh cart every %d appends (its creation counted); %,d appends per round,"
+        + " %d measured rounds after one untimed one. *per CPU second* counts the appending thread's CPU time"
+        + " only, and is the figure to compare on a shared machine; *per wall second* counts the other work too.",
+        InMemoryStoreBenchmark.CART_LENGTH, results.settings().memoryAppendsPerRound(),
+        results.settings().memoryRounds());
+    md.append("| operation | appends per CPU second | appends per wall second |\n|---|---|---|\n");
+    for (InMemoryStoreBenchmark.Result r : results.inMemory()) {
+      row("%s", "**%,.0f** | %,.0f", r.operation(), r.perCpuSecond(), r.perWallSecond());
+    }
   }
 
   private void contention() {
@@ -277,7 +299,8 @@ final class Report {
         + " below DynamoDB's and the ratios are the point.\n");
     md.append("- Throughput sums every measured call, so a few stalls (a GC pause, another build taking the cores)"
         + " pull it down; the median latency ratio in the summary is the steadier figure on a shared machine.\n");
-    md.append("- Codec and replay run under JMH in a forked JVM; contention, scale and compile time are a plain"
+    md.append("- Codec and replay run under JMH in a forked JVM; the in-memory store, contention, scale and compile"
+        + " time are a plain"
         + " harness with warm-up. Nothing asserts on timings.\n");
   }
 

@@ -19,6 +19,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * @param compileAggregates aggregates in the generated domain the compile-time benchmark compiles
  * @param compileEventsPerAggregate events per aggregate in that domain
  * @param compileRuns measured compilations with and without the processor, after one warm-up each
+ * @param memoryAppendsPerRound appends per round of each in-memory store operation (one untimed round first)
+ * @param memoryRounds measured rounds of each in-memory store operation
  * @param jmhForks JMH forks (0 runs in this JVM)
  * @param jmhWarmupIterations JMH warm-up iterations
  * @param jmhIterations JMH measured iterations
@@ -37,6 +39,8 @@ public record Settings(
     int compileAggregates,
     int compileEventsPerAggregate,
     int compileRuns,
+    int memoryAppendsPerRound,
+    int memoryRounds,
     int jmhForks,
     int jmhWarmupIterations,
     int jmhIterations,
@@ -44,12 +48,12 @@ public record Settings(
     int tipCurveLength) {
 
   public static Settings full() {
-    return new Settings("full", 100, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 1, 3, 5, 1_000,
-        300);
+    return new Settings("full", 100, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 200_000, 5, 1, 3, 5,
+        1_000, 300);
   }
 
   public static Settings smoke() {
-    return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 0, 1, 1, 50, 40);
+    return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 1_000, 1, 0, 1, 1, 50, 40);
   }
 
   /** Whether this run reports its progress: the full run does; the smoke run in {@code mvn verify} keeps quiet. */

@@ -200,6 +200,16 @@ class BenchSuiteSmokeTest {
   }
 
   @Test
+  void everyInMemoryStoreOperationIsTimed() {
+    assertEquals(3, results.inMemory().size());
+    for (var r : results.inMemory()) {
+      assertEquals(results.settings().memoryAppendsPerRound() * (long) results.settings().memoryRounds(), r.appends(),
+          r.operation());
+      assertTrue(r.perCpuSecond() > 0 && r.perWallSecond() > 0, r.operation());
+    }
+  }
+
+  @Test
   void processorOverheadIsMeasured() {
     assertTrue(results.compile().generated() > 0, "the processor generated nothing");
     assertTrue(results.compile().overhead() > 0);

@@ -1,0 +1,103 @@
+package dev.esgen.example;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.esgen.example.account.AccountEvent;
+import dev.esgen.example.account.AccountId;
+import dev.esgen.example.account.BankAccount;
+import dev.esgen.example.account.BankAccountRepository;
+import dev.esgen.example.account.MoneyDeposited;
+import dev.esgen.example.transfer.Transfer;
+import dev.esgen.example.transfer.TransferEvent;
+import dev.esgen.example.transfer.TransferRepository;
+import dev.esgen.example.transfer.TransferService;
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.testkit.junit.EsgenTest;
+import dev.esgen.testkit.time.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transfer service on the generated repositories, in memory: no DynamoDB to start, yet the same
+ * versions, conflicts and stored events. {@code mvn test -Desgen.test.backend=dynamodb-local} runs the same
+ * tests on DynamoDB Local.
+ */
+@EsgenTest
+class TransferServiceTest {
+
+  private final MutableClock clock;
+  private final BankAccountRepository accounts;
+  private final TransferRepository transfers;
+  private final TransferService service;
+
+  TransferServiceTest(EventStore store, MutableClock clock) {
+    this.clock = clock;
+    this.accounts = new BankAccountRepository(store);
+    this.transfers = new TransferRepository(store);
+    this.service = new TransferService(accounts, transfers, clock);
+  }
+
+  private AccountId open(String owner, long cents) {
+    AccountId id = AccountId.random();
+    accounts.create(BankAccount.opening(id, owner, owner.toLowerCase() + "-" + id.value() + "@example.com",
+        clock.instant()));
+    if (cents > 0) {
+      accounts.transact(id, account -> account.deposit(cents, "initial"));
+    }
+    return id;
+  }
+
+  @Test
+  void aTransferMovesTheMoneyAndCompletes() {
+    AccountId ann = open("Ann", 100_00);
+    AccountId bob = open("Bob", 0);
+
+    Transfer done = service.transfer(ann, bob, 40_00);
+
+    assertEquals(Transfer.Status.COMPLETED, transfers.load(done.id()).status());
+    assertEquals(60_00, accounts.load(ann).balanceCents());
+    assertEquals(40_00, accounts.load(bob).balanceCents());
+  }
+
+  @Test
+  void aRefusedDebitFailsTheTransferAndMovesNothing() {
+    AccountId ann = open("Ann", 10_00);
+    AccountId bob = open("Bob", 0);
+
+    Transfer failed = service.transfer(ann, bob, 11_00);
+
+    assertEquals(Transfer.Status.FAILED, failed.status());
+    assertEquals(10_00, accounts.load(ann).balanceCents());
+    assertEquals(0, accounts.load(bob).balanceCents());
+  }
+
+  @Test
+  void aTransferToAnUnknownAccountStartsNothing() {
+    AccountId ann = open("Ann", 10_00);
+
+    assertThrows(AggregateNotFoundException.class, () -> service.transfer(ann, AccountId.random(), 1_00));
+    assertEquals(2, accounts.loadVersioned(ann).version(), "only the opening and the initial deposit");
+  }
+
+  @Test
+  void eachStepIsStoredAtTheTimeTheClockShowed() {
+    AccountId ann = open("Ann", 100_00);
+    AccountId bob = open("Bob", 0);
+    Instant at = clock.advance(Duration.ofDays(3));
+
+    Transfer done = service.transfer(ann, bob, 25_00);
+
+    List<RecordedEvent<TransferEvent>> steps = transfers.events(done.id()).toList();
+    assertEquals(List.of("transfer-requested", "transfer-debited", "transfer-completed"),
+        steps.stream().map(RecordedEvent::eventType).toList());
+    assertEquals(List.of(at, at, at), steps.stream().map(RecordedEvent::recordedAt).toList());
+    List<RecordedEvent<AccountEvent>> bobs = accounts.events(bob).toList();
+    assertEquals(new MoneyDeposited(25_00, done.id().value()), bobs.get(bobs.size() - 1).event(),
+        "the credit names the transfer");
+  }
+}

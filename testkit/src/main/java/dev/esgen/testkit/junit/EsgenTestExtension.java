@@ -1,0 +1,227 @@
+package dev.esgen.testkit.junit;
+
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.test.DynamoDbLocal;
+import dev.esgen.test.TablePrefix;
+import dev.esgen.testkit.memory.InMemoryEventStore;
+import dev.esgen.testkit.time.MutableClock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ListTablesResponse;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+
+/**
+ * The JUnit 5 extension behind {@link EsgenTest}: before a test class's first test it makes the class's
+ * {@link MutableClock} and {@link EventStore} on the chosen {@link Backend}, resolves parameters of those
+ * two types, and after the class's last test it lets them go (on DynamoDB Local: deletes the class's tables
+ * and closes its client).
+ *
+ * <p>{@code @EsgenTest} on the class is the usual way in. To change the store's settings (a mapper with
+ * your application's Jackson modules, a retry policy), register the extension in a static field instead,
+ * without {@code @EsgenTest}:
+ *
+ * <pre>{@code
+ * class PricingServiceTest {
+ *   @RegisterExtension
+ *   static final EsgenTestExtension esgen = EsgenTestExtension.create()
+ *       .withConfig(config -> config.withObjectMapper(Json.mapper()))
+ *       .withBackend(Backend.IN_MEMORY);
+ *
+ *   @Test
+ *   void quotes(EventStore store, MutableClock clock) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>On DynamoDB Local the class's tables are named with a fresh {@link TablePrefix}, so classes running in
+ * parallel never meet; whatever {@code withConfig} sets, the extension sets the table names and the clock
+ * last. An instance keeps nothing of a class in its fields, so one field may serve classes running at the
+ * same time.
+ */
+public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(EsgenTestExtension.class);
+  private static final String RESOURCES = "class-store";
+
+  /** The settings of an extension made in code; null for the one {@code @EsgenTest} registers. */
+  private final Settings settings;
+
+  private record Settings(Backend backend, Instant clockStart, UnaryOperator<StoreConfig> config) {}
+
+  /** What one test class uses. */
+  private record ClassStore(EventStore store, MutableClock clock, Backend backend, AutoCloseable release) {}
+
+  /** The extension {@code @EsgenTest} registers: its settings come from the annotation. */
+  public EsgenTestExtension() {
+    this.settings = null;
+  }
+
+  private EsgenTestExtension(Settings settings) {
+    this.settings = settings;
+  }
+
+  /**
+   * An extension for {@code @RegisterExtension}: the backend {@value Backend#PROPERTY} names, a clock at
+   * {@code 2026-01-01T00:00:00Z}, {@link StoreConfig#defaults()}.
+   */
+  public static EsgenTestExtension create() {
+    return new EsgenTestExtension(new Settings(Backend.CONFIGURED, defaultClockStart(), UnaryOperator.identity()));
+  }
+
+  /** This extension with the store's settings changed by {@code change}, applied to {@link StoreConfig#defaults()}. */
+  public EsgenTestExtension withConfig(UnaryOperator<StoreConfig> change) {
+    Objects.requireNonNull(change, "change");
+    Settings current = current();
+    return new EsgenTestExtension(new Settings(current.backend(), current.clockStart(), change));
+  }
+
+  /** This extension storing on {@code backend}. */
+  public EsgenTestExtension withBackend(Backend backend) {
+    Objects.requireNonNull(backend, "backend");
+    Settings current = current();
+    return new EsgenTestExtension(new Settings(backend, current.clockStart(), current.config()));
+  }
+
+  /** This extension with the class's clock starting at {@code start}. */
+  public EsgenTestExtension withClockStart(Instant start) {
+    Objects.requireNonNull(start, "start");
+    Settings current = current();
+    return new EsgenTestExtension(new Settings(current.backend(), start, current.config()));
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    if (context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class) == null) {
+      open(context);
+    }
+    // Otherwise a @Nested class, whose enclosing class's store serves it, or a class whose instance,
+    // created before its @BeforeAll callbacks (@TestInstance(PER_CLASS)), asked for the store already.
+  }
+
+  /** Makes the store and clock of the class {@code context} runs, and keeps them in its store. */
+  private ClassStore open(ExtensionContext context) {
+    Settings chosen = settings != null ? settings : fromAnnotation(context.getRequiredTestClass());
+    Backend backend = chosen.backend() == Backend.CONFIGURED
+        ? Backend.named(context.getConfigurationParameter(Backend.PROPERTY).orElse(null))
+        : chosen.backend();
+    MutableClock clock = MutableClock.at(chosen.clockStart());
+    StoreConfig config = chosen.config().apply(StoreConfig.defaults());
+    ClassStore resources = backend == Backend.DYNAMODB_LOCAL
+        ? onDynamoDbLocal(context.getRequiredTestClass(), config, clock)
+        : new ClassStore(InMemoryEventStore.create(config.withClock(clock)), clock, backend, () -> {});
+    context.getStore(NAMESPACE).put(RESOURCES, resources);
+    return resources;
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    // Removes from this class's store only: a @Nested class finds nothing and leaves its enclosing class's.
+    ClassStore resources = context.getStore(NAMESPACE).remove(RESOURCES, ClassStore.class);
+    if (resources != null) {
+      resources.release().close();
+    }
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    Class<?> type = parameter.getParameter().getType();
+    return type == EventStore.class || type == MutableClock.class || type == Backend.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    ClassStore resources = context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class);
+    if (resources == null && context.getTestMethod().isEmpty() && context.getTestClass().isPresent()) {
+      // The constructor of a @TestInstance(PER_CLASS) class, which JUnit calls before the @BeforeAll callbacks.
+      resources = open(context);
+    }
+    if (resources == null) {
+      throw new ParameterResolutionException("EsgenTestExtension has no store for "
+          + parameter.getDeclaringExecutable() + ": put @EsgenTest on the test class, or register the extension"
+          + " with @RegisterExtension on a static field, not on a method or an instance field");
+    }
+    Class<?> type = parameter.getParameter().getType();
+    if (type == EventStore.class) {
+      return resources.store();
+    }
+    return type == MutableClock.class ? resources.clock() : resources.backend();
+  }
+
+  private Settings current() {
+    return settings != null
+        ? settings
+        : new Settings(Backend.CONFIGURED, defaultClockStart(), UnaryOperator.identity());
+  }
+
+  private static Settings fromAnnotation(Class<?> testClass) {
+    Optional<EsgenTest> annotation = AnnotationSupport.findAnnotation(testClass, EsgenTest.class);
+    if (annotation.isEmpty()) {
+      return new Settings(Backend.CONFIGURED, defaultClockStart(), UnaryOperator.identity());
+    }
+    Instant start;
+    try {
+      start = Instant.parse(annotation.get().clockStart());
+    } catch (DateTimeParseException e) {
+      throw new ExtensionConfigurationException("@EsgenTest(clockStart = \"" + annotation.get().clockStart()
+          + "\") on " + testClass.getName() + " is no ISO-8601 instant such as 2026-01-01T00:00:00Z", e);
+    }
+    return new Settings(annotation.get().backend(), start, UnaryOperator.identity());
+  }
+
+  private static Instant defaultClockStart() {
+    try {
+      return Instant.parse((String) EsgenTest.class.getMethod("clockStart").getDefaultValue());
+    } catch (NoSuchMethodException impossible) {
+      throw new IllegalStateException("EsgenTest declares clockStart", impossible);
+    }
+  }
+
+  private static ClassStore onDynamoDbLocal(Class<?> testClass, StoreConfig config, MutableClock clock) {
+    DynamoDbLocal server = DynamoDbLocal.shared();
+    DynamoDbClient client = server.newClient();
+    TablePrefix tables = TablePrefix.fresh(testClass.getSimpleName());
+    StoreConfig own = config
+        .withJournalTable(tables.name("journal"))
+        .withSnapshotTable(tables.name("snapshot"))
+        .withTipTable(tables.name("streams"))
+        .withClock(clock);
+    return new ClassStore(new TablesOnFirstUse(client, own), clock, Backend.DYNAMODB_LOCAL, () -> {
+      try (client) {
+        deleteTables(client, tables);
+      }
+    });
+  }
+
+  private static void deleteTables(DynamoDbClient client, TablePrefix tables) {
+    List<String> owned = new ArrayList<>();
+    String start = null;
+    do {
+      String from = start;
+      ListTablesResponse page = client.listTables(b -> b.exclusiveStartTableName(from));
+      page.tableNames().stream().filter(tables::owns).forEach(owned::add);
+      start = page.lastEvaluatedTableName();
+    } while (start != null);
+    for (String table : owned) {
+      try {
+        client.deleteTable(b -> b.tableName(table));
+      } catch (ResourceNotFoundException alreadyGone) {
+        // deleted by the test itself in the meantime
+      }
+    }
+  }
+}

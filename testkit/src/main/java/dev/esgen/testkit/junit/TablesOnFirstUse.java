@@ -1,0 +1,68 @@
+package dev.esgen.testkit.junit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.storage.StorageLayout;
+import dev.esgen.runtime.provision.TableProvisioner;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * A {@link DynamoDbEventStore} that creates its tables when a repository first uses them: the first
+ * aggregate type to reach it creates the journal, snapshot and tip tables, and one with more
+ * {@code @Indexed} columns than any before adds the index slots it needs. A test therefore needs no list of
+ * its aggregates, and the same test code runs on this store and in memory.
+ */
+final class TablesOnFirstUse implements EventStore, StoreInternals {
+
+  private final DynamoDbEventStore store;
+  private final TableProvisioner provisioner;
+  /** The most index slots provisioned so far; -1 before the tables exist. */
+  private volatile int slots = -1;
+
+  TablesOnFirstUse(DynamoDbClient client, StoreConfig config) {
+    this.store = DynamoDbEventStore.create(client, config);
+    this.provisioner = new TableProvisioner(client, config);
+  }
+
+  @Override
+  public ObjectMapper objectMapper() {
+    return store.objectMapper();
+  }
+
+  @Override
+  public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+    if (definition.indexColumns().slotted().size() > slots) {
+      provision(definition);
+    }
+    return store.layoutFor(definition);
+  }
+
+  @Override
+  public OperationRecorder recorder() {
+    return store.recorder();
+  }
+
+  /** The settings of the store underneath, its table names among them. */
+  StoreConfig config() {
+    return store.config();
+  }
+
+  private synchronized void provision(AggregateDefinition<?, ?, ?> definition) {
+    int needed = definition.indexColumns().slotted().size();
+    if (needed > slots) {
+      provisioner.createTablesIfMissing(definition);
+      slots = needed;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DynamoDbEventStore on DynamoDB Local, tables " + store.config().journalTable() + ", "
+        + store.config().snapshotTable() + ", " + store.config().tipTable();
+  }
+}

@@ -1,0 +1,113 @@
+package dev.esgen.testkit.memory;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.retry.RetryBudgets;
+import dev.esgen.runtime.internal.storage.StorageLayout;
+import java.util.Objects;
+
+/**
+ * An {@link EventStore} in the JVM's memory, for service tests: the generated repositories run on it
+ * unchanged, with DynamoDB's storage contract and no DynamoDB. A fresh store per test class costs
+ * nothing, and an append takes microseconds.
+ *
+ * <p>What it keeps of the contract (esgen's contract suite runs the same tests against it and against
+ * DynamoDB Local, on both layouts):
+ * <ul>
+ *   <li>versions: every append is conditioned on the version it was loaded at and fails with
+ *       {@link dev.esgen.runtime.error.VersionConflictException} (a create of an existing id with
+ *       {@link dev.esgen.runtime.error.AggregateAlreadyExistsException}); its events, index values,
+ *       reservations and command record are stored all at once or not at all;
+ *   <li>idempotent commands: a command id is recorded with its append and a repeat is recognised;
+ *   <li>unique values: {@link dev.esgen.runtime.error.DuplicateValueException} naming column, value and
+ *       holder; lookups by unique and indexed columns, {@code listAll} and {@code findAll}, paged with
+ *       the same cursors (and the same {@link dev.esgen.runtime.error.InvalidCursorException} for one of
+ *       another listing) in the same order, ids compared by their UTF-8 bytes as DynamoDB compares keys;
+ *   <li>events are kept in stored form: the generated codecs write every event and snapshot and read
+ *       them back on every load, so a record Jackson cannot read back fails here as it would on DynamoDB;
+ *       snapshots are taken when the layout would take them;
+ *   <li>{@code events(id)} returns each event with its type name, metadata and the time of the store's
+ *       clock ({@link StoreConfig#clock()}) at its append;
+ *   <li>DynamoDB's limits, by the rules of the layout the aggregate's definition names: an item over
+ *       400 KB fails with {@link dev.esgen.runtime.error.ItemTooLargeException}, an append needing more than
+ *       100 actions or 4 MB in one transaction with
+ *       {@link dev.esgen.runtime.error.TransactionTooLargeException}, before anything is stored; a snapshot
+ *       too large to store is skipped and reported to the listener, as on DynamoDB; and an update DynamoDB
+ *       itself would refuse for the size of the item it leaves (esgen's check before sending does not count
+ *       everything the item keeps) is refused with what esgen reports from DynamoDB.
+ * </ul>
+ *
+ * <p>What it does not do, see {@code docs/testing.md}: no tables (nothing to provision, no
+ * {@code MissingTableException}), no network failures, throttling or outcome-unknown writes, no request or
+ * capacity figures (the listener hears every operation, with zero requests and units), older snapshots are
+ * not kept, and its indexes are never behind: lookups that are eventually consistent on DynamoDB see
+ * every completed append at once.
+ *
+ * <p>Thread-safe: an append's checks and writes run under one lock, so concurrent writers see the same
+ * conflicts as on DynamoDB; codecs run outside it.
+ *
+ * <pre>{@code
+ * MutableClock clock = MutableClock.at(Instant.parse("2026-01-01T09:00:00Z"));
+ * EventStore store = InMemoryEventStore.create(StoreConfig.defaults().withClock(clock));
+ * BankAccountRepository accounts = new BankAccountRepository(store);
+ * TransferService service = new TransferService(accounts, new TransferRepository(store), clock);
+ * }</pre>
+ */
+public final class InMemoryEventStore implements EventStore, StoreInternals {
+
+  private final StoreConfig config;
+  private final OperationRecorder recorder;
+  private final MemoryLayout journal;
+  private final MemoryLayout tip;
+
+  private InMemoryEventStore(StoreConfig config) {
+    this.config = config;
+    this.recorder = new OperationRecorder(config.listener(), new RetryBudgets(config.retryPolicy()));
+    StoredData data = new StoredData();
+    this.journal = new MemoryLayout(LayoutKind.JOURNAL, data, config.clock(), recorder);
+    this.tip = new MemoryLayout(LayoutKind.TIP, data, config.clock(), recorder);
+  }
+
+  /** An empty store with {@link StoreConfig#defaults()}: the UTC system clock, esgen's JSON mapper. */
+  public static InMemoryEventStore create() {
+    return create(StoreConfig.defaults());
+  }
+
+  /**
+   * An empty store with {@code config}'s clock, mapper, retry policy and listener; its table names mean
+   * nothing here.
+   */
+  public static InMemoryEventStore create(StoreConfig config) {
+    return new InMemoryEventStore(Objects.requireNonNull(config, "config"));
+  }
+
+  /** The settings this store was created with. */
+  public StoreConfig config() {
+    return config;
+  }
+
+  @Override
+  public ObjectMapper objectMapper() {
+    return config.objectMapper();
+  }
+
+  @Override
+  public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+    return definition.layout() == LayoutKind.TIP ? tip : journal;
+  }
+
+  @Override
+  public OperationRecorder recorder() {
+    return recorder;
+  }
+
+  @Override
+  public String toString() {
+    return "InMemoryEventStore";
+  }
+}

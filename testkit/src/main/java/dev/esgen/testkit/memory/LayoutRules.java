@@ -1,0 +1,34 @@
+package dev.esgen.testkit.memory;
+
+import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import java.util.List;
+
+/**
+ * What one of DynamoDB's layouts decides about an append from the items it would write, reproduced without
+ * writing them: when a snapshot is taken or skipped, and which of DynamoDB's limits (400 KB per item, 100
+ * actions and 4 MB per transaction) the append would break; and in which order the layout lists streams.
+ * The in-memory store follows the rules of the layout an aggregate's definition names, so that an append
+ * DynamoDB would refuse is refused in memory with the same exception, and the same one is stored.
+ */
+interface LayoutRules {
+
+  /**
+   * Decides the append's snapshot and checks its sizes, before anything is stored.
+   *
+   * @param events the append's events in stored form
+   * @param changes the index changes the append makes
+   * @param position where the stream stood when it was loaded
+   * @param recorder told about a due snapshot too large to store
+   * @throws dev.esgen.runtime.error.ItemTooLargeException when an item would exceed 400 KB
+   * @throws dev.esgen.runtime.error.TransactionTooLargeException when the append's transaction would
+   *     exceed 100 actions or 4 MB
+   * @throws dev.esgen.runtime.error.SnapshotEncodingException when the snapshot codec fails
+   */
+  <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<StoredEvent> events,
+      IndexChanges changes, MemoryPosition position, OperationRecorder recorder);
+
+  /** What the layout sorts the streams of one shard by when it lists them: compared in UTF-8 order. */
+  String listingKey(String aggregateName, String aid);
+}

@@ -1,0 +1,336 @@
+package dev.esgen.testkit.memory;
+
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.error.AggregateAlreadyExistsException;
+import dev.esgen.runtime.error.AppendRejectedException;
+import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.error.VersionConflictException;
+import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
+import dev.esgen.runtime.internal.command.CommandRecord;
+import dev.esgen.runtime.internal.index.IndexBackfill;
+import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.index.SlotIndexQuery;
+import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.TipKeys;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.query.Cursors;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.EventPage;
+import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.ShardedListing;
+import dev.esgen.runtime.internal.storage.StorageLayout;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import dev.esgen.testkit.memory.StoredData.CommandKey;
+import dev.esgen.testkit.memory.StoredData.StreamType;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/**
+ * The storage layout of the in-memory store, one instance per DynamoDB layout it stands in for. It keeps
+ * streams in {@link StoredData} and follows the storage contract of {@link StorageLayout} as DynamoDB's
+ * layouts do: events are stored in their codec's form and decoded on every read; an append is checked
+ * against the layout's size limits, then, in one step under the data's monitor, against the version, the
+ * command record and the unique values, in the order DynamoDB's cancellation reasons are read, and stored
+ * whole or not at all. Lookups page with the same cursors, sorted as DynamoDB sorts keys.
+ */
+final class MemoryLayout implements StorageLayout {
+
+  private final LayoutKind kind;
+  private final LayoutRules rules;
+  private final StoredData data;
+  private final Clock clock;
+  private final OperationRecorder recorder;
+
+  MemoryLayout(LayoutKind kind, StoredData data, Clock clock, OperationRecorder recorder) {
+    this.kind = kind;
+    this.rules = kind == LayoutKind.TIP ? new TipRules() : new JournalRules();
+    this.data = data;
+    this.clock = clock;
+    this.recorder = recorder;
+  }
+
+  @Override
+  public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+    String aid = definition.keys().idString(id);
+    StreamCopy copy;
+    synchronized (data) {
+      StoredStream stream = data.stream(type(definition), aid);
+      if (stream == null) {
+        return Optional.empty();
+      }
+      copy = stream.copy();
+    }
+    return Optional.of(fold(definition, copy));
+  }
+
+  @Override
+  public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
+    AggregateDefinition<A, I, E> definition = request.definition();
+    String name = definition.name();
+    String aid = definition.keys().idString(request.id());
+    MemoryPosition position = request.current().map(current -> position(current, name))
+        .orElse(MemoryPosition.initial(kind));
+    Instant now = clock.instant();
+    List<StoredEvent> events = new ArrayList<>(request.events().size());
+    for (E event : request.events()) {
+      String type = definition.eventCodec().typeName(event);
+      events.add(new StoredEvent(type, Codecs.encodeEvent(definition, aid, type, event), now, request.metadata()));
+    }
+    IndexChanges changes = IndexChanges.between(
+        name, definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
+    PlannedAppend plan = rules.plan(request, aid, events, changes, position, recorder);
+    long version = request.expectedVersion() + 1;
+    long lastSeqNr = request.baseSeqNr() + events.size();
+    synchronized (data) {
+      StoredStream stream = data.stream(type(definition), aid);
+      CommandKey command = request.commandId().map(commandId -> new CommandKey(name, aid, commandId)).orElse(null);
+      if (command != null && data.command(command) != null) {
+        throw new CommandAlreadyAppliedException(name, aid, command.commandId());
+      }
+      if (request.creating() && stream != null) {
+        throw new AggregateAlreadyExistsException(name, aid, OptionalLong.of(stream.version()));
+      }
+      if (!request.creating() && (stream == null || stream.version() != request.expectedVersion())) {
+        throw new VersionConflictException(name, aid, request.expectedVersion(), versionOf(stream), 1);
+      }
+      for (IndexChanges.UniqueChange reservation : changes.reservations()) {
+        String holder = data.holder(reservation.key());
+        if (holder != null && !holder.equals(aid)) {
+          throw new DuplicateValueException(name, reservation.column().name(), reservation.value(),
+              Optional.of(holder));
+        }
+      }
+      for (IndexChanges.UniqueChange release : changes.releases()) {
+        String holder = data.holder(release.key());
+        if (holder != null && !holder.equals(aid)) {
+          throw new AppendRejectedException(name, aid, List.of("release of " + release.column().name()
+              + ": the value is reserved by another aggregate, see docs/index-columns.md"), null);
+        }
+      }
+      StoredStream target = stream != null ? stream : data.create(type(definition), aid);
+      target.append(events, plan);
+      writeSlots(target, changes);
+      changes.reservations().forEach(reservation -> data.reserve(reservation.key(), aid));
+      changes.releases().forEach(release -> data.release(release.key(), aid));
+      if (command != null) {
+        data.record(command, new CommandRecord(command.commandId(), version, lastSeqNr, request.appendId(), now));
+      }
+    }
+    return new LoadedStream<>(request.newState(), version, lastSeqNr, plan.next());
+  }
+
+  @Override
+  public <A, I, E> Optional<CommandRecord> findCommand(AggregateDefinition<A, I, E> definition, I id,
+      String commandId) {
+    CommandKey key = new CommandKey(definition.name(), definition.keys().idString(id), commandId);
+    synchronized (data) {
+      return Optional.ofNullable(data.command(key));
+    }
+  }
+
+  @Override
+  public <A, I, E> Optional<EventPage<E>> readEvents(
+      AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
+    String aid = definition.keys().idString(id);
+    List<StoredEvent> slice;
+    long lastSeqNr;
+    long from = Math.max(1, fromSeqNr);
+    synchronized (data) {
+      StoredStream stream = data.stream(type(definition), aid);
+      if (stream == null) {
+        return Optional.empty();
+      }
+      lastSeqNr = stream.lastSeqNr();
+      slice = stream.events(from, Math.min(toSeqNr, lastSeqNr));
+    }
+    List<RecordedEvent<E>> events = new ArrayList<>(slice.size());
+    for (int i = 0; i < slice.size(); i++) {
+      events.add(Codecs.recorded(definition, aid, from + i, slice.get(i)));
+    }
+    return Optional.of(new EventPage<>(events, lastSeqNr));
+  }
+
+  @Override
+  public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+    Map<String, I> byAid = new LinkedHashMap<>();
+    for (I id : ids) {
+      byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
+    }
+    Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
+    byAid.forEach((aid, id) -> load(definition, id).ifPresent(stream -> loaded.put(id, stream)));
+    return loaded;
+  }
+
+  /** Shard by shard (0 first), each shard in the order its layout lists: see {@link LayoutRules#listingKey}. */
+  @Override
+  public <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
+    String name = definition.name();
+    List<List<String>> shards = new ArrayList<>();
+    for (int shard = 0; shard < definition.shards(); shard++) {
+      shards.add(new ArrayList<>());
+    }
+    synchronized (data) {
+      for (StoredStream stream : data.streams(type(definition))) {
+        shards.get(TipKeys.shard(stream.aid(), definition.shards())).add(stream.aid());
+      }
+    }
+    Comparator<String> order = Comparator.comparing(aid -> rules.listingKey(name, aid), Utf8Order.INSTANCE);
+    shards.forEach(aids -> aids.sort(order));
+    ShardedListing listing = new ShardedListing(name, definition.shards(), AidPositions.INSTANCE);
+    Page<Map<String, AttributeValue>> listed = listing.page(page, (shard, start, limit) ->
+        query(shards.get(shard), start == null ? null : start.get(IndexKeys.AID).s(), limit, order));
+    List<I> ids = listed.items().stream().map(item -> definition.keys().parseId(item.get(IndexKeys.AID).s())).toList();
+    return new Page<>(List.copyOf(loadAll(definition, ids).values()), listed.nextCursor());
+  }
+
+  @Override
+  public <A, I, E> Optional<I> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column, String value) {
+    String key = IndexKeys.valueKey(definition.name(), column.name(), column.normalize(value));
+    synchronized (data) {
+      return Optional.ofNullable(data.holder(key)).map(definition.keys()::parseId);
+    }
+  }
+
+  /** The ids whose slot holds the value, by id in UTF-8 order, as the slot's global secondary index sorts them. */
+  @Override
+  public <A, I, E> Page<I> findIndexed(
+      AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page) {
+    int slot = definition.indexColumns().slotOf(column);
+    String valueKey = IndexKeys.valueKey(definition.name(), column.name(), value);
+    Cursors cursors = Cursors.listBy(definition.name(), column.name(), value);
+    String after = page.cursor().map(cursor -> cursors.decode(cursor, SlotIndexQuery::aid)).orElse(null);
+    List<String> holding = new ArrayList<>();
+    synchronized (data) {
+      for (StoredStream stream : data.streams(type(definition))) {
+        if (valueKey.equals(stream.slot(slot))) {
+          holding.add(stream.aid());
+        }
+      }
+    }
+    holding.sort(Utf8Order.INSTANCE);
+    QueryResponse response = query(holding, after, page.size(), Utf8Order.INSTANCE);
+    List<I> ids = response.items().stream()
+        .map(item -> definition.keys().parseId(item.get(IndexKeys.AID).s()))
+        .toList();
+    return new Page<>(ids, SlotIndexQuery.hasMore(response)
+        ? Optional.of(cursors.encode(SlotIndexQuery.position(response.lastEvaluatedKey())))
+        : Optional.empty());
+  }
+
+  /**
+   * As DynamoDB's layouts: the journal writes nothing, and checks nothing, for an aggregate without index
+   * values; otherwise every slot and every reservation of the state is written, conditioned on the version.
+   */
+  @Override
+  public <A, I, E> void reindex(AggregateDefinition<A, I, E> definition, LoadedStream<A> loaded) {
+    String name = definition.name();
+    String aid = definition.keys().idString(definition.keys().idOf(loaded.state()));
+    IndexChanges all = IndexBackfill.of(name, definition.indexColumns(), loaded.state());
+    if (kind == LayoutKind.JOURNAL && all.slots().isEmpty() && all.reservations().isEmpty()) {
+      return;
+    }
+    synchronized (data) {
+      StoredStream stream = data.stream(type(definition), aid);
+      if (stream == null || stream.version() != loaded.version()) {
+        throw new VersionConflictException(name, aid, loaded.version(), versionOf(stream), 1);
+      }
+      for (IndexChanges.UniqueChange reservation : all.reservations()) {
+        String holder = data.holder(reservation.key());
+        if (holder != null && !holder.equals(aid)) {
+          throw new DuplicateValueException(name, reservation.column().name(), reservation.value(),
+              Optional.of(holder));
+        }
+      }
+      writeSlots(stream, all);
+      all.reservations().forEach(reservation -> data.reserve(reservation.key(), aid));
+    }
+  }
+
+  /** The stream in {@code copy}: its snapshot, decoded, with the events after it folded on. */
+  private <A, I, E> LoadedStream<A> fold(AggregateDefinition<A, I, E> definition, StreamCopy copy) {
+    A state = copy.snapshot() == null
+        ? null
+        : Codecs.decodeSnapshot(definition, copy.aid(), copy.snapshotSeqNr(), copy.snapshot());
+    long seqNr = copy.snapshotSeqNr();
+    for (StoredEvent stored : copy.eventsAfterSnapshot()) {
+      E event = Codecs.decodeEvent(definition, copy.aid(), ++seqNr, stored);
+      state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
+    }
+    return new LoadedStream<>(state, copy.version(), copy.lastSeqNr(), copy.position());
+  }
+
+  /**
+   * One page of a sorted key list after {@code after}, as a DynamoDB query with a limit answers: a
+   * last-evaluated key whenever the page is full, even when nothing follows.
+   */
+  private static QueryResponse query(List<String> sorted, String after, int limit, Comparator<String> order) {
+    List<Map<String, AttributeValue>> items = new ArrayList<>();
+    for (String aid : sorted) {
+      if (items.size() == limit) {
+        break;
+      }
+      if (after == null || order.compare(aid, after) > 0) {
+        items.add(Map.of(IndexKeys.AID, AttributeValue.fromS(aid)));
+      }
+    }
+    QueryResponse.Builder response = QueryResponse.builder().items(items);
+    if (items.size() == limit) {
+      response.lastEvaluatedKey(items.get(items.size() - 1));
+    }
+    return response.build();
+  }
+
+  private static void writeSlots(StoredStream stream, IndexChanges changes) {
+    for (IndexChanges.SlotChange slot : changes.slots()) {
+      stream.slot(slot.slot(), slot.key().orElse(null));
+    }
+  }
+
+  private StreamType type(AggregateDefinition<?, ?, ?> definition) {
+    return new StreamType(kind, definition.name());
+  }
+
+  private MemoryPosition position(LoadedStream<?> current, String aggregateName) {
+    if (current.position() instanceof MemoryPosition position && position.layout() == kind) {
+      return position;
+    }
+    throw new IllegalArgumentException("aggregate " + aggregateName + ": the in-memory store's "
+        + kind.name().toLowerCase(Locale.ROOT) + " layout cannot append to a stream another store or"
+        + " layout loaded (" + current.position().getClass().getName() + ")");
+  }
+
+  private static OptionalLong versionOf(StoredStream stream) {
+    return stream == null ? OptionalLong.empty() : OptionalLong.of(stream.version());
+  }
+
+  /** Listing cursors keep the last id read, as the tip layout's do. */
+  private enum AidPositions implements ShardedListing.Positions {
+    INSTANCE;
+
+    @Override
+    public Map<String, AttributeValue> position(Map<String, AttributeValue> lastEvaluatedKey) {
+      return SlotIndexQuery.position(lastEvaluatedKey);
+    }
+
+    @Override
+    public Optional<Map<String, AttributeValue>> startKey(int shard, Map<String, AttributeValue> position) {
+      return SlotIndexQuery.aid(position).map(aid -> Map.of(IndexKeys.AID, AttributeValue.fromS(aid)));
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.esgen.testkit.memory;
+
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.internal.storage.StreamPosition;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the in-memory store remembers of a stream between loading it and appending to it, as DynamoDB's
+ * layouts do in theirs, plus what it needs to know the size of the item that carries the stream's version
+ * in DynamoDB (the journal's head row, the tip): its latest snapshot, the older snapshots the journal
+ * keeps, and the events the tip holds. The append decides snapshots and checks DynamoDB's limits from it
+ * before it touches the stored data.
+ *
+ * <pre>{@code
+ * MemoryPosition position = (MemoryPosition) loaded.position();
+ * boolean snapshotDue = loaded.seqNr() + 1 - position.snapshotSeqNr() >= policy.every();
+ * }</pre>
+ *
+ * @param layout the layout whose rules the stream follows
+ * @param snapshotSeqNr the seq_nr of the stream's latest snapshot, 0 without one
+ * @param snapshotBytes what that snapshot adds to the versioned item: on the journal the length of its body,
+ *     on the tip the size of the whole snapshot attribute; 0 without one
+ * @param retainedSeqNrs the seq_nrs of the older snapshots the journal layout keeps, oldest first
+ * @param tipEvents how many events the tip item holds
+ * @param tipEventBytes the size of those events as elements of the tip's event list
+ * @param tipTypeBytes the size of their type names as elements of the tip's type list
+ */
+record MemoryPosition(LayoutKind layout, long snapshotSeqNr, long snapshotBytes, List<Long> retainedSeqNrs,
+    int tipEvents, long tipEventBytes, long tipTypeBytes) implements StreamPosition {
+
+  MemoryPosition {
+    Objects.requireNonNull(layout, "layout");
+    retainedSeqNrs = List.copyOf(retainedSeqNrs);
+  }
+
+  /** A stream that does not exist yet. */
+  static MemoryPosition initial(LayoutKind layout) {
+    return new MemoryPosition(layout, 0, 0, List.of(), 0, 0, 0);
+  }
+}

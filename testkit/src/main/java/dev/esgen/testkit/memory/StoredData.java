@@ -1,0 +1,70 @@
+package dev.esgen.testkit.memory;
+
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.internal.command.CommandRecord;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one in-memory store holds, arranged as DynamoDB's tables are: the streams of each layout
+ * apart (the journal's and the tip's tables), while unique-value reservations and command records are
+ * shared by both layouts (they live in the snapshot table, one namespace per aggregate type).
+ *
+ * <p>Not thread-safe by itself: the store's layouts hold this object's monitor around every read and write,
+ * so that an append's checks and its writes are one atomic step, as a DynamoDB transaction is.
+ */
+final class StoredData {
+
+  /** The streams of one aggregate type in one layout. */
+  record StreamType(LayoutKind layout, String aggregateName) {}
+
+  /** A command record's key: the command id on one stream of one aggregate type. */
+  record CommandKey(String aggregateName, String aid, String commandId) {}
+
+  private final Map<StreamType, Map<String, StoredStream>> streams = new HashMap<>();
+  private final Map<String, String> reservations = new HashMap<>();
+  private final Map<CommandKey, CommandRecord> commands = new HashMap<>();
+
+  /** The stream {@code aid} of {@code type}, or null. */
+  StoredStream stream(StreamType type, String aid) {
+    Map<String, StoredStream> ofType = streams.get(type);
+    return ofType == null ? null : ofType.get(aid);
+  }
+
+  /** A new, empty stream {@code aid} of {@code type}. */
+  StoredStream create(StreamType type, String aid) {
+    StoredStream stream = new StoredStream(aid, MemoryPosition.initial(type.layout()));
+    streams.computeIfAbsent(type, t -> new HashMap<>()).put(aid, stream);
+    return stream;
+  }
+
+  /** Every stream of {@code type}, in no order. */
+  Collection<StoredStream> streams(StreamType type) {
+    Map<String, StoredStream> ofType = streams.get(type);
+    return ofType == null ? List.of() : ofType.values();
+  }
+
+  /** The id string of the aggregate holding the reservation {@code key}, or null. */
+  String holder(String key) {
+    return reservations.get(key);
+  }
+
+  void reserve(String key, String aid) {
+    reservations.put(key, aid);
+  }
+
+  /** Gives up the reservation {@code key} if {@code aid} holds it. */
+  void release(String key, String aid) {
+    reservations.remove(key, aid);
+  }
+
+  CommandRecord command(CommandKey key) {
+    return commands.get(key);
+  }
+
+  void record(CommandKey key, CommandRecord record) {
+    commands.put(key, record);
+  }
+}

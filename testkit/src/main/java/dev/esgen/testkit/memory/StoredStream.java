@@ -1,0 +1,82 @@
+package dev.esgen.testkit.memory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One stream as the in-memory store keeps it: its events in stored form, its version, its latest
+ * snapshot, the index slot values written for it, and the {@link MemoryPosition} its next append starts
+ * from. Mutable; only touched while holding the monitor of the {@link StoredData} it belongs to.
+ */
+final class StoredStream {
+
+  private final String aid;
+  private final List<StoredEvent> events = new ArrayList<>();
+  private final Map<Integer, String> slots = new HashMap<>();
+  private long version;
+  private long snapshotSeqNr;
+  private byte[] snapshot;
+  private MemoryPosition position;
+
+  StoredStream(String aid, MemoryPosition position) {
+    this.aid = aid;
+    this.position = position;
+  }
+
+  String aid() {
+    return aid;
+  }
+
+  long version() {
+    return version;
+  }
+
+  long lastSeqNr() {
+    return events.size();
+  }
+
+  MemoryPosition position() {
+    return position;
+  }
+
+  /** The value key in index slot {@code slot}, or null. */
+  String slot(int slot) {
+    return slots.get(slot);
+  }
+
+  /** Sets index slot {@code slot} to {@code valueKey}, or clears it for null. */
+  void slot(int slot, String valueKey) {
+    if (valueKey == null) {
+      slots.remove(slot);
+    } else {
+      slots.put(slot, valueKey);
+    }
+  }
+
+  /** Adds an append: its events, the new version and position, and what happens to the snapshot. */
+  void append(List<StoredEvent> appended, PlannedAppend plan) {
+    events.addAll(appended);
+    version++;
+    position = plan.next();
+    if (plan.snapshot() != null) {
+      snapshot = plan.snapshot();
+      snapshotSeqNr = events.size();
+    } else if (plan.dropSnapshot()) {
+      snapshot = null;
+      snapshotSeqNr = 0;
+    }
+  }
+
+  /** What a load needs, copied so that it can be decoded without holding the store's monitor. */
+  StreamCopy copy() {
+    return new StreamCopy(aid, version, events.size(), snapshot == null ? 0 : snapshotSeqNr, snapshot,
+        List.copyOf(events.subList((int) (snapshot == null ? 0 : snapshotSeqNr), events.size())), position);
+  }
+
+  /** Events {@code from} to {@code to} (both inclusive, within the stream), copied. */
+  List<StoredEvent> events(long from, long to) {
+    return from > to ? List.of() : List.copyOf(events.subList((int) from - 1, (int) to));
+  }
+}

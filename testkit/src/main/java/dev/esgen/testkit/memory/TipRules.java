@@ -1,0 +1,176 @@
+package dev.esgen.testkit.memory;
+
+import static dev.esgen.runtime.internal.tip.TipAttributes.AID;
+import static dev.esgen.runtime.internal.tip.TipAttributes.APPENDED;
+import static dev.esgen.runtime.internal.tip.TipAttributes.APPEND_ID;
+import static dev.esgen.runtime.internal.tip.TipAttributes.CASES;
+import static dev.esgen.runtime.internal.tip.TipAttributes.DATA;
+import static dev.esgen.runtime.internal.tip.TipAttributes.EVENTS;
+import static dev.esgen.runtime.internal.tip.TipAttributes.INDEX;
+import static dev.esgen.runtime.internal.tip.TipAttributes.LISTING;
+import static dev.esgen.runtime.internal.tip.TipAttributes.METADATA;
+import static dev.esgen.runtime.internal.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.internal.tip.TipAttributes.STREAM;
+import static dev.esgen.runtime.internal.tip.TipAttributes.TIMESTAMP;
+import static dev.esgen.runtime.internal.tip.TipAttributes.UNFOLD;
+import static dev.esgen.runtime.internal.tip.TipAttributes.VERSION;
+import static dev.esgen.testkit.memory.ItemSizes.attribute;
+import static dev.esgen.testkit.memory.ItemSizes.container;
+import static dev.esgen.testkit.memory.ItemSizes.number;
+import static dev.esgen.testkit.memory.ItemSizes.utf8;
+
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.index.IndexChanges;
+import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.item.MetadataAttributes;
+import dev.esgen.runtime.internal.keys.TipKeys;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The tip layout's rules (see {@code docs/layouts.md}): a stream's newest events and its snapshot live in
+ * one tip item, which must stay within 400 KB. When the tip's events would pass the {@link TipPolicy}
+ * threshold they are calved into a batch item and the tip starts over with the new events. An append is a
+ * transaction (with its 100-action and 4 MB limits) only when it calves, changes a unique value or carries a
+ * command id. The snapshot is rewritten on every append unless the aggregate is events-only, and skipped
+ * when it would not fit in the tip; the tip then keeps its older snapshot, which esgen does not count and
+ * DynamoDB does ({@link ItemValidation}). Streams list by id.
+ */
+final class TipRules implements LayoutRules {
+
+  @Override
+  public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<StoredEvent> events,
+      IndexChanges changes, MemoryPosition position, OperationRecorder recorder) {
+    AggregateDefinition<A, I, E> definition = request.definition();
+    String name = definition.name();
+    TipPolicy policy = definition.tipPolicy();
+    TipKeys keys = new TipKeys(name);
+    long stream = attribute(STREAM, utf8(keys.streamName(aid)));
+    long baseSeqNr = request.baseSeqNr();
+    long next = baseSeqNr + events.size();
+    long version = request.expectedVersion() + 1;
+    Instant now = events.get(0).recordedAt();
+    long timestamp = attribute(TIMESTAMP, utf8(now.toString()));
+    boolean withMetadata = !request.metadata().isEmpty();
+    long metadata = ItemSizes.metadata(request, METADATA, MetadataAttributes.TIP);
+
+    long newEventBytes = 0;
+    long newTypeBytes = 0;
+    for (int i = 0; i < events.size(); i++) {
+      StoredEvent event = events.get(i);
+      int entries = 2 + (i == 0 ? 1 : 0) + (withMetadata ? 1 : 0);
+      newEventBytes += container(entries, timestamp + attribute(DATA, event.body().length)
+          + (i == 0 ? attribute(APPEND_ID, utf8(request.appendId())) : 0) + metadata);
+      newTypeBytes += utf8(event.type());
+    }
+    int keptEvents = position.tipEvents() + events.size();
+    long keptEventBytes = position.tipEventBytes() + newEventBytes;
+    long keptTypeBytes = position.tipTypeBytes() + newTypeBytes;
+    boolean calve = position.tipEvents() > 0 && overThreshold(policy, keptEvents, keptEventBytes, keptTypeBytes);
+    if (calve) {
+      keptEvents = events.size();
+      keptEventBytes = newEventBytes;
+      keptTypeBytes = newTypeBytes;
+    }
+
+    long tip = stream + attribute(INDEX, number(TipKeys.TIP_INDEX)) + attribute(VERSION, number(version))
+        + attribute(NEXT, number(next)) + attribute(APPENDED, number(events.size()))
+        + attribute(EVENTS, container(keptEvents, keptEventBytes))
+        + attribute(CASES, container(keptEvents, keptTypeBytes))
+        + attribute(AID, utf8(aid)) + attribute(LISTING, utf8(keys.listingKey(aid, definition.shards())))
+        + ItemSizes.indexSlots(definition, request.newState());
+    byte[] snapshot = null;
+    long snapshotBytes = 0;
+    if (policy.snapshot()) {
+      byte[] body = Codecs.encodeSnapshot(definition, aid, next, request.newState());
+      snapshotBytes = attribute(UNFOLD,
+          container(3, attribute(INDEX, number(next)) + timestamp + attribute(DATA, body.length)));
+      if (tip + snapshotBytes > ItemTooLargeException.LIMIT_BYTES) {
+        recorder.snapshotSkipped(
+            new SkippedSnapshot(name, aid, next, tip + snapshotBytes, ItemTooLargeException.LIMIT_BYTES));
+      } else {
+        snapshot = body;
+        tip += snapshotBytes;
+      }
+    }
+    if (tip > ItemTooLargeException.LIMIT_BYTES) {
+      throw new ItemTooLargeException(name, aid, "tip with events " + (next - keptEvents + 1) + " to " + next, tip);
+    }
+
+    boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
+    boolean transactional = calve || reserves || request.commandId().isPresent();
+    if (transactional) {
+      checkTransaction(request, aid, changes, position, calve, tip, version, next, now);
+    }
+    MemoryPosition after;
+    if (snapshot != null) {
+      after = new MemoryPosition(LayoutKind.TIP, next, snapshotBytes, List.of(), keptEvents, keptEventBytes,
+          keptTypeBytes);
+    } else if (policy.snapshot()) {
+      // The update names no snapshot, so the tip keeps the one it has, and DynamoDB counts it.
+      ItemValidation.check(name, aid, "tip", tip + position.snapshotBytes(), transactional);
+      after = new MemoryPosition(LayoutKind.TIP, position.snapshotSeqNr(), position.snapshotBytes(), List.of(),
+          keptEvents, keptEventBytes, keptTypeBytes);
+    } else {
+      after = new MemoryPosition(LayoutKind.TIP, 0, 0, List.of(), keptEvents, keptEventBytes, keptTypeBytes);
+    }
+    return new PlannedAppend(snapshot, !policy.snapshot(), after);
+  }
+
+  @Override
+  public String listingKey(String aggregateName, String aid) {
+    return aid;
+  }
+
+  /** The transaction of an append that calves, changes a unique value or carries a command id. */
+  private static void checkTransaction(AppendRequest<?, ?, ?> request, String aid, IndexChanges changes,
+      MemoryPosition position, boolean calve, long tip, long version, long next, Instant now) {
+    String name = request.definition().name();
+    long actions = 0;
+    long bytes = 0;
+    if (calve) {
+      long baseSeqNr = request.baseSeqNr();
+      long first = baseSeqNr - position.tipEvents();
+      long batch = attribute(STREAM, utf8(new TipKeys(name).streamName(aid))) + attribute(INDEX, number(first))
+          + attribute(NEXT, number(baseSeqNr))
+          + attribute(EVENTS, container(position.tipEvents(), position.tipEventBytes()))
+          + attribute(CASES, container(position.tipEvents(), position.tipTypeBytes()));
+      if (batch > ItemTooLargeException.LIMIT_BYTES) {
+        throw new ItemTooLargeException(name, aid, "batch of events " + (first + 1) + " to " + baseSeqNr, batch);
+      }
+      actions++;
+      bytes += batch;
+    }
+    actions++;
+    bytes += tip;
+    for (IndexChanges.UniqueChange reservation : changes.reservations()) {
+      actions++;
+      bytes += UniqueReservations.itemSize(reservation, aid);
+    }
+    actions += changes.releases().size();
+    if (request.commandId().isPresent()) {
+      actions++;
+      bytes += CommandRecords.itemSize(name, aid, request.commandId().get(), request.appendId(), version, next, now);
+    }
+    if (actions > TransactionTooLargeException.ACTION_LIMIT || bytes > TransactionTooLargeException.BYTE_LIMIT) {
+      throw new TransactionTooLargeException(name, aid, (int) actions, bytes);
+    }
+  }
+
+  /** Whether a tip holding {@code events} events of these sizes is past the policy's calving threshold. */
+  private static boolean overThreshold(TipPolicy policy, int events, long eventBytes, long typeBytes) {
+    if (policy.maxEvents() > 0 && events > policy.maxEvents()) {
+      return true;
+    }
+    return attribute(EVENTS, container(events, eventBytes)) + attribute(CASES, container(events, typeBytes))
+        > policy.maxBytes();
+  }
+}

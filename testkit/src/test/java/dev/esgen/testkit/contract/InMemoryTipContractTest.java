@@ -1,0 +1,23 @@
+package dev.esgen.testkit.contract;
+
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.testkit.junit.Backend;
+import dev.esgen.testkit.junit.EsgenTestExtension;
+import dev.esgen.testkit.time.MutableClock;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The storage contract on the in-memory store, following the tip layout's rules. */
+class InMemoryTipContractTest extends EventStoreContract {
+
+  private static final RecordingListener LISTENER = new RecordingListener();
+
+  @RegisterExtension
+  static final EsgenTestExtension ESGEN = EsgenTestExtension.create()
+      .withBackend(Backend.IN_MEMORY)
+      .withConfig(config -> config.withListener(LISTENER));
+
+  InMemoryTipContractTest(EventStore store, MutableClock clock) {
+    super(store, clock, LISTENER, LayoutKind.TIP);
+  }
+}

@@ -1,0 +1,279 @@
+package dev.esgen.testkit.junit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+import static org.junit.platform.testkit.engine.EventConditions.finishedWithFailure;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.instanceOf;
+import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.test.DynamoDbLocal;
+import dev.esgen.testkit.member.Member;
+import dev.esgen.testkit.member.MemberId;
+import dev.esgen.testkit.member.MemberRepository;
+import dev.esgen.testkit.memory.InMemoryEventStore;
+import dev.esgen.testkit.time.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.platform.testkit.engine.EngineExecutionResults;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * Runs small test classes through the JUnit engine, as a build would, and looks at what they were given.
+ * The classes below are run only from here (Surefire skips nested classes).
+ */
+class EsgenTestExtensionTest {
+
+  /** What each fixture class (or test) was given, by name. */
+  static final Map<String, EventStore> STORES = new ConcurrentHashMap<>();
+  static final Map<String, MutableClock> CLOCKS = new ConcurrentHashMap<>();
+  static final Map<String, Backend> BACKENDS = new ConcurrentHashMap<>();
+  static final Map<String, Instant> STARTS = new ConcurrentHashMap<>();
+
+  @Test
+  void aClassGetsAnInMemoryStoreAndAClockAtTheAnnotationsStartByDefault() {
+    run(Map.of(), InMemoryByDefault.class).testEvents().assertStatistics(stats -> stats.started(2).succeeded(2));
+
+    assertInstanceOf(InMemoryEventStore.class, STORES.get("default"));
+    assertEquals(Instant.parse("2026-01-01T00:00:00Z"), STARTS.get("default"));
+    assertEquals(Backend.IN_MEMORY, BACKENDS.get("default"));
+  }
+
+  @Test
+  void theConfigurationParameterSwitchesToDynamoDbLocalWhereTablesAreMadeOnFirstUseAndDeletedAfter() {
+    run(Map.of(Backend.PROPERTY, "dynamodb-local"), InMemoryByDefault.class)
+        .testEvents().assertStatistics(stats -> stats.started(2).succeeded(2));
+
+    TablesOnFirstUse store = assertInstanceOf(TablesOnFirstUse.class, STORES.get("default"));
+    assertEquals(Backend.DYNAMODB_LOCAL, BACKENDS.get("default"));
+    String journal = store.config().journalTable();
+    assertTrue(journal.startsWith("InMemoryByDefault-"), journal);
+    try (DynamoDbClient client = DynamoDbLocal.shared().newClient()) {
+      assertTrue(client.listTables().tableNames().stream().noneMatch(name -> name.equals(journal)),
+          "the class's tables are deleted after it");
+    }
+  }
+
+  @Test
+  void anExplicitBackendWinsOverTheConfigurationParameter() {
+    run(Map.of(Backend.PROPERTY, "dynamodb-local"), PinnedInMemory.class)
+        .testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+
+    assertInstanceOf(InMemoryEventStore.class, STORES.get("pinned"));
+    assertEquals(Instant.parse("2030-06-01T12:00:00Z"), CLOCKS.get("pinned").instant());
+  }
+
+  @Test
+  void aClassWithOneInstanceGetsTheStoreInItsConstructorAndLifecycleMethodsAlike() {
+    run(Map.of(), OneInstance.class).testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+
+    assertSame(STORES.get("one-instance-constructor"), STORES.get("one-instance-before-all"));
+    assertSame(STORES.get("one-instance-constructor"), STORES.get("one-instance-test"));
+  }
+
+  @Test
+  void aNestedClassSharesItsEnclosingClassesStoreAndClock() {
+    run(Map.of(), Enclosing.class).testEvents().assertStatistics(stats -> stats.started(2).succeeded(2));
+
+    assertSame(STORES.get("outer"), STORES.get("inner"));
+    assertSame(CLOCKS.get("outer"), CLOCKS.get("inner"));
+  }
+
+  @Test
+  void classesInParallelGetStoresOfTheirOwnAndTestsOfAClassShareOneConcurrently() {
+    EngineExecutionResults results = run(Map.of(
+        "junit.jupiter.execution.parallel.enabled", "true",
+        "junit.jupiter.execution.parallel.mode.classes.default", "concurrent",
+        "junit.jupiter.execution.parallel.config.strategy", "fixed",
+        "junit.jupiter.execution.parallel.config.fixed.parallelism", "4"), ParallelA.class, ParallelB.class);
+
+    results.testEvents().assertStatistics(stats -> stats.started(4).succeeded(4));
+    assertSame(STORES.get("a-first"), STORES.get("a-second"));
+    assertSame(STORES.get("b-first"), STORES.get("b-second"));
+    assertNotSame(STORES.get("a-first"), STORES.get("b-first"));
+  }
+
+  @Test
+  void aProgrammaticExtensionAppliesItsConfigAndBackend() {
+    run(Map.of(Backend.PROPERTY, "dynamodb-local"), Programmatic.class)
+        .testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+
+    assertSame(Programmatic.MAPPER, STORES.get("programmatic").objectMapper());
+    assertInstanceOf(InMemoryEventStore.class, STORES.get("programmatic"));
+    assertEquals(Instant.parse("2031-01-01T00:00:00Z"), CLOCKS.get("programmatic").instant());
+  }
+
+  @Test
+  void aBadBackendOrClockStartFailsTheClassSayingWhatToWrite() {
+    run(Map.of(Backend.PROPERTY, "postgres"), InMemoryByDefault.class).containerEvents().assertThatEvents()
+        .haveExactly(1, finishedWithFailure(instanceOf(IllegalArgumentException.class),
+            message("esgen.test.backend is 'postgres'; use in-memory or dynamodb-local")));
+    run(Map.of(), BadClock.class).containerEvents().assertThatEvents()
+        .haveExactly(1, finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
+            message(m -> m.contains("is no ISO-8601 instant"))));
+  }
+
+  private static EngineExecutionResults run(Map<String, String> parameters, Class<?>... classes) {
+    var request = EngineTestKit.engine("junit-jupiter").configurationParameters(parameters);
+    for (Class<?> type : classes) {
+      request.selectors(selectClass(type));
+    }
+    return request.execute();
+  }
+
+  /** Stores with {@code store} a member, and loads it back: the store works, whatever its backend. */
+  private static void storesAMember(EventStore store) {
+    MemberRepository members = new MemberRepository(store);
+    MemberId id = MemberId.random();
+    members.create(Member.joining(id, "red", id.value() + "@example.com"));
+    assertEquals("red", members.load(id).team());
+  }
+
+  @EsgenTest
+  static class InMemoryByDefault {
+
+    @Test
+    void getsAStoreThatWorks(EventStore store, Backend backend) {
+      STORES.put("default", store);
+      BACKENDS.put("default", backend);
+      storesAMember(store);
+    }
+
+    @Test
+    void getsAClockThatStandsStillUntilMoved(MutableClock clock) {
+      STARTS.putIfAbsent("default", clock.instant());
+      Instant start = clock.instant();
+      assertEquals(start, clock.instant());
+      assertEquals(start.plus(Duration.ofDays(1)), clock.advance(Duration.ofDays(1)));
+    }
+  }
+
+  @EsgenTest(backend = Backend.IN_MEMORY, clockStart = "2030-06-01T12:00:00Z")
+  static class PinnedInMemory {
+
+    @Test
+    void pinned(EventStore store, MutableClock clock) {
+      STORES.put("pinned", store);
+      CLOCKS.put("pinned", clock);
+    }
+  }
+
+  @EsgenTest
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  static class OneInstance {
+
+    OneInstance(EventStore store) {
+      STORES.put("one-instance-constructor", store);
+    }
+
+    @BeforeAll
+    void beforeAll(EventStore store) {
+      STORES.put("one-instance-before-all", store);
+    }
+
+    @Test
+    void test(EventStore store) {
+      STORES.put("one-instance-test", store);
+      storesAMember(store);
+    }
+  }
+
+  @EsgenTest
+  static class Enclosing {
+
+    @Test
+    void outer(EventStore store, MutableClock clock) {
+      STORES.put("outer", store);
+      CLOCKS.put("outer", clock);
+    }
+
+    @Nested
+    class Inner {
+      @Test
+      void inner(EventStore store, MutableClock clock) {
+        STORES.put("inner", store);
+        CLOCKS.put("inner", clock);
+      }
+    }
+  }
+
+  /** The four tests wait for each other inside, so they did run at the same time. */
+  static final CountDownLatch ALL_RUNNING = new CountDownLatch(4);
+
+  private static void appendWhileTheOthersRun(String name, EventStore store) throws InterruptedException {
+    STORES.put(name, store);
+    ALL_RUNNING.countDown();
+    assertTrue(ALL_RUNNING.await(60, TimeUnit.SECONDS), "the other tests did not run at the same time");
+    storesAMember(store);
+  }
+
+  @EsgenTest
+  @Execution(ExecutionMode.CONCURRENT)
+  static class ParallelA {
+    @Test
+    void first(EventStore store) throws InterruptedException {
+      appendWhileTheOthersRun("a-first", store);
+    }
+
+    @Test
+    void second(EventStore store) throws InterruptedException {
+      appendWhileTheOthersRun("a-second", store);
+    }
+  }
+
+  @EsgenTest
+  @Execution(ExecutionMode.CONCURRENT)
+  static class ParallelB {
+    @Test
+    void first(EventStore store) throws InterruptedException {
+      appendWhileTheOthersRun("b-first", store);
+    }
+
+    @Test
+    void second(EventStore store) throws InterruptedException {
+      appendWhileTheOthersRun("b-second", store);
+    }
+  }
+
+  static class Programmatic {
+    static final ObjectMapper MAPPER = EsgenJson.newObjectMapper();
+
+    @RegisterExtension
+    static final EsgenTestExtension ESGEN = EsgenTestExtension.create()
+        .withConfig(config -> config.withObjectMapper(MAPPER))
+        .withBackend(Backend.IN_MEMORY)
+        .withClockStart(Instant.parse("2031-01-01T00:00:00Z"));
+
+    @Test
+    void programmatic(EventStore store, MutableClock clock) {
+      STORES.put("programmatic", store);
+      CLOCKS.put("programmatic", clock);
+      storesAMember(store);
+    }
+  }
+
+  @EsgenTest(clockStart = "yesterday")
+  static class BadClock {
+    @Test
+    void neverRuns() {}
+  }
+}
