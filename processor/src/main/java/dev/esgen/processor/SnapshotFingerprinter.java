@@ -138,12 +138,17 @@ final class SnapshotFingerprinter {
       }
     } else if (element.getKind() == ElementKind.RECORD) {
       for (RecordComponentElement component : element.getRecordComponents()) {
-        member(component, component.asType(), described, out);
+        // An annotation that cannot sit on a record component (Jackson's) is found on the component's field.
+        List<Element> carriers = new ArrayList<>(List.of(component));
+        ElementFilter.fieldsIn(element.getEnclosedElements()).stream()
+            .filter(field -> field.getSimpleName().equals(component.getSimpleName()))
+            .forEach(carriers::add);
+        member(carriers, component.asType(), described, out);
       }
     } else {
       for (VariableElement field : ElementFilter.fieldsIn(element.getEnclosedElements())) {
         if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
-          member(field, field.asType(), described, out);
+          member(List.of(field), field.asType(), described, out);
         }
       }
       for (TypeMirror permitted : element.getPermittedSubclasses()) {
@@ -155,14 +160,18 @@ final class SnapshotFingerprinter {
     out.append('}');
   }
 
-  private void member(Element member, TypeMirror type, Set<String> described, StringBuilder out) {
-    for (AnnotationMirror annotation : member.getAnnotationMirrors()) {
-      // Jackson's annotations change the JSON; esgen's (@Indexed, ...) and others do not.
-      if (annotation.getAnnotationType().toString().startsWith("com.fasterxml.jackson.")) {
-        out.append(annotation).append(' ');
+  private void member(List<? extends Element> carriers, TypeMirror type, Set<String> described, StringBuilder out) {
+    Set<String> annotations = new LinkedHashSet<>();
+    for (Element carrier : carriers) {
+      for (AnnotationMirror annotation : carrier.getAnnotationMirrors()) {
+        // Jackson's annotations change the JSON; esgen's (@Indexed, ...) and others do not.
+        if (annotation.getAnnotationType().toString().startsWith("com.fasterxml.jackson.")) {
+          annotations.add(annotation.toString());
+        }
       }
     }
-    out.append(member.getSimpleName()).append(':');
+    annotations.forEach(annotation -> out.append(annotation).append(' '));
+    out.append(carriers.get(0).getSimpleName()).append(':');
     shape(type, described, out);
     out.append(';');
   }
