@@ -224,18 +224,19 @@ final class EventCodecGenerator {
             .beginControlFlow("if (version != $L)", stored.version())
             .addStatement("throw unknownVersion(typeName, version)")
             .endControlFlow()
-            .addStatement("return $T.of($N.readValue(body))", List.class, eventReaders[i]);
+            // The type witness keeps javac from reading the generic readValue as an array for List.of(E...).
+            .addStatement("return $T.of($N.<$T>readValue(body))", List.class, eventReaders[i], event.type());
       } else {
         String method = methods.newName("read" + event.type().simpleName());
         decode.addStatement("return $N(version, body)", method);
-        readers.add(upcasting(model, stored, method, eventReaders[i]));
+        readers.add(upcasting(model, stored, method, eventReaders[i], event.type()));
       }
       decode.addCode("$<");
     }
     for (StoredTypeModel retired : model.evolution().retired()) {
       String method = methods.newName("read" + methodName(retired.name()));
       decode.addCode("case $S:\n$>", retired.name()).addStatement("return $N(version, body)", method).addCode("$<");
-      readers.add(upcasting(model, retired, method, null));
+      readers.add(upcasting(model, retired, method, null, null));
     }
     decode
         .addCode("default:\n$>")
@@ -279,10 +280,12 @@ final class EventCodecGenerator {
 
   /**
    * The method reading stored type {@code stored} at any of its versions: the current one (of a current
-   * type, whose {@code reader} is given) straight from the body; an older one as a JSON object through
-   * the upcasters from its version on, until one returns events or the current version is reached.
+   * type, whose {@code reader} and class {@code event} are given) straight from the body; an older one as
+   * a JSON object through the upcasters from its version on, until one returns events or the current
+   * version is reached.
    */
-  private static MethodSpec upcasting(AggregateModel model, StoredTypeModel stored, String name, String reader) {
+  private static MethodSpec upcasting(AggregateModel model, StoredTypeModel stored, String name, String reader,
+      ClassName event) {
     TypeName events = ParameterizedTypeName.get(ClassName.get(List.class), model.eventsType());
     int last = reader == null ? stored.version() : stored.version() - 1;
     MethodSpec.Builder method = MethodSpec.methodBuilder(name)
@@ -299,7 +302,7 @@ final class EventCodecGenerator {
     if (reader != null) {
       method
           .beginControlFlow("if (version == $L)", stored.version())
-          .addStatement("return $T.of($N.readValue(body))", List.class, reader)
+          .addStatement("return $T.of($N.<$T>readValue(body))", List.class, reader, event)
           .endControlFlow();
     }
     method
@@ -325,7 +328,7 @@ final class EventCodecGenerator {
       }
     }
     if (upcasts.get(upcasts.size() - 1).result() == StoredTypeModel.Result.NEXT_VERSION) {
-      method.addStatement("return $T.of($N.readValue(json))", List.class, reader);
+      method.addStatement("return $T.of($N.<$T>readValue(json))", List.class, reader, event);
     }
     return method.build();
   }
