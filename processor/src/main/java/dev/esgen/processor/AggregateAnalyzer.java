@@ -173,7 +173,10 @@ final class AggregateAnalyzer {
     unresolvedValues(aggregate, missing);
     Object events = eventsValue == null ? null : eventsValue.getValue();
     if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
-      unresolvedPermitted((TypeElement) declared.asElement(), missing, new HashSet<>());
+      TypeElement root = (TypeElement) declared.asElement();
+      // @DomainEvents(upcasters = ...) may name a class another processor generates
+      Annotations.find(root, Annotations.DOMAIN_EVENTS).ifPresent(mirror -> unresolvedValues(mirror, missing));
+      unresolvedPermitted(root, missing, new HashSet<>());
     } else if (events == null) {
       // javac reports the missing member itself.
       missing.add("the events type");
