@@ -26,6 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * <pre>{@code
  * // the events the latest write added to a tip: the last "a" of "e"
  * long next = Long.parseLong(tip.get(TipAttributes.NEXT).n());
+ * long appended = Long.parseLong(tip.get(TipAttributes.APPENDED).n());
  * List<AttributeValue> e = tip.get(TipAttributes.EVENTS).l();
  * List<RecordedEvent<CartEvent>> added = TipEvents.recorded(definition, aid, next - e.size(), e,
  *     tip.get(TipAttributes.CASES).l(), next - appended + 1, next);
