@@ -79,7 +79,9 @@ final class UpcasterAnalyzer {
 
     List<ExecutableElement> methods = new ArrayList<>();
     List<Upcaster> upcasters = new ArrayList<>();
-    for (TypeElement leaf : events.leaves) {
+    // A leaf without a stored name has a blank @EventType, reported already; its upcasters wait for the fix.
+    List<TypeElement> named = events.leaves.stream().filter(storedNames::containsKey).toList();
+    for (TypeElement leaf : named) {
       collect(leaf, storedNames.get(leaf), events, generatedPackage, byAlias, storedNames, methods, upcasters);
     }
     for (TypeElement holder : upcasterClasses(events.root)) {
@@ -109,7 +111,7 @@ final class UpcasterAnalyzer {
     }
 
     Map<TypeElement, StoredTypeModel> current = new LinkedHashMap<>();
-    for (TypeElement leaf : events.leaves) {
+    for (TypeElement leaf : named) {
       String name = storedNames.get(leaf);
       TreeMap<Integer, Upcaster> chain = chains.getOrDefault(name, new TreeMap<>());
       checkGaps(leaf, versions.get(leaf), chain);

@@ -50,6 +50,12 @@ class EvolutionValidationTest {
   }
 
   @Test
+  void theUpcastersOfAnEventWithABlankNameAddNoErrorOfTheirOwn() {
+    assertOneError("BlankNameWithUpcaster",
+        "[esgen:blank-event-type] @EventType on MoneyDeposited is blank", "@EventType(value = \" \", version = 2)");
+  }
+
+  @Test
   void anAliasMustNotBeBlank() {
     assertOneError("BlankAlias", "[esgen:blank-alias] an alias of AccountClosed is blank", "aliases = \" \"");
   }
