@@ -89,7 +89,7 @@ final class JournalAppender {
     long baseSeqNr = request.current().map(LoadedStream::seqNr).orElse(0L);
     JournalPosition position = request.current()
         .map(current -> journalPosition(current, definition.name()))
-        .orElse(new JournalPosition(0, List.of(), false));
+        .orElse(new JournalPosition(0, List.of()));
     Instant now = config.clock().instant();
     String pkey = keys.partitionKey(aid);
 
@@ -164,7 +164,7 @@ final class JournalAppender {
         // or every later snapshot would displace them again.
         head.remove(RETAINED_SEQ_NRS);
       }
-      next = new JournalPosition(lastSeqNr, retained, false);
+      next = new JournalPosition(lastSeqNr, retained);
       headLabel = "snapshot at seq_nr " + lastSeqNr;
     } else {
       next = position;

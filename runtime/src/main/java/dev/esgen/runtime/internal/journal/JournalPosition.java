@@ -24,4 +24,9 @@ public record JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs, boo
   public JournalPosition {
     retainedSeqNrs = List.copyOf(retainedSeqNrs);
   }
+
+  /** The position of a stream whose head-row snapshot (if any) was written by the current code. */
+  public JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs) {
+    this(snapshotSeqNr, retainedSeqNrs, false);
+  }
 }
