@@ -14,14 +14,23 @@ import java.lang.annotation.Target;
  * processor checks this at compile time: an event without a handler is a compile error on the aggregate.
  *
  * <pre>{@code
- * @DomainEvents
+ * @DomainEvents(upcasters = AccountUpcasters.class)
  * public sealed interface AccountEvent permits AccountOpened, MoneyDeposited, AccountClosed {}
  * }</pre>
  *
  * @see Aggregate#events()
  * @see EventType
+ * @see Upcast
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
 @Target(ElementType.TYPE)
-public @interface DomainEvents {}
+public @interface DomainEvents {
+
+  /**
+   * Classes holding further {@link Upcast} methods besides those inside the event classes: the place
+   * for the upcasters of event types that no longer have a class of their own (each names its stored
+   * type with {@link Upcast#type()}), or for keeping old shapes out of the current event records.
+   */
+  Class<?>[] upcasters() default {};
+}

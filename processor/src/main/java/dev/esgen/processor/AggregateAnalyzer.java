@@ -37,7 +37,8 @@ import javax.lang.model.util.Types;
  * all of an aggregate's mistakes; the aggregate is then abandoned with {@link AbortAggregateException}.
  *
  * <p>The checks of each concern live in a collaborator ({@link AggregateOptionsReader},
- * {@link ColumnAnalyzer}, {@link EventAnalyzer}, {@link HandlerAnalyzer}, {@link JacksonVisibility});
+ * {@link ColumnAnalyzer}, {@link EventAnalyzer}, {@link HandlerAnalyzer}, {@link JacksonVisibility},
+ * {@link EvolutionAnalyzer});
  * this class decides their order, which is the order the errors are reported in, and when to defer or
  * give up.
  */
@@ -52,14 +53,16 @@ final class AggregateAnalyzer {
   private final HandlerAnalyzer handlerAnalyzer;
   private final ColumnAnalyzer columnAnalyzer;
   private final ComponentModel componentModel;
+  private final EvolutionAnalyzer evolutionAnalyzer;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
    *     shared by all aggregates of one compilation
    * @param componentModel the compilation's {@code -Aesgen.componentModel}
+   * @param fingerprinter computes the fingerprints snapshots are stored with
    */
   public AggregateAnalyzer(Elements elements, Types types, ErrorReporter errors, Map<String, String> aggregateNames,
-      ComponentModel componentModel) {
+      ComponentModel componentModel, SnapshotFingerprinter fingerprinter) {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
@@ -69,6 +72,8 @@ final class AggregateAnalyzer {
     this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson);
     this.handlerAnalyzer = new HandlerAnalyzer(elements, types, errors);
     this.columnAnalyzer = new ColumnAnalyzer(elements, types, errors);
+    this.evolutionAnalyzer =
+        new EvolutionAnalyzer(elements, errors, new UpcasterAnalyzer(elements, types, errors), fingerprinter);
   }
 
   /**
@@ -126,6 +131,8 @@ final class AggregateAnalyzer {
     EventHierarchy events = eventAnalyzer.walk(root, packageOf(type));
     Map<TypeElement, String> storedNames = eventAnalyzer.checkStoredNames(events.leaves);
     Handlers handlers = handlerAnalyzer.checkHandlers(type, aggregate, simpleName, events);
+    EvolutionModel evolution =
+        evolutionAnalyzer.analyze(type, aggregate, events, storedNames, handlers, packageOf(type));
 
     if (errors.errorCount() > errorsBefore) {
       throw new AbortAggregateException();
@@ -155,7 +162,8 @@ final class AggregateAnalyzer {
         id.orElseThrow(),
         columns,
         options,
-        componentModel);
+        componentModel,
+        evolution);
   }
 
   // ---- deferral
@@ -165,7 +173,10 @@ final class AggregateAnalyzer {
     unresolvedValues(aggregate, missing);
     Object events = eventsValue == null ? null : eventsValue.getValue();
     if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
-      unresolvedPermitted((TypeElement) declared.asElement(), missing, new HashSet<>());
+      TypeElement root = (TypeElement) declared.asElement();
+      // @DomainEvents(upcasters = ...) may name a class another processor generates
+      Annotations.find(root, Annotations.DOMAIN_EVENTS).ifPresent(mirror -> unresolvedValues(mirror, missing));
+      unresolvedPermitted(root, missing, new HashSet<>());
     } else if (events == null) {
       // javac reports the missing member itself.
       missing.add("the events type");

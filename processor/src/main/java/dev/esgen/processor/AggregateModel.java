@@ -18,6 +18,7 @@ import javax.lang.model.element.TypeElement;
  * @param columns the {@code @Indexed} and {@code @Unique} columns in declaration order
  * @param options the storage options of {@code @Aggregate}
  * @param componentModel the dependency-injection annotations the repository carries
+ * @param evolution how events and snapshots stored by older code are read
  */
 record AggregateModel(
     TypeElement element,
@@ -30,7 +31,8 @@ record AggregateModel(
     IdModel id,
     List<ColumnModel> columns,
     AggregateOptions options,
-    ComponentModel componentModel) {
+    ComponentModel componentModel,
+    EvolutionModel evolution) {
 
   public AggregateModel {
     events = List.copyOf(events);

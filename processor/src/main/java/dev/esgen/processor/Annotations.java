@@ -17,6 +17,7 @@ final class Annotations {
 
   public static final String AGGREGATE = "dev.esgen.annotations.Aggregate";
   public static final String DOMAIN_EVENTS = "dev.esgen.annotations.DomainEvents";
+  public static final String UPCAST = "dev.esgen.annotations.Upcast";
   public static final String EVENT_TYPE = "dev.esgen.annotations.EventType";
   public static final String AGGREGATE_ID = "dev.esgen.annotations.AggregateId";
   public static final String INDEXED = "dev.esgen.annotations.Indexed";

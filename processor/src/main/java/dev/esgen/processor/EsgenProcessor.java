@@ -50,7 +50,8 @@ public final class EsgenProcessor extends AbstractProcessor {
     super.init(processingEnv);
     errors = new ErrorReporter(processingEnv.getMessager());
     analyzer = new AggregateAnalyzer(
-        processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, componentModel());
+        processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, componentModel(),
+        new SnapshotFingerprinter(processingEnv));
     generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
   }
 

@@ -325,4 +325,97 @@ final class Messages {
     return "[esgen:internal-error] esgen failed while processing " + aggregate + ": " + exception
         + "; please report this with the aggregate's source";
   }
+
+  // ---- event versions, upcasters and snapshot fingerprints (docs/evolution.md)
+
+  public static String invalidEventVersion(String event, int version) {
+    return "[esgen:invalid-event-version] @EventType(version = " + version + ") on " + event
+        + " must be 1 or more: versions count the stored shapes of an event, the first being 1";
+  }
+
+  public static String blankAlias(String event) {
+    return "[esgen:blank-alias] an alias of " + event + " is blank: aliases are names " + event
+        + " was stored under before; remove the blank one";
+  }
+
+  public static String aliasClash(String alias, String event, String clash) {
+    return "[esgen:alias-clash] alias \"" + alias + "\" of " + event + " is " + clash
+        + ": a stored name must lead to exactly one event type; remove it from " + event + "'s aliases";
+  }
+
+  public static String upcastIgnored(String method, String holder) {
+    return "[esgen:upcast-ignored] upcaster " + method + " in " + holder + " is never called: esgen looks for"
+        + " upcasters in the event classes and in the classes of @DomainEvents(upcasters = ...); move it to the"
+        + " event class whose versions it reads, or list its class there";
+  }
+
+  public static String upcastSignature(String method, String problem, String exampleType) {
+    return "[esgen:upcast-signature] upcaster " + method + " " + problem + ": an upcaster is a static, non-private"
+        + " method taking the stored JSON, such as \"static ObjectNode " + exampleType + "(ObjectNode json)\""
+        + " returning the next version's JSON, or returning the event (or a List of the events) it stands for now";
+  }
+
+  public static String upcastTypeMissing(String method, String holder) {
+    return "[esgen:upcast-type-missing] upcaster " + method + " in " + holder + " does not say which stored type it"
+        + " reads: add type = \"...\" (the @EventType name) to its @Upcast, or move it into that event's class";
+  }
+
+  public static String upcastAlias(String method, String alias, String event, String name) {
+    return "[esgen:upcast-alias] upcaster " + method + " reads type \"" + alias + "\", an alias of " + event
+        + ": events stored under an alias share " + event + "'s versions, so write type = \"" + name
+        + "\" (or leave type out inside " + event + ")";
+  }
+
+  public static String upcastVersionTooLow(String method, int from) {
+    return "[esgen:upcast-version] upcaster " + method + " reads version " + from
+        + ", which no event has: stored versions start at 1; write from = 1 or more";
+  }
+
+  public static String upcastVersionNotStored(String method, String event, int from, int current) {
+    return "[esgen:upcast-version] upcaster " + method + " reads version " + from + " of " + event
+        + ", but " + event + " is at version " + current + ", so every stored one is at version " + current
+        + " or below and version " + current + " is read as it is: if " + event + "'s shape changed, raise"
+        + " @EventType(version = " + (from + 1) + ") on " + event + "; otherwise remove this upcaster";
+  }
+
+  public static String duplicateUpcast(String method, String type, int from, String other) {
+    return "[esgen:duplicate-upcast] upcaster " + method + " reads version " + from + " of \"" + type + "\", like "
+        + other + ": one upcaster per stored version; remove one of them";
+  }
+
+  public static String upcastGap(String event, int current, List<Integer> missing, String example) {
+    return "[esgen:upcast-gap] " + event + " is at version " + current + ", but no upcaster reads stored version"
+        + (missing.size() == 1 ? " " : "s ") + joined(missing) + ", so such events could not be read: add \""
+        + example + "\" to " + event;
+  }
+
+  public static String retiredUpcastGap(String type, List<Integer> missing, String example) {
+    return "[esgen:upcast-gap] no upcaster reads version" + (missing.size() == 1 ? " " : "s ") + joined(missing)
+        + " of the retired type \"" + type + "\", while one reads a later version: add \"" + example + "\" beside it";
+  }
+
+  public static String upcastDeadEnd(String method, String type, int from) {
+    return "[esgen:upcast-dead-end] upcaster " + method + " turns version " + from + " of \"" + type
+        + "\" into the JSON of version " + (from + 1) + ", which no upcaster reads and no event class holds"
+        + " (\"" + type + "\" is no current event's name): return the event it stands for now, or a List of"
+        + " them, or add an upcaster from = " + (from + 1);
+  }
+
+  public static String upcastNotAccessible(String method, String culprit, String aggregatePackage) {
+    return "[esgen:upcast-not-accessible] upcaster " + method + " cannot be called from package " + aggregatePackage
+        + ", where the generated codec lives: make " + culprit + " public (or package-private in that package)";
+  }
+
+  public static String invalidSnapshotVersion(int version) {
+    return "[esgen:invalid-snapshot-version] snapshotVersion = " + version
+        + " must be 1 or more; raise it by one to make every stored snapshot stale";
+  }
+
+  private static String joined(List<Integer> numbers) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < numbers.size(); i++) {
+      text.append(i == 0 ? "" : i == numbers.size() - 1 ? " and " : ", ").append(numbers.get(i));
+    }
+    return text.toString();
+  }
 }

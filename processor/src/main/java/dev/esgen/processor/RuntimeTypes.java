@@ -35,6 +35,8 @@ final class RuntimeTypes {
   static final ClassName OBJECT_MAPPER = ClassName.get(JACKSON, "ObjectMapper");
   static final ClassName OBJECT_READER = ClassName.get(JACKSON, "ObjectReader");
   static final ClassName OBJECT_WRITER = ClassName.get(JACKSON, "ObjectWriter");
+  static final ClassName JSON_NODE = ClassName.get(JACKSON, "JsonNode");
+  static final ClassName OBJECT_NODE = ClassName.get(JACKSON + ".node", "ObjectNode");
 
   /**
    * esgen's own, not {@code javax.annotation.processing.Generated}: that one is in module

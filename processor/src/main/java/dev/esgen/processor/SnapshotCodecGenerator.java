@@ -2,6 +2,7 @@ package dev.esgen.processor;
 
 import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
@@ -21,6 +22,14 @@ final class SnapshotCodecGenerator {
             "SnapshotCodec",
             CodeBlock.of("Reads and writes snapshots of {@link $T} as JSON.", model.type()))
         .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.SNAPSHOT_CODEC, model.type()))
+        .addField(FieldSpec.builder(String.class, "FINGERPRINT", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc("A hash of $T's state shape, of the source of its creating and apply methods and the"
+                + " methods of\n$T they call, of its events' upcaster signatures and of"
+                + " {@code @Aggregate(snapshotVersion = $L)}, computed when it was\ncompiled. A snapshot stored"
+                + " with another fingerprint was written by other code: it is ignored and\nthe state folded"
+                + " from the stream's events.\n", model.type(), model.type(), model.evolution().snapshotVersion())
+            .initializer("$S", model.evolution().snapshotFingerprint())
+            .build())
         .addField(RuntimeTypes.OBJECT_READER, "reader", Modifier.PRIVATE, Modifier.FINAL)
         .addField(RuntimeTypes.OBJECT_WRITER, "writer", Modifier.PRIVATE, Modifier.FINAL)
         .addMethod(
@@ -51,6 +60,13 @@ final class SnapshotCodecGenerator {
                 .addException(IOException.class)
                 .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body")
                 .addStatement("return reader.readValue(body)")
+                .build())
+        .addMethod(
+            MethodSpec.methodBuilder("fingerprint")
+                .addAnnotation(Override.class)
+                .addModifiers(Modifier.PUBLIC)
+                .returns(String.class)
+                .addStatement("return FINGERPRINT")
                 .build())
         .build();
   }

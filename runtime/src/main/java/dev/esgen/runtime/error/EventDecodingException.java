@@ -1,9 +1,10 @@
 package dev.esgen.runtime.error;
 
 /**
- * A stored event could not be read back: its body is not valid for its type, or its type name is not
- * one of the aggregate's event types (for example an event class was renamed without
- * {@code @EventType} keeping the stored name).
+ * A stored event could not be read back: its body is not valid for its type and version, its type name
+ * is not one of the aggregate's event types (for example an event class was renamed without
+ * {@code @EventType} keeping the stored name or naming the old one in its aliases), no upcaster reads its
+ * version, or an upcaster failed.
  *
  * <p>Neither the message nor the cause chain quotes the stored event, which may hold personal data: the
  * cause is a {@link RedactedException} naming the original exception's class and, for a JSON error,
@@ -27,21 +28,38 @@ public class EventDecodingException extends StoreException {
   private final String aggregateId;
   private final long seqNr;
   private final String eventType;
+  private final int eventVersion;
 
-  /** @param cause why decoding failed; it is replaced by its {@link RedactedException} */
+  /**
+   * An event stored at version 1.
+   *
+   * @param cause why decoding failed; it is replaced by its {@link RedactedException}
+   */
   public EventDecodingException(
       String aggregateName, String aggregateId, long seqNr, String eventType, Throwable cause) {
-    this(aggregateName, aggregateId, seqNr, eventType, RedactedException.of(cause));
+    this(aggregateName, aggregateId, seqNr, eventType, 1, cause);
   }
 
-  private EventDecodingException(
-      String aggregateName, String aggregateId, long seqNr, String eventType, RedactedException cause) {
-    super("cannot decode event " + seqNr + " (type '" + eventType + "') of " + aggregateName + " " + aggregateId
+  /**
+   * An event stored at {@code eventVersion}.
+   *
+   * @param cause why decoding failed; it is replaced by its {@link RedactedException}
+   */
+  public EventDecodingException(
+      String aggregateName, String aggregateId, long seqNr, String eventType, int eventVersion, Throwable cause) {
+    this(aggregateName, aggregateId, seqNr, eventType, eventVersion, RedactedException.of(cause));
+  }
+
+  private EventDecodingException(String aggregateName, String aggregateId, long seqNr, String eventType,
+      int eventVersion, RedactedException cause) {
+    super("cannot decode event " + seqNr + " (type '" + eventType + "'"
+        + (eventVersion == 1 ? "" : ", version " + eventVersion) + ") of " + aggregateName + " " + aggregateId
         + ": " + cause.summary(), cause);
     this.aggregateName = aggregateName;
     this.aggregateId = aggregateId;
     this.seqNr = seqNr;
     this.eventType = eventType;
+    this.eventVersion = eventVersion;
   }
 
   public String aggregateName() {
@@ -59,5 +77,10 @@ public class EventDecodingException extends StoreException {
   /** The stored type name. */
   public String eventType() {
     return eventType;
+  }
+
+  /** The version the event was stored at: 1 for an event stored without one. */
+  public int eventVersion() {
+    return eventVersion;
   }
 }

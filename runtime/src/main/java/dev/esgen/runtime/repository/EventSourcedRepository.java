@@ -311,6 +311,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    * page, on the tip layout a {@code GetItem} of the tip plus, for events calved into batches, two
    * {@code Query} requests.
    *
+   * <p>The events are upcast as they are read (see {@link RecordedEvent}): a stored event of a split type
+   * gives several events with its seq_nr, a dropped one none.
+   *
    * <pre>{@code
    * try (Stream<RecordedEvent<AccountEvent>> history = accounts.events(id)) {
    *   history.forEach(e -> System.out.printf("%3d %-20s %s%n", e.seqNr(), e.eventType(), e.recordedAt()));
@@ -867,20 +870,21 @@ public abstract class EventSourcedRepository<A, I, E> {
       this.id = id;
       this.lastSeqNr = first.lastSeqNr();
       this.page = first.events().iterator();
-      this.nextSeqNr = fromSeqNr + first.events().size();
+      this.nextSeqNr = fromSeqNr + EVENT_PAGE_SIZE;
     }
 
+    /**
+     * A page covers the stored seq_nrs it asked for, up to the stream's end, however many events they
+     * stand for now: a split stored event gives several, a dropped one none. So the next page starts
+     * after the last seq_nr asked for, not after the events received, and a page left empty by dropped
+     * events does not end the history.
+     */
     @Override
     public boolean hasNext() {
-      if (!page.hasNext() && nextSeqNr <= lastSeqNr) {
-        List<RecordedEvent<E>> events =
-            readEventPage(id, nextSeqNr, Math.min(lastSeqNr, nextSeqNr + EVENT_PAGE_SIZE - 1)).events();
-        page = events.iterator();
-        nextSeqNr += events.size();
-        if (events.isEmpty()) {
-          // The stream cannot shrink; an empty slice below its last seq_nr would loop forever.
-          nextSeqNr = lastSeqNr + 1;
-        }
+      while (!page.hasNext() && nextSeqNr <= lastSeqNr) {
+        long to = Math.min(lastSeqNr, nextSeqNr + EVENT_PAGE_SIZE - 1);
+        page = readEventPage(id, nextSeqNr, to).events().iterator();
+        nextSeqNr = to + 1;
       }
       return page.hasNext();
     }

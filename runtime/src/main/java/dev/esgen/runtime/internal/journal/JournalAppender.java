@@ -3,6 +3,7 @@ package dev.esgen.runtime.internal.journal;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.AID;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.APPEND_ID;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.EVENT_TYPE;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.EVENT_VERSION;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.LAST_SEQ_NR;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.METADATA;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.OCCURRED_AT;
@@ -11,6 +12,7 @@ import static dev.esgen.runtime.internal.journal.JournalAttributes.PKEY;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.RETAINED_SEQ_NRS;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.SEQ_NR;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.SKEY;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.SNAPSHOT_SCHEMA;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.TTL;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
 
@@ -37,6 +39,8 @@ import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.AppendTransaction;
 import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.SnapshotFingerprint;
+import dev.esgen.runtime.internal.storage.StoredEventDecoder;
 import dev.esgen.runtime.internal.storage.StoredOutcome;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
 import java.io.IOException;
@@ -116,16 +120,23 @@ final class JournalAppender {
     if (creating) {
       head.set(AID, AttributeValue.fromS(aid));
     }
-    if (creating || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+    // A stale snapshot (written by other code) is replaced by the first append after it was ignored, so
+    // the rebuild from all events is paid once.
+    AttributeValue fingerprint = SnapshotFingerprint.attribute(definition);
+    if (creating || position.snapshotStale() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
       snapshot = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
       head.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)));
       head.set(SEQ_NR, number(lastSeqNr));
+      if (fingerprint != null) {
+        head.set(SNAPSHOT_SCHEMA, fingerprint);
+      }
       long headSize = headSize(definition, key, aid, request.newState(), head);
       if (headSize > ItemTooLargeException.LIMIT_BYTES) {
         // A snapshot that does not fit must not block the stream: the events are stored without it, loads
         // fold them onto the last snapshot that fitted, and the next append tries again.
         head.unset(PAYLOAD);
         head.unset(SEQ_NR);
+        head.unset(SNAPSHOT_SCHEMA);
         if (creating) {
           head.set(SEQ_NR, number(0));
         }
@@ -135,6 +146,10 @@ final class JournalAppender {
       }
     }
     if (snapshot != null) {
+      if (fingerprint == null && !creating) {
+        // a fingerprint left by other code would make this snapshot look stale
+        head.remove(SNAPSHOT_SCHEMA);
+      }
       List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
       if (policy.keep() > 0) {
         retained.add(lastSeqNr);
@@ -170,12 +185,15 @@ final class JournalAppender {
             Map.of("#expectedVersion", VERSION), Map.of(":expected", number(baseVersion)));
     transaction.addVersioned(headLabel, TransactWriteItem.builder().update(headUpdate).build(), 0);
     if (snapshot != null && policy.keep() > 0) {
-      Map<String, AttributeValue> older = Map.of(
+      Map<String, AttributeValue> older = new HashMap<>(Map.of(
           PKEY, AttributeValue.fromS(pkey),
           SKEY, AttributeValue.fromS(keys.sortKey(aid, lastSeqNr)),
           AID, AttributeValue.fromS(aid),
           PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)),
-          SEQ_NR, number(lastSeqNr));
+          SEQ_NR, number(lastSeqNr)));
+      if (fingerprint != null) {
+        older.put(SNAPSHOT_SCHEMA, fingerprint);
+      }
       transaction.add("kept snapshot at seq_nr " + lastSeqNr, TransactWriteItem.builder()
           .put(Put.builder().tableName(config.snapshotTable()).item(older).build()).build(), ItemSize.of(older));
     }
@@ -255,6 +273,10 @@ final class JournalAppender {
         EVENT_TYPE, AttributeValue.fromS(type),
         PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(body)),
         OCCURRED_AT, AttributeValue.fromS(now.toString())));
+    AttributeValue eventVersion = StoredEventDecoder.versionAttribute(definition.eventCodec().version(event));
+    if (eventVersion != null) {
+      item.put(EVENT_VERSION, eventVersion);
+    }
     if (appendId != null) {
       item.put(APPEND_ID, AttributeValue.fromS(appendId));
     }

@@ -4,13 +4,14 @@ package dev.esgen.runtime.internal.journal;
  * The attribute names of the journal and snapshot tables, the stored format's vocabulary.
  *
  * <p>Journal item: {@link #PKEY}, {@link #SKEY}, {@link #AID}, {@link #SEQ_NR}, {@link #EVENT_TYPE},
- * {@link #PAYLOAD}, {@link #OCCURRED_AT}, on the first event of each append {@link #APPEND_ID}, and on
- * the events of an append that carried metadata {@link #METADATA}.
+ * {@link #PAYLOAD}, {@link #OCCURRED_AT}, for an event above version 1 {@link #EVENT_VERSION}, on the
+ * first event of each append {@link #APPEND_ID}, and on the events of an append that carried metadata
+ * {@link #METADATA}.
  * Snapshot head row (seq_nr 0 in its sort key): {@link #PKEY},
  * {@link #SKEY}, {@link #AID}, {@link #PAYLOAD}, {@link #SEQ_NR} (where the snapshot was taken),
- * {@link #LAST_SEQ_NR}, {@link #VERSION} and, when older snapshots are kept, {@link #RETAINED_SEQ_NRS}.
- * Older snapshot row: {@link #PKEY}, {@link #SKEY}, {@link #AID}, {@link #PAYLOAD}, {@link #SEQ_NR} and,
- * once displaced in TTL mode, {@link #TTL}.
+ * {@link #SNAPSHOT_SCHEMA}, {@link #LAST_SEQ_NR}, {@link #VERSION} and, when older snapshots are kept,
+ * {@link #RETAINED_SEQ_NRS}. Older snapshot row: {@link #PKEY}, {@link #SKEY}, {@link #AID},
+ * {@link #PAYLOAD}, {@link #SEQ_NR}, {@link #SNAPSHOT_SCHEMA} and, once displaced in TTL mode, {@link #TTL}.
  *
  * <pre>{@code
  * long version = Long.parseLong(headRow.get(JournalAttributes.VERSION).n());
@@ -38,6 +39,12 @@ public final class JournalAttributes {
   /** The event's stored type name (S). */
   public static final String EVENT_TYPE = "event_type";
 
+  /**
+   * The version of the event's stored shape (N), only when above 1: an event without it is at version 1,
+   * as every event was before versions existed.
+   */
+  public static final String EVENT_VERSION = "event_version";
+
   /** The event's or snapshot's JSON body (B). */
   public static final String PAYLOAD = "payload";
 
@@ -55,6 +62,12 @@ public final class JournalAttributes {
    * {@code causation_id}, {@code actor} (S) and {@code attributes} (M of S), each only when set.
    */
   public static final String METADATA = "metadata";
+
+  /**
+   * Beside a snapshot's {@link #PAYLOAD}: the snapshot codec's fingerprint of the state shape and handler
+   * code it was written with (S); absent for codecs without one and for snapshots stored before it existed.
+   */
+  public static final String SNAPSHOT_SCHEMA = "snapshot_schema";
 
   /** Head row: the stream's last seq_nr (N); equal to {@link #SEQ_NR} when the snapshot is current. */
   public static final String LAST_SEQ_NR = "last_seq_nr";

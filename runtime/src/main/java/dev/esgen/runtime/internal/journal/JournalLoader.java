@@ -1,32 +1,29 @@
 package dev.esgen.runtime.internal.journal;
 
 import static dev.esgen.runtime.internal.journal.JournalAttributes.AID;
-import static dev.esgen.runtime.internal.journal.JournalAttributes.EVENT_TYPE;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.LAST_SEQ_NR;
-import static dev.esgen.runtime.internal.journal.JournalAttributes.METADATA;
-import static dev.esgen.runtime.internal.journal.JournalAttributes.OCCURRED_AT;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.PAYLOAD;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.PKEY;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.RETAINED_SEQ_NRS;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.SEQ_NR;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.SKEY;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.SNAPSHOT_SCHEMA;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.CorruptStreamException;
-import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.error.StaleSnapshotException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.ConsistentBatchReader;
-import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.EventPage;
 import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.SnapshotFingerprint;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -84,9 +81,8 @@ final class JournalLoader {
     long to = Math.min(toSeqNr, lastSeqNr);
     List<RecordedEvent<E>> events = new ArrayList<>();
     if (fromSeqNr <= to) {
-      forEachEvent(definition, keys, aid, fromSeqNr, to, true, (seqNr, item) -> events.add(new RecordedEvent<>(
-          definition.name(), aid, seqNr, item.get(EVENT_TYPE).s(), recordedAt(item),
-          MetadataAttributes.JOURNAL.fromAttribute(item.get(METADATA)), decodeEvent(definition, aid, seqNr, item))));
+      forEachEvent(definition, keys, aid, fromSeqNr, to, true,
+          (seqNr, item) -> events.addAll(JournalEvents.recorded(definition, item)));
     }
     return Optional.of(new EventPage<>(events, lastSeqNr));
   }
@@ -125,7 +121,11 @@ final class JournalLoader {
 
   /**
    * The stream whose head row is {@code head}: its snapshot plus, when behind, the events after it, read
-   * strongly consistent if {@code consistent}.
+   * strongly consistent if {@code consistent}. A snapshot written by other code (another fingerprint) is
+   * not even decoded: the state is folded from the first event, and the position asks the next append
+   * for a fresh snapshot.
+   *
+   * @throws StaleSnapshotException when such a snapshot cannot be rebuilt because events are missing
    */
   <A, I, E> LoadedStream<A> fromHead(AggregateDefinition<A, I, E> definition, JournalKeys keys, String aid,
       Map<String, AttributeValue> head, boolean consistent) {
@@ -138,15 +138,28 @@ final class JournalLoader {
       throw new CorruptStreamException(definition.name(), aid, "the snapshot head row " + head.keySet()
           + " lacks a binary " + PAYLOAD + " or has " + LAST_SEQ_NR + " below " + SEQ_NR);
     }
-    // Without a snapshot (the first one was too large to store) the state is folded from the first event.
-    A state = hasSnapshot ? decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe()) : null;
-    if (lastSeqNr > snapshotSeqNr) {
-      state = foldEventsAfterSnapshot(definition, keys, aid, state, snapshotSeqNr, lastSeqNr, consistent);
+    boolean stale = hasSnapshot && !SnapshotFingerprint.matches(definition, head.get(SNAPSHOT_SCHEMA));
+    // Without a usable snapshot (the first one was too large to store, or it is stale) the state is
+    // folded from the first event.
+    boolean usable = hasSnapshot && !stale;
+    A state = usable ? decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe()) : null;
+    long folded = usable ? snapshotSeqNr : 0;
+    if (lastSeqNr > folded) {
+      try {
+        state = foldEventsAfter(definition, keys, aid, state, folded, lastSeqNr, consistent);
+      } catch (CorruptStreamException missing) {
+        if (stale) {
+          throw new StaleSnapshotException(definition.name(), aid, snapshotSeqNr, missing);
+        }
+        throw missing;
+      }
     }
     if (state == null) {
-      throw new CorruptStreamException(definition.name(), aid, "the head row has neither a snapshot nor events");
+      throw new CorruptStreamException(definition.name(), aid, hasSnapshot || lastSeqNr > 0
+          ? "no stored event stands for a creating event any more (upcasters dropped them all)"
+          : "the head row has neither a snapshot nor events");
     }
-    JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head));
+    JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head), stale);
     return new LoadedStream<>(state, version, lastSeqNr, position);
   }
 
@@ -188,7 +201,7 @@ final class JournalLoader {
    * when it is null. The range stops at the head row's last seq_nr,
    * so events a concurrent writer appends after the head was read are not mixed into this state.
    */
-  private <A, I, E> A foldEventsAfterSnapshot(
+  private <A, I, E> A foldEventsAfter(
       AggregateDefinition<A, I, E> definition,
       JournalKeys keys,
       String aid,
@@ -198,8 +211,11 @@ final class JournalLoader {
       boolean consistent) {
     Fold<A> fold = new Fold<>(snapshot);
     forEachEvent(definition, keys, aid, snapshotSeqNr + 1, lastSeqNr, consistent, (seqNr, item) -> {
-      E event = decodeEvent(definition, aid, seqNr, item);
-      fold.state = fold.state == null ? definition.replay().create(event) : definition.replay().apply(fold.state, event);
+      for (E event : JournalEvents.events(definition, aid, seqNr, item)) {
+        fold.state = fold.state == null
+            ? definition.replay().create(event)
+            : definition.replay().apply(fold.state, event);
+      }
     });
     return fold.state;
   }
@@ -267,31 +283,11 @@ final class JournalLoader {
     }
   }
 
-  private static Instant recordedAt(Map<String, AttributeValue> item) {
-    AttributeValue at = item.get(OCCURRED_AT);
-    return at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s());
-  }
-
   private QueryResponse query(QueryRequest request) {
     try {
       return client.query(request);
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.journalTable()), e);
-    }
-  }
-
-  private static <E> E decodeEvent(
-      AggregateDefinition<?, ?, E> definition, String aid, long seqNr, Map<String, AttributeValue> item) {
-    AttributeValue type = item.get(EVENT_TYPE);
-    String typeName = type == null ? "<missing>" : type.s();
-    try {
-      AttributeValue payload = item.get(PAYLOAD);
-      if (type == null || payload == null || payload.b() == null) {
-        throw new IOException("the journal item has no " + (type == null ? EVENT_TYPE : PAYLOAD) + " attribute");
-      }
-      return definition.eventCodec().decode(typeName, payload.b().asByteArrayUnsafe());
-    } catch (IOException | RuntimeException e) {
-      throw new EventDecodingException(definition.name(), aid, seqNr, typeName, e);
     }
   }
 

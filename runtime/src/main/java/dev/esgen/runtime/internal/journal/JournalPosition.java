@@ -15,10 +15,18 @@ import java.util.List;
  *
  * @param snapshotSeqNr the seq_nr the head row's snapshot was taken at
  * @param retainedSeqNrs seq_nrs of the kept older snapshot rows, oldest first
+ * @param snapshotStale whether the head row's snapshot was written by other code (another fingerprint)
+ *     and ignored: the next append writes a fresh one whatever the snapshot interval says
  */
-public record JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs) implements StreamPosition {
+public record JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs, boolean snapshotStale)
+    implements StreamPosition {
 
   public JournalPosition {
     retainedSeqNrs = List.copyOf(retainedSeqNrs);
+  }
+
+  /** The position of a stream whose head-row snapshot (if any) was written by the current code. */
+  public JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs) {
+    this(snapshotSeqNr, retainedSeqNrs, false);
   }
 }

@@ -6,10 +6,12 @@ import static dev.esgen.runtime.internal.tip.TipAttributes.APPEND_ID;
 import static dev.esgen.runtime.internal.tip.TipAttributes.CASES;
 import static dev.esgen.runtime.internal.tip.TipAttributes.DATA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.EVENTS;
+import static dev.esgen.runtime.internal.tip.TipAttributes.EVENT_VERSION;
 import static dev.esgen.runtime.internal.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.internal.tip.TipAttributes.LISTING;
 import static dev.esgen.runtime.internal.tip.TipAttributes.METADATA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.internal.tip.TipAttributes.SCHEMA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.internal.tip.TipAttributes.TIMESTAMP;
 import static dev.esgen.runtime.internal.tip.TipAttributes.UNFOLD;
@@ -42,6 +44,8 @@ import dev.esgen.runtime.internal.retry.RetryBudget;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.AppendTransaction;
 import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.SnapshotFingerprint;
+import dev.esgen.runtime.internal.storage.StoredEventDecoder;
 import dev.esgen.runtime.internal.storage.StoredOutcome;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
 import java.io.IOException;
@@ -127,6 +131,10 @@ final class TipAppender {
       Map<String, AttributeValue> stored = new HashMap<>(Map.of(
           TIMESTAMP, AttributeValue.fromS(now.toString()),
           DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encodeEvent(definition, aid, type, event)))));
+      AttributeValue eventVersion = StoredEventDecoder.versionAttribute(definition.eventCodec().version(event));
+      if (eventVersion != null) {
+        stored.put(EVENT_VERSION, eventVersion);
+      }
       if (newEvents.isEmpty()) {
         stored.put(APPEND_ID, AttributeValue.fromS(request.appendId()));
       }
@@ -170,11 +178,16 @@ final class TipAppender {
     }
     boolean snapshot = policy.snapshot();
     if (snapshot) {
-      tip.put(UNFOLD, AttributeValue.fromM(Map.of(
+      Map<String, AttributeValue> unfold = new HashMap<>(Map.of(
           INDEX, number(next),
           TIMESTAMP, AttributeValue.fromS(now.toString()),
           DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(
-              encodeSnapshot(definition, aid, next, request.newState()))))));
+              encodeSnapshot(definition, aid, next, request.newState())))));
+      AttributeValue fingerprint = SnapshotFingerprint.attribute(definition);
+      if (fingerprint != null) {
+        unfold.put(SCHEMA, fingerprint);
+      }
+      tip.put(UNFOLD, AttributeValue.fromM(unfold));
       long withSnapshot = ItemSize.of(tip);
       if (withSnapshot > ItemTooLargeException.LIMIT_BYTES) {
         // A snapshot that does not fit must not block the stream: the tip keeps the last snapshot that

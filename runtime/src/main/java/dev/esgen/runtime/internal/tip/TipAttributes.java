@@ -9,8 +9,9 @@ package dev.esgen.runtime.internal.tip;
  * aggregate is events-only {@link #UNFOLD}, and for the indexes {@link #AID}, {@link #LISTING} and one
  * {@code ix{i}_pk} per non-null {@code @Indexed} value ({@link dev.esgen.runtime.internal.keys.IndexKeys}). Batch item: {@link #STREAM}, {@link #INDEX} (its first
  * event's index), {@link #NEXT}, {@link #EVENTS}, {@link #CASES}. An event is a map of
- * {@link #TIMESTAMP} and {@link #DATA}, and on the first event of each append {@link #APPEND_ID}; the unfold a map of {@link #INDEX}, {@link #TIMESTAMP} and
- * {@link #DATA}.
+ * {@link #TIMESTAMP} and {@link #DATA}, above version 1 {@link #EVENT_VERSION}, on the first event of each
+ * append {@link #APPEND_ID}, and with metadata {@link #METADATA}; the unfold a map of {@link #INDEX},
+ * {@link #TIMESTAMP}, {@link #DATA} and, for codecs with a fingerprint, {@link #SCHEMA}.
  *
  * <pre>{@code
  * long version = Long.parseLong(tip.get(TipAttributes.VERSION).n());
@@ -64,6 +65,19 @@ public final class TipAttributes {
 
   /** In an event or the unfold: the JSON body from the generated codec (B). */
   public static final String DATA = "d";
+
+  /**
+   * In an event: the version of its stored shape (N), only when above 1; an event without it is at
+   * version 1, as every event was before versions existed. (On the tip itself {@link #VERSION}, the same
+   * letter, is the stream's optimistic-lock version.)
+   */
+  public static final String EVENT_VERSION = "v";
+
+  /**
+   * In the unfold: the snapshot codec's fingerprint of the state shape and handler code the snapshot was
+   * written with (S); absent for codecs without one and for snapshots stored before it existed.
+   */
+  public static final String SCHEMA = "s";
 
   /**
    * In the first event of an append: the append's id (S, 22 characters), by which a writer whose request's

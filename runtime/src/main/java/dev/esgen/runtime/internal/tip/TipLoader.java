@@ -4,28 +4,26 @@ import static dev.esgen.runtime.internal.tip.TipAttributes.CASES;
 import static dev.esgen.runtime.internal.tip.TipAttributes.DATA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.EVENTS;
 import static dev.esgen.runtime.internal.tip.TipAttributes.INDEX;
-import static dev.esgen.runtime.internal.tip.TipAttributes.METADATA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.internal.tip.TipAttributes.SCHEMA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.STREAM;
-import static dev.esgen.runtime.internal.tip.TipAttributes.TIMESTAMP;
 import static dev.esgen.runtime.internal.tip.TipAttributes.UNFOLD;
 import static dev.esgen.runtime.internal.tip.TipAttributes.VERSION;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.CorruptStreamException;
-import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
+import dev.esgen.runtime.error.StaleSnapshotException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.ConsistentBatchReader;
-import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.EventPage;
 import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.SnapshotFingerprint;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -91,30 +89,13 @@ final class TipLoader {
     List<RecordedEvent<E>> events = new ArrayList<>();
     if (fromSeqNr <= to && fromSeqNr <= base) {
       for (Batch batch : batchesForward(definition, aid, stream, fromSeqNr - 1, Math.min(to, base))) {
-        record(definition, aid, batch.first(), batch.events(), batch.cases(), fromSeqNr, to, events);
+        events.addAll(TipEvents.recorded(definition, aid, batch.first(), batch.events(), batch.cases(), fromSeqNr, to));
       }
     }
     if (to > base) {
-      record(definition, aid, base, tipEvents, tipCases, fromSeqNr, to, events);
+      events.addAll(TipEvents.recorded(definition, aid, base, tipEvents, tipCases, fromSeqNr, to));
     }
     return Optional.of(new EventPage<>(events, next));
-  }
-
-  /** Adds the events of one item (its first at index {@code first}) whose seq_nr is within {@code from .. to}. */
-  private static <E> void record(AggregateDefinition<?, ?, E> definition, String aid, long first,
-      List<AttributeValue> stored, List<AttributeValue> cases, long from, long to, List<RecordedEvent<E>> into) {
-    for (int k = 0; k < stored.size(); k++) {
-      long seqNr = first + k + 1;
-      if (seqNr < from || seqNr > to) {
-        continue;
-      }
-      E event = decodeEvent(definition, aid, seqNr, cases.get(k), stored.get(k));
-      Map<String, AttributeValue> map = stored.get(k).hasM() ? stored.get(k).m() : Map.of();
-      AttributeValue at = map.get(TIMESTAMP);
-      into.add(new RecordedEvent<>(definition.name(), aid, seqNr, cases.get(k).s(),
-          at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s()),
-          MetadataAttributes.TIP.fromAttribute(map.get(METADATA)), event));
-    }
   }
 
   /**
@@ -202,7 +183,13 @@ final class TipLoader {
     return loaded;
   }
 
-  /** The stream whose tip is {@code tip}: its snapshot, and the batches only when the snapshot needs them. */
+  /**
+   * The stream whose tip is {@code tip}: its snapshot, and the batches only when the snapshot needs them.
+   * A snapshot written by other code (another fingerprint) is not even decoded: the state is folded from
+   * the first event, calved batches included; the next append rewrites the snapshot anyway.
+   *
+   * @throws StaleSnapshotException when such a snapshot cannot be rebuilt because events are missing
+   */
   private <A, I, E> LoadedStream<A> fromTip(AggregateDefinition<A, I, E> definition, String aid,
       Map<String, AttributeValue> tip) {
     String stream = tip.get(STREAM).s();
@@ -218,21 +205,38 @@ final class TipLoader {
 
     A state = null;
     long from = 0;
+    long staleAt = 0;
     AttributeValue unfold = tip.get(UNFOLD);
     if (unfold != null && unfold.hasM()) {
-      from = number(definition, aid, unfold.m(), INDEX, "tip's snapshot");
-      if (from < 1 || from > next) {
+      long taken = number(definition, aid, unfold.m(), INDEX, "tip's snapshot");
+      if (taken < 1 || taken > next) {
         throw new CorruptStreamException(definition.name(), aid,
-            "the tip's snapshot was taken at event " + from + " of " + next);
+            "the tip's snapshot was taken at event " + taken + " of " + next);
       }
-      state = decodeSnapshot(definition, aid, from, unfold.m().get(DATA));
+      if (SnapshotFingerprint.matches(definition, unfold.m().get(SCHEMA))) {
+        from = taken;
+        state = decodeSnapshot(definition, aid, from, unfold.m().get(DATA));
+      } else {
+        staleAt = taken;
+      }
     }
     if (from < base) {
-      for (Batch batch : batchesBack(definition, aid, stream, from, base)) {
-        state = fold(definition, aid, state, from, batch.first(), batch.events(), batch.cases());
+      try {
+        for (Batch batch : batchesBack(definition, aid, stream, from, base)) {
+          state = fold(definition, aid, state, from, batch.first(), batch.events(), batch.cases());
+        }
+      } catch (CorruptStreamException missing) {
+        if (staleAt > 0) {
+          throw new StaleSnapshotException(definition.name(), aid, staleAt, missing);
+        }
+        throw missing;
       }
     }
     state = fold(definition, aid, state, from, base, events, cases);
+    if (state == null) {
+      throw new CorruptStreamException(definition.name(), aid,
+          "no stored event stands for a creating event any more (upcasters dropped them all)");
+    }
     return new LoadedStream<>(state, version, next, new TipPosition(events, cases));
   }
 
@@ -310,24 +314,11 @@ final class TipLoader {
     A folded = state;
     for (int k = (int) Math.max(0, from - first); k < events.size(); k++) {
       long seqNr = first + k + 1;
-      E event = decodeEvent(definition, aid, seqNr, cases.get(k), events.get(k));
-      folded = folded == null ? definition.replay().create(event) : definition.replay().apply(folded, event);
+      for (E event : TipEvents.events(definition, aid, seqNr, cases.get(k), events.get(k))) {
+        folded = folded == null ? definition.replay().create(event) : definition.replay().apply(folded, event);
+      }
     }
     return folded;
-  }
-
-  private static <E> E decodeEvent(
-      AggregateDefinition<?, ?, E> definition, String aid, long seqNr, AttributeValue type, AttributeValue event) {
-    String typeName = type.s() == null ? "<missing>" : type.s();
-    try {
-      AttributeValue data = event.hasM() ? event.m().get(DATA) : null;
-      if (type.s() == null || data == null || data.b() == null) {
-        throw new IOException("the stored event has no type or no binary " + DATA + " attribute");
-      }
-      return definition.eventCodec().decode(typeName, data.b().asByteArrayUnsafe());
-    } catch (IOException | RuntimeException e) {
-      throw new EventDecodingException(definition.name(), aid, seqNr, typeName, e);
-    }
   }
 
   private static <A> A decodeSnapshot(AggregateDefinition<A, ?, ?> definition, String aid, long seqNr, AttributeValue data) {

@@ -1,0 +1,256 @@
+package dev.esgen.processor;
+
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.SourcePositions;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.TreePathScanner;
+import com.sun.source.util.Trees;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+
+/**
+ * Computes the fingerprint a snapshot is stored with: a hash of what decides the stored state, so that a
+ * snapshot written by other code is recognised and rebuilt from the events.
+ *
+ * <ul>
+ *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields) with their full
+ *       types and Jackson annotations, and recursively those of the records, classes, enums and sealed
+ *       types they use, except the JDK's;</li>
+ *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
+ *       and constructor of the aggregate they call, directly or not, with comments and layout removed
+ *       (through javac's Trees API; under another compiler, their signatures only);</li>
+ *   <li>the upcasters' signatures (which stored type and version they read, what they return), and
+ *       {@code @Aggregate(snapshotVersion)}.</li>
+ * </ul>
+ *
+ * Code outside the aggregate class is not in it: the fingerprint must be the same whether a build
+ * compiles every file or, incrementally, only the aggregate's, and only the aggregate's own source is
+ * certain to be at hand. {@code snapshotVersion} covers the rest.
+ */
+final class SnapshotFingerprinter {
+
+  /** Names the scheme, so that a later change of what is hashed makes every older fingerprint stale. */
+  private static final String SCHEME = "esgen-snapshot-fingerprint-1";
+
+  private final Elements elements;
+  private final Trees trees;
+
+  SnapshotFingerprinter(ProcessingEnvironment environment) {
+    this.elements = environment.getElementUtils();
+    this.trees = treesOf(environment);
+  }
+
+  private static Trees treesOf(ProcessingEnvironment environment) {
+    try {
+      return Trees.instance(environment);
+    } catch (IllegalArgumentException notJavac) {
+      // Eclipse's compiler, for one: the handlers are fingerprinted by their signatures only.
+      return null;
+    }
+  }
+
+  /**
+   * The fingerprint of {@code aggregate}: 11 characters of URL-safe Base64, 64 bits of a SHA-256.
+   *
+   * @param handlers the creating method, then the {@code apply} handlers, in declaration order
+   * @param upcasters every upcaster of the aggregate's events
+   */
+  String fingerprint(TypeElement aggregate, List<ExecutableElement> handlers, List<ExecutableElement> upcasters,
+      int snapshotVersion) {
+    StringBuilder described = new StringBuilder(SCHEME).append("\nshape ");
+    shape(aggregate.asType(), new HashSet<>(), described);
+    Set<ExecutableElement> code = new LinkedHashSet<>();
+    for (ExecutableElement handler : handlers) {
+      reach(handler, aggregate, code);
+    }
+    for (ExecutableElement method : code) {
+      described.append("\ncode ").append(source(method));
+    }
+    for (ExecutableElement upcaster : upcasters) {
+      described.append("\nupcast ").append(signature(upcaster));
+      upcaster.getAnnotationMirrors().forEach(annotation -> described.append(' ').append(annotation));
+    }
+    described.append("\nsnapshotVersion ").append(snapshotVersion);
+    return hash(described.toString());
+  }
+
+  // ---- the state's shape
+
+  private void shape(TypeMirror type, Set<String> described, StringBuilder out) {
+    if (type.getKind() == TypeKind.ARRAY) {
+      shape(((ArrayType) type).getComponentType(), described, out);
+      out.append("[]");
+      return;
+    }
+    if (!(type instanceof DeclaredType declared) || type.getKind() != TypeKind.DECLARED) {
+      out.append(type);
+      return;
+    }
+    TypeElement element = (TypeElement) declared.asElement();
+    String name = element.getQualifiedName().toString();
+    out.append(name);
+    if (!declared.getTypeArguments().isEmpty()) {
+      out.append('<');
+      for (TypeMirror argument : declared.getTypeArguments()) {
+        shape(argument, described, out);
+        out.append(',');
+      }
+      out.append('>');
+    }
+    // The JDK's types keep their JSON form; each of the domain's types is spelled out once.
+    if (name.startsWith("java.") || name.startsWith("javax.") || !described.add(name)) {
+      return;
+    }
+    out.append('{');
+    if (element.getKind() == ElementKind.ENUM) {
+      for (Element constant : element.getEnclosedElements()) {
+        if (constant.getKind() == ElementKind.ENUM_CONSTANT) {
+          out.append(constant.getSimpleName()).append(',');
+        }
+      }
+    } else if (element.getKind() == ElementKind.RECORD) {
+      for (RecordComponentElement component : element.getRecordComponents()) {
+        // An annotation that cannot sit on a record component (Jackson's) is found on the component's field.
+        List<Element> carriers = new ArrayList<>(List.of(component));
+        ElementFilter.fieldsIn(element.getEnclosedElements()).stream()
+            .filter(field -> field.getSimpleName().equals(component.getSimpleName()))
+            .forEach(carriers::add);
+        member(carriers, component.asType(), described, out);
+      }
+    } else {
+      for (VariableElement field : ElementFilter.fieldsIn(element.getEnclosedElements())) {
+        if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
+          member(List.of(field), field.asType(), described, out);
+        }
+      }
+      for (TypeMirror permitted : element.getPermittedSubclasses()) {
+        out.append("permits ");
+        shape(permitted, described, out);
+        out.append(';');
+      }
+    }
+    out.append('}');
+  }
+
+  private void member(List<? extends Element> carriers, TypeMirror type, Set<String> described, StringBuilder out) {
+    Set<String> annotations = new LinkedHashSet<>();
+    for (Element carrier : carriers) {
+      for (AnnotationMirror annotation : carrier.getAnnotationMirrors()) {
+        // Jackson's annotations change the JSON; esgen's (@Indexed, ...) and others do not.
+        if (annotation.getAnnotationType().toString().startsWith("com.fasterxml.jackson.")) {
+          annotations.add(annotation.toString());
+        }
+      }
+    }
+    annotations.forEach(annotation -> out.append(annotation).append(' '));
+    out.append(carriers.get(0).getSimpleName()).append(':');
+    shape(type, described, out);
+    out.append(';');
+  }
+
+  // ---- the handlers' code
+
+  /** Adds {@code method} and, when its source is at hand, the aggregate's methods and constructors it calls. */
+  private void reach(ExecutableElement method, TypeElement aggregate, Set<ExecutableElement> reached) {
+    // Implicit members (a record's canonical constructor and accessors) have no source to change.
+    if (elements.getOrigin(method) != Elements.Origin.EXPLICIT || !reached.add(method) || trees == null) {
+      return;
+    }
+    TreePath path = trees.getPath(method);
+    if (path == null) {
+      return;
+    }
+    List<ExecutableElement> called = new ArrayList<>();
+    new TreePathScanner<Void, Void>() {
+      @Override
+      public Void visitMethodInvocation(MethodInvocationTree node, Void unused) {
+        add(trees.getElement(getCurrentPath()));
+        return super.visitMethodInvocation(node, unused);
+      }
+
+      @Override
+      public Void visitNewClass(NewClassTree node, Void unused) {
+        add(trees.getElement(getCurrentPath()));
+        return super.visitNewClass(node, unused);
+      }
+
+      @Override
+      public Void visitMemberReference(MemberReferenceTree node, Void unused) {
+        add(trees.getElement(getCurrentPath()));
+        return super.visitMemberReference(node, unused);
+      }
+
+      private void add(Element element) {
+        if (element instanceof ExecutableElement executable && executable.getEnclosingElement().equals(aggregate)) {
+          called.add(executable);
+        }
+      }
+    }.scan(path, null);
+    for (ExecutableElement callee : called) {
+      reach(callee, aggregate, reached);
+    }
+  }
+
+  /** The method's source without comments and layout; its signature when the source is not at hand. */
+  private String source(ExecutableElement method) {
+    TreePath path = trees == null ? null : trees.getPath(method);
+    if (path == null) {
+      return signature(method);
+    }
+    CompilationUnitTree unit = path.getCompilationUnit();
+    Tree tree = path.getLeaf();
+    SourcePositions positions = trees.getSourcePositions();
+    long start = positions.getStartPosition(unit, tree);
+    long end = positions.getEndPosition(unit, tree);
+    try {
+      CharSequence text = unit.getSourceFile().getCharContent(true);
+      if (start >= 0 && end <= text.length() && start < end) {
+        return SourceText.normalized(text.subSequence((int) start, (int) end));
+      }
+    } catch (IOException unreadable) {
+      // javac's own rendering of the tree is the next best thing
+    }
+    return SourceText.normalized(tree.toString());
+  }
+
+  private static String signature(ExecutableElement method) {
+    return method.getEnclosingElement() + "." + method + ":" + method.getReturnType();
+  }
+
+  private static String hash(String described) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(described.getBytes(StandardCharsets.UTF_8));
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, 8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package dev.esgen.processor;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What changes the fingerprint a snapshot is stored with, and what does not: the same cart compiled as
+ * released and after one change each, comparing the generated {@code CartSnapshotCodec.FINGERPRINT}.
+ */
+class SnapshotFingerprintTest {
+
+  private static final String CART = """
+      package fixture;
+
+      import com.fasterxml.jackson.annotation.JsonProperty;
+      import com.fasterxml.jackson.databind.node.ObjectNode;
+      import dev.esgen.annotations.Aggregate;
+      import dev.esgen.annotations.AggregateId;
+      import dev.esgen.annotations.DomainEvents;
+      import dev.esgen.annotations.EventType;
+      import dev.esgen.annotations.Indexed;
+      import dev.esgen.annotations.Upcast;
+      import java.util.ArrayList;
+      import java.util.List;
+
+      @DomainEvents
+      sealed interface CartEvent permits Opened, Added {}
+
+      record Opened(String id) implements CartEvent {}
+
+      @EventType("added")
+      record Added(String sku, int quantity) implements CartEvent {}
+
+      record Line(String sku, int quantity) {}
+
+      enum Status { OPEN, CLOSED }
+
+      @Aggregate(name = "cart", events = CartEvent.class)
+      record Cart(@AggregateId String id, List<Line> lines, Status status) {
+        static Cart open(Opened e) {
+          return new Cart(e.id(), List.of(), Status.OPEN);
+        }
+
+        Cart apply(Added e) {
+          return with(new Line(e.sku(), e.quantity()));
+        }
+
+        private Cart with(Line line) {
+          List<Line> all = new ArrayList<>(lines);
+          all.add(line);
+          return new Cart(id, all, status);
+        }
+
+        List<CartEvent> add(String sku) {
+          return List.of(new Added(sku, 1));
+        }
+      }
+      """;
+
+  private static final String RELEASED = fingerprint(CART);
+
+  private static String fingerprint(String source) {
+    Compilation compilation = javac().withProcessors(new EsgenProcessor())
+        .compile(JavaFileObjects.forSourceString("fixture.Cart", source));
+    assertThat(compilation).succeeded();
+    try {
+      String codec = compilation.generatedSourceFile("fixture.CartSnapshotCodec").orElseThrow()
+          .getCharContent(true).toString();
+      Matcher constant = Pattern.compile("FINGERPRINT = \"([A-Za-z0-9_-]{11})\"").matcher(codec);
+      assertTrue(constant.find(), codec);
+      return constant.group(1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String changed(String from, String to) {
+    assertTrue(CART.contains(from), from);
+    return fingerprint(CART.replace(from, to));
+  }
+
+  @Test
+  void theSameSourceGivesTheSameFingerprint() {
+    assertEquals(RELEASED, fingerprint(CART));
+  }
+
+  @Test
+  void layoutAndCommentsDoNotChangeIt() {
+    assertEquals(RELEASED, changed(
+        "  Cart apply(Added e) {\n    return with(new Line(e.sku(), e.quantity()));\n  }",
+        "  // adds a line\n  Cart apply( Added e ) { return with(\n"
+            + "      new Line(e.sku(),   /* the quantity as given */ e.quantity())); }"));
+  }
+
+  @Test
+  void aChangedApplyHandlerChangesIt() {
+    assertNotEquals(RELEASED, changed("new Line(e.sku(), e.quantity())", "new Line(e.sku(), e.quantity() * 2)"));
+  }
+
+  @Test
+  void aChangedCreatingMethodChangesIt() {
+    assertNotEquals(RELEASED, changed("List.of(), Status.OPEN", "List.of(), Status.CLOSED"));
+  }
+
+  @Test
+  void aChangedMethodOfTheAggregateThatAHandlerCallsChangesIt() {
+    assertNotEquals(RELEASED, changed("all.add(line);", "all.add(0, line);"));
+  }
+
+  @Test
+  void aChangedCommandDoesNotChangeIt() {
+    assertEquals(RELEASED, changed("new Added(sku, 1)", "new Added(sku, 2)"));
+  }
+
+  @Test
+  void aChangedStringLiteralChangesItThoughOnlyItsSpacingDiffers() {
+    String withLiteral = CART.replace("Status.OPEN);", "Status.OPEN).withSku(\"a b\");")
+        .replace("  List<CartEvent> add(", "  Cart withSku(String sku) {\n    return this;\n  }\n\n  List<CartEvent> add(");
+    assertNotEquals(fingerprint(withLiteral), fingerprint(withLiteral.replace("\"a b\"", "\"a  b\"")));
+  }
+
+  @Test
+  void anAddedComponentChangesIt() {
+    assertNotEquals(RELEASED, fingerprint(CART
+        .replace("List<Line> lines, Status status)", "List<Line> lines, Status status, String coupon)")
+        .replace("new Cart(e.id(), List.of(), Status.OPEN)", "new Cart(e.id(), List.of(), Status.OPEN, null)")
+        .replace("new Cart(id, all, status)", "new Cart(id, all, status, coupon)")));
+  }
+
+  @Test
+  void aChangedTypeInsideTheStateChangesIt() {
+    assertNotEquals(RELEASED, changed("record Line(String sku, int quantity) {}", "record Line(String sku, long quantity) {}"));
+  }
+
+  @Test
+  void anAddedEnumConstantChangesIt() {
+    assertNotEquals(RELEASED, changed("enum Status { OPEN, CLOSED }", "enum Status { OPEN, PAID, CLOSED }"));
+  }
+
+  @Test
+  void aJacksonAnnotationOnAComponentChangesItAndAnIndexDoesNot() {
+    assertNotEquals(RELEASED, changed("List<Line> lines, Status status)", "List<Line> lines, @JsonProperty(\"s\") Status status)"));
+    assertEquals(RELEASED, changed("List<Line> lines, Status status)", "List<Line> lines, @Indexed Status status)"));
+  }
+
+  @Test
+  void raisingSnapshotVersionChangesIt() {
+    assertNotEquals(RELEASED, changed("events = CartEvent.class)", "events = CartEvent.class, snapshotVersion = 2)"));
+  }
+
+  @Test
+  void anAddedUpcasterChangesItAndItsBodyDoesNot() {
+    String versioned = CART.replace("""
+        @EventType("added")
+        record Added(String sku, int quantity) implements CartEvent {}""", """
+        @EventType(value = "added", version = 2)
+        record Added(String sku, int quantity) implements CartEvent {
+          @Upcast(from = 1)
+          static ObjectNode quantityWasCount(ObjectNode v1) {
+            return v1.set("quantity", v1.remove("count"));
+          }
+        }""");
+    String upcasting = fingerprint(versioned);
+    assertNotEquals(RELEASED, upcasting);
+    assertEquals(upcasting, fingerprint(versioned.replace("v1.remove(\"count\")", "v1.remove(\"n\")")),
+        "code outside the aggregate class is covered by snapshotVersion");
+  }
+}

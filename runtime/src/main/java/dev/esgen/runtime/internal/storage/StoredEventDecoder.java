@@ -1,0 +1,68 @@
+package dev.esgen.runtime.internal.storage;
+
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.error.EventDecodingException;
+import java.io.IOException;
+import java.util.List;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The one way a stored event is read back, whichever layout or reader found it: the aggregate's event
+ * codec runs the upcasters from the stored version on, and every failure becomes an
+ * {@link EventDecodingException} naming the aggregate, the stream, the seq_nr, the stored type and version,
+ * never the stored body.
+ *
+ * <pre>{@code
+ * List<AccountEvent> now = StoredEventDecoder.decode(definition, "42", 17, "money-deposited", 1, body);
+ * }</pre>
+ */
+public final class StoredEventDecoder {
+
+  private StoredEventDecoder() {}
+
+  /**
+   * The events the stored event {@code seqNr} of stream {@code aggregateId} stands for now: one, several
+   * for a split type, none for a dropped one, in order.
+   *
+   * @param typeName the stored type name
+   * @param version the stored version; 1 for an event stored without one
+   * @param body the stored JSON body
+   * @throws EventDecodingException when the event cannot be read
+   */
+  public static <E> List<E> decode(AggregateDefinition<?, ?, E> definition, String aggregateId, long seqNr,
+      String typeName, int version, byte[] body) {
+    try {
+      // copyOf: an upcaster's list may be mutable or hold a null, which must fail here, not in a handler
+      return List.copyOf(definition.eventCodec().decodeStored(typeName, version, body));
+    } catch (IOException | RuntimeException e) {
+      throw new EventDecodingException(definition.name(), aggregateId, seqNr, typeName, version, e);
+    }
+  }
+
+  /**
+   * The version a stored event's version attribute says: 1 when it is absent, since events are written
+   * at version 1 without one, and were before versions existed.
+   *
+   * @throws EventDecodingException when it is no whole number from 1
+   */
+  public static int version(AttributeValue stored, AggregateDefinition<?, ?, ?> definition, String aggregateId,
+      long seqNr, String typeName) {
+    if (stored == null) {
+      return 1;
+    }
+    try {
+      int version = Integer.parseInt(stored.n());
+      if (version < 1) {
+        throw new IOException("a stored event version is below 1");
+      }
+      return version;
+    } catch (IOException | RuntimeException e) {
+      throw new EventDecodingException(definition.name(), aggregateId, seqNr, typeName, e);
+    }
+  }
+
+  /** The version attribute to store for an event of {@code version}: none for version 1. */
+  public static AttributeValue versionAttribute(int version) {
+    return version == 1 ? null : AttributeValue.fromN(Integer.toString(version));
+  }
+}
