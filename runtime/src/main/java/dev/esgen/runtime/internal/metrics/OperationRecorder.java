@@ -154,7 +154,7 @@ public final class OperationRecorder {
     Recording(String aggregateType, String operation) {
       this.aggregateType = aggregateType;
       this.operation = operation;
-      this.budget = new RetryBudget(budgets.policy(), this::failed);
+      this.budget = budgets.start(this::failed);
     }
 
     @Override
