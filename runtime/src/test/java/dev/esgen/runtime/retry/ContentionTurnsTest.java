@@ -31,7 +31,9 @@ class ContentionTurnsTest {
 
   private static final int THREADS = 4;
   private static final int COMMANDS_PER_THREAD = 25;
-  private static final RetryPolicy POLICY = RetryPolicy.defaults();
+  /** Waits in line up to its longest pause: long enough that a slow machine does not end a wait early. */
+  private static final RetryPolicy POLICY =
+      new RetryPolicy(20, Duration.ofMillis(10), Duration.ofSeconds(30), Duration.ofSeconds(60));
 
   @Test
   void fourWritersOfOneStoreLoseFewAttemptsAndStoreEveryCommandOnce() throws Exception {
@@ -87,6 +89,24 @@ class ContentionTurnsTest {
     RetryBudget other = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended);
     other.awaitTurn("counter", "b");
     assertFalse(other.holdsTurn(), "another stream is not contended");
+  }
+
+  @Test
+  void aWriterWaitsInLineNoLongerThanTheLongestPauseThenGoesOnWithoutItsTurn() throws Exception {
+    ContendedStreams contended = new ContendedStreams();
+    RetryBudget holder = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended);
+    VersionConflictException lost = new VersionConflictException("counter", "a", 1, java.util.OptionalLong.of(2), 1);
+    assertTrue(holder.retryConflict("counter", "a", lost));
+    assertTrue(holder.holdsTurn());
+    // e.g. the holder's decision waits for this writer's command: neither may wait for the other for ever
+    RetryBudget next = new RetryBudget(new RetryPolicy(20, Duration.ofMillis(1), Duration.ofMillis(50)),
+        RetryBudget.Observer.NONE, contended);
+    CompletableFuture<Boolean> nextTurn = CompletableFuture.supplyAsync(() -> {
+      next.awaitTurn("counter", "a");
+      return next.holdsTurn();
+    });
+    assertFalse(nextTurn.get(10, TimeUnit.SECONDS), "went on without the turn the holder kept");
+    holder.releaseTurn();
   }
 
   @Test

@@ -78,19 +78,19 @@ public final class ContendedStreams {
   }
 
   /**
-   * Takes the stream's turn, in the order writers asked for it, waiting at most until {@code deadlineNanos}
+   * Takes the stream's turn, in the order writers asked for it, waiting at most until {@code untilNanos}
    * ({@link System#nanoTime()} time).
    *
    * @return how the wait ended
    */
-  static Wait take(Contention contention, long deadlineNanos) {
+  static Wait take(Contention contention, long untilNanos) {
     try {
       // The timed tryAcquire honours the semaphore's fairness; the untimed one would barge.
       if (contention.turn.tryAcquire(0, TimeUnit.NANOSECONDS)) {
         return Wait.AT_ONCE;
       }
       contention.lastContendedNanos = System.nanoTime();
-      long left = deadlineNanos - System.nanoTime();
+      long left = untilNanos - System.nanoTime();
       return left > 0 && contention.turn.tryAcquire(left, TimeUnit.NANOSECONDS) ? Wait.AFTER_OTHERS : Wait.TIMED_OUT;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -108,7 +108,7 @@ public final class ContendedStreams {
     AT_ONCE,
     /** Other writers of this store went first; the stream is as the last of them left it. */
     AFTER_OTHERS,
-    /** The deadline came first, or the thread was interrupted: no turn is held. */
+    /** The wait's end came first, or the thread was interrupted: no turn is held. */
     TIMED_OUT
   }
 }

@@ -102,7 +102,7 @@ public final class RetryBudget {
       ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
       long waitStarted = System.nanoTime();
       ContendedStreams.Wait wait =
-          contention == null ? ContendedStreams.Wait.TIMED_OUT : ContendedStreams.take(contention, deadlineNanos);
+          contention == null ? ContendedStreams.Wait.TIMED_OUT : ContendedStreams.take(contention, turnWaitEnd());
       if (wait != ContendedStreams.Wait.TIMED_OUT) {
         turn = contention;
       }
@@ -118,7 +118,7 @@ public final class RetryBudget {
 
   /**
    * Before an operation writes the stream {@code aid} of {@code aggregateType}: if writers of this store
-   * contended for it recently, waits for this operation's turn (at most until the deadline). Does nothing
+   * contended for it recently, waits for this operation's turn (at most the policy's {@code maxDelay}). Does nothing
    * on any other stream, or when the operation holds a turn already (an operation holds one at most).
    */
   public void awaitTurn(String aggregateType, String aid) {
@@ -126,7 +126,7 @@ public final class RetryBudget {
       return;
     }
     ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
-    if (contention != null && ContendedStreams.take(contention, deadlineNanos) != ContendedStreams.Wait.TIMED_OUT) {
+    if (contention != null && ContendedStreams.take(contention, turnWaitEnd()) != ContendedStreams.Wait.TIMED_OUT) {
       turn = contention;
     }
   }
@@ -142,6 +142,16 @@ public final class RetryBudget {
       ContendedStreams.release(turn);
       turn = null;
     }
+  }
+
+  /**
+   * How long a writer waits in line at most: no longer than the longest backoff pause, and not past the
+   * deadline. The writer before may itself wait for something this one does (a decision that waits for
+   * another command on the same stream); then this one goes on without its turn and the version condition
+   * decides, as between processes.
+   */
+  private long turnWaitEnd() {
+    return Math.min(deadlineNanos, System.nanoTime() + policy.maxDelay().toNanos());
   }
 
   private Duration conflictPause() {
