@@ -21,6 +21,7 @@ import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.test.DynamoDbLocal;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +74,14 @@ public final class BenchSuite {
     System.out.println("Wrote " + out.resolve(REPORT) + " and " + out.resolve(CHART));
   }
 
+  /** Creates the tables every scenario writes, with the index slot the cart's {@code @Indexed} owner needs. */
+  static void createTables(URI endpoint) {
+    try (DynamoDbClient client = Clients.local(endpoint, Optional.empty())) {
+      AggregateDefinition<Cart, CartId, CartEvent> carts = CartRepository.definition(EsgenJson.newObjectMapper());
+      new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing(carts, CartVariants.tip(carts));
+    }
+  }
+
   public static Results run(Settings settings, Path out) throws Exception {
     long start = System.nanoTime();
     Files.createDirectories(out);
@@ -94,11 +103,7 @@ public final class BenchSuite {
     // harness's measurements (they still share the machine's cores).
     try (DynamoDbLocal local = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM)) {
       dynamoDbLocal = local.version();
-      try (DynamoDbClient client = Clients.local(local.endpoint(), Optional.empty())) {
-        // The definitions make the provisioner create the index slot the cart's @Indexed owner needs.
-        AggregateDefinition<Cart, CartId, CartEvent> carts = CartRepository.definition(EsgenJson.newObjectMapper());
-        new TableProvisioner(client, StoreConfig.defaults()).createTablesIfMissing(carts, CartVariants.tip(carts));
-      }
+      createTables(local.endpoint());
       settings.progress().println("End to end...");
       endToEnd = new EndToEndBenchmark(settings, local.endpoint()).run();
       settings.progress().println("Index writes...");

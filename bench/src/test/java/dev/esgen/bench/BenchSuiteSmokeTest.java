@@ -173,10 +173,11 @@ class BenchSuiteSmokeTest {
           c.commands() + c.failed(), c.name());
       assertTrue(c.maxAttempts() >= 1, c.name());
     }
-    ContentionBenchmark.Result shared = results.contention().get(0);
-    assertEquals(1 + shared.commands(), shared.finalVersion(), "every completed command is one append");
-    ContentionBenchmark.Result cachedShared = contention(ContentionBenchmark.STATE_CACHE_SHARED);
-    assertEquals(1 + cachedShared.commands(), cachedShared.finalVersion(), "with the cache too");
+    for (String shared : List.of(ContentionBenchmark.SHARED, ContentionBenchmark.IMMEDIATE_SHARED,
+        ContentionBenchmark.STATE_CACHE_SHARED, ContentionBenchmark.FOUR_STORES_SHARED)) {
+      ContentionBenchmark.Result c = contention(shared);
+      assertEquals(1 + c.commands(), c.finalVersion(), shared + ": every completed command is one append");
+    }
   }
 
   @Test
@@ -184,7 +185,7 @@ class BenchSuiteSmokeTest {
     ContentionBenchmark.Result distinct = contention(ContentionBenchmark.STATE_CACHE_DISTINCT);
     assertEquals(0, distinct.conflicts());
     assertEquals(1.0, distinct.requestsPerCommand(), "the append only, no load");
-    assertTrue(contention("four distinct aggregates").requestsPerCommand() >= 2.0, "without: a load and the append");
+    assertTrue(contention(ContentionBenchmark.DISTINCT).requestsPerCommand() >= 2.0, "without: a load and the append");
   }
 
   @Test

@@ -28,6 +28,26 @@ class RetryPolicyTest {
   }
 
   @Test
+  void conflictDelaysAreDecorrelatedJitterFromTheBaseToThreeTimesThePreviousUnderTheCap() {
+    RetryPolicy policy = new RetryPolicy(10, Duration.ofMillis(10), Duration.ofMillis(100));
+    SplittableRandom random = new SplittableRandom(11);
+    long maxAfterTwenty = 0;
+    for (int i = 0; i < 2_000; i++) {
+      Duration first = policy.delayAfterConflict(Duration.ZERO, random);
+      assertTrue(first.compareTo(Duration.ofMillis(10)) >= 0 && first.compareTo(Duration.ofMillis(30)) <= 0,
+          first.toString());
+      Duration afterTwenty = policy.delayAfterConflict(Duration.ofMillis(20), random);
+      assertTrue(afterTwenty.compareTo(Duration.ofMillis(10)) >= 0 && afterTwenty.compareTo(Duration.ofMillis(60)) <= 0,
+          afterTwenty.toString());
+      maxAfterTwenty = Math.max(maxAfterTwenty, afterTwenty.toNanos());
+      Duration capped = policy.delayAfterConflict(Duration.ofSeconds(5), random);
+      assertTrue(capped.compareTo(Duration.ofMillis(100)) <= 0, capped.toString());
+    }
+    assertTrue(maxAfterTwenty > Duration.ofMillis(50).toNanos(), "jitter spans up to three times the previous");
+    assertEquals(Duration.ZERO, RetryPolicy.noRetries().delayAfterConflict(Duration.ZERO, random));
+  }
+
+  @Test
   void defaultsAndValidation() {
     assertEquals(new RetryPolicy(20, Duration.ofMillis(10), Duration.ofMillis(500)), RetryPolicy.defaults());
     assertEquals(Duration.ZERO, RetryPolicy.noRetries().delayAfter(1, new SplittableRandom(1)));

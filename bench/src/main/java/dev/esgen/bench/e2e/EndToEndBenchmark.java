@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -107,12 +108,22 @@ public final class EndToEndBenchmark {
 
   private final Settings settings;
   private final URI endpoint;
+  private final Predicate<String> selected;
   private final AggregateDefinition<Cart, CartId, CartEvent> definition =
       CartRepository.definition(EsgenJson.newObjectMapper());
 
   public EndToEndBenchmark(Settings settings, URI endpoint) {
+    this(settings, endpoint, row -> true);
+  }
+
+  /**
+   * Measures only the rows {@code selected} accepts, each named {@code "layout, operation"} (e.g.
+   * {@code "journal, create"}): to profile or re-measure a few operations without the whole suite.
+   */
+  public EndToEndBenchmark(Settings settings, URI endpoint, Predicate<String> selected) {
     this.settings = settings;
     this.endpoint = endpoint;
+    this.selected = selected;
   }
 
   /** What one side did over all measured calls of one operation. */
@@ -143,6 +154,9 @@ public final class EndToEndBenchmark {
         Side esgen = layout.esgen().apply(esgenClient, esgenMeter);
         Side floor = layout.floor().apply(floorClient, floorMeter);
         for (Operation operation : OPERATIONS) {
+          if (!selected.test(layout.name() + ", " + operation.name())) {
+            continue;
+          }
           Optional<String> unavailable = layout.unavailable(operation);
           if (unavailable.isPresent()) {
             results.add(new Result(layout.name(), operation.name(), Optional.empty(), Optional.empty(), unavailable));

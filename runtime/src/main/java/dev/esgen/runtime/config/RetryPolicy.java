@@ -18,7 +18,11 @@ import java.util.random.RandomGenerator;
  * <p>The wait is exponential backoff with full jitter: after the {@code n}-th failed attempt the writer
  * sleeps a uniformly random time between 0 and {@code min(maxDelay, baseDelay * 2^n)}. Retrying at once
  * lets the same writers collide again and again on a hot aggregate; spreading them out randomly lets
- * one of them through each round. No wait starts that would end past the deadline.
+ * one of them through each round. After a version conflict the wait is decorrelated jitter instead
+ * ({@link #delayAfterConflict}): at least {@code baseDelay}, at most three times the previous wait, so a
+ * writer that lost keeps a share of the next rounds rather than drifting to the cap. Writers of one store
+ * on one stream do not back off from each other at all once the stream is contended: they take turns
+ * (see {@code docs/operations.md}). No wait starts that would end past the deadline.
  *
  * <pre>{@code
  * RetryPolicy policy = RetryPolicy.defaults();        // 20 attempts, 10 ms base, 500 ms cap, 15 s in all
@@ -90,5 +94,17 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
     int shift = Math.min(failedAttempts, 62);
     long bound = baseNanos > (capNanos >> shift) ? capNanos : Math.min(capNanos, baseNanos << shift);
     return bound <= 0 ? Duration.ZERO : Duration.ofNanos(random.nextLong(bound + 1));
+  }
+
+  /**
+   * The time to wait after a version conflict, when the wait before it was {@code previous} (zero before
+   * the first): decorrelated jitter, uniformly random between {@code baseDelay} and three times the
+   * previous wait (at least {@code baseDelay}), capped at {@code maxDelay}.
+   */
+  public Duration delayAfterConflict(Duration previous, RandomGenerator random) {
+    long baseNanos = Math.min(baseDelay.toNanos(), maxDelay.toNanos());
+    long previousNanos = Math.max(baseNanos, previous.toNanos());
+    long upper = previousNanos > maxDelay.toNanos() / 3 ? maxDelay.toNanos() : previousNanos * 3;
+    return upper <= baseNanos ? Duration.ofNanos(baseNanos) : Duration.ofNanos(random.nextLong(baseNanos, upper + 1));
   }
 }

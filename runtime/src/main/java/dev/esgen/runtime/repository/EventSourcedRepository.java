@@ -18,6 +18,7 @@ import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
 import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.retry.RetryBudget;
 import dev.esgen.runtime.internal.storage.AppendIds;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.EventPage;
@@ -734,7 +735,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * The transact loop: decide on the cached stream, else on one loaded with the type's default
    * consistency; after a conflict on a newer cached stream (another thread of this process wrote it),
    * else on a strongly consistent reload. Every retry after a conflict draws on the operation's one retry
-   * budget.
+   * budget, which also makes this store's writers of a contended stream take turns.
    *
    * <p>A decision that writes is safe on any of these, because the append is conditioned on the version
    * decided on. A decision that writes nothing (no events, or {@code decide} threw) has no such check, so
@@ -745,6 +746,22 @@ public abstract class EventSourcedRepository<A, I, E> {
   private Versioned<A> decideAndAppend(I id, AppendOptions options,
       Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Attempts attempts) {
     String aid = idString(id);
+    RetryBudget budget = attempts.budget();
+    boolean ownTurn = !budget.holdsTurn();
+    // On a stream this store's writers contend for, they write in turn rather than collide; the turn is
+    // taken before reading, so that what is read is what the writer before left.
+    budget.awaitTurn(definition.name(), aid);
+    try {
+      return decideAndAppendInTurn(id, aid, options, decide, attempts);
+    } finally {
+      if (ownTurn) {
+        budget.releaseTurn();
+      }
+    }
+  }
+
+  private Versioned<A> decideAndAppendInTurn(I id, String aid, AppendOptions options,
+      Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Attempts attempts) {
     Optional<LoadedStream<A>> cached = cache().find(definition, aid);
     LoadedStream<A> current = cached.orElseGet(() -> loadForDecision(id));
     boolean confirmed = cached.isEmpty() && consistency(ReadOptions.defaults()) == ReadConsistency.STRONG;
@@ -780,7 +797,7 @@ public abstract class EventSourcedRepository<A, I, E> {
         return appendTo(id, current, events, options, attempts);
       } catch (VersionConflictException conflict) {
         attempts.conflict(conflict);
-        if (!attempts.budget().retry(FailureKind.VERSION_CONFLICT, conflict)) {
+        if (!attempts.budget().retryConflict(definition.name(), aid, conflict)) {
           throw new VersionConflictException(definition.name(), aid, conflict.expectedVersion(),
               conflict.actualVersion(), attempts.budget().failedAttempts(), conflict);
         }

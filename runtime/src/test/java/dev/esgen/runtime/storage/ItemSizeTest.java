@@ -23,4 +23,14 @@ class ItemSizeTest {
         AttributeValue.fromN("5"), AttributeValue.fromN("7"))))));
     assertEquals(1 + 3 + 1 + (1 + 1), ItemSize.of(Map.of("m", AttributeValue.fromM(Map.of("k", AttributeValue.fromBool(true))))));
   }
+
+  @Test
+  void anIntegerCountsItsSignificantDigitsAsAnyNumberDoes() {
+    for (String n : List.of("0", "-0", "7", "-7", "10", "100", "120", "-120", "1001", "99999", "1000000",
+        "123456789", "9223372036854775807", "-9223372036854775808", "1.5", "1.50", "-0.001", "1e3", "12.0")) {
+      java.math.BigInteger unscaled = new java.math.BigDecimal(n).stripTrailingZeros().unscaledValue().abs();
+      int significant = unscaled.signum() == 0 ? 1 : unscaled.toString().length();
+      assertEquals(1 + (significant + 1) / 2 + 1, ItemSize.of(Map.of("n", AttributeValue.fromN(n))), n);
+    }
+  }
 }

@@ -68,9 +68,38 @@ public final class ItemSize {
   }
 
   private static long numberSize(String number) {
+    int integerDigits = integerSignificantDigits(number);
+    if (integerDigits >= 0) {
+      return (integerDigits + 1) / 2 + 1;
+    }
     String digits = new BigDecimal(number).stripTrailingZeros().unscaledValue().abs().toString();
     int significant = digits.equals("0") ? 1 : digits.length();
     return (significant + 1) / 2 + 1;
+  }
+
+  /**
+   * The significant digits of a plain integer such as esgen's versions and seq_nrs (leading and trailing
+   * zeros and the sign do not count; zero has one), without parsing it; -1 for any other number.
+   */
+  private static int integerSignificantDigits(String number) {
+    int first = number.startsWith("-") ? 1 : 0;
+    int end = number.length();
+    if (first == end) {
+      return -1;
+    }
+    for (int i = first; i < end; i++) {
+      char c = number.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+    }
+    while (first < end && number.charAt(first) == '0') {
+      first++;
+    }
+    while (end > first && number.charAt(end - 1) == '0') {
+      end--;
+    }
+    return Math.max(1, end - first);
   }
 
   private static long utf8Length(String s) {

@@ -3,6 +3,7 @@ package dev.esgen.runtime.internal.metrics;
 import java.util.List;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbServiceClientConfiguration;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
@@ -115,6 +116,11 @@ final class MeteredDynamoDbClient implements DynamoDbClient {
   @Override
   public String serviceName() {
     return client.serviceName();
+  }
+
+  @Override
+  public DynamoDbServiceClientConfiguration serviceClientConfiguration() {
+    return client.serviceClientConfiguration();
   }
 
   /** Does nothing: the store does not own the client it was given. */

@@ -36,18 +36,23 @@ public final class OperationRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(OperationRecorder.class);
 
   private final StoreListener listener;
+  private final boolean listening;
   private final RetryBudgets budgets;
   // The operation the current thread is running; repositories call layouts on the caller's thread.
   private final ThreadLocal<Recording> current = new ThreadLocal<>();
 
   public OperationRecorder(StoreListener listener, RetryBudgets budgets) {
     this.listener = Objects.requireNonNull(listener, "listener");
+    this.listening = listener != StoreListener.NONE;
     this.budgets = Objects.requireNonNull(budgets, "budgets");
   }
 
-  /** {@code client}, asking for and recording consumed capacity on every request it sends. */
+  /**
+   * {@code client}, asking for and recording consumed capacity on every request it sends; {@code client}
+   * itself when there is no listener to tell, so that no request carries what nobody reads.
+   */
   public DynamoDbClient meter(DynamoDbClient client) {
-    return new MeteredDynamoDbClient(client, this);
+    return listening ? new MeteredDynamoDbClient(client, this) : client;
   }
 
   /**
@@ -71,12 +76,18 @@ public final class OperationRecorder {
       throw e;
     } finally {
       current.remove();
-      OperationMetrics metrics = new OperationMetrics(aggregateType, operation, recording.requests,
-          recording.readUnits, recording.writeUnits, recording.attempts, recording.conflicts,
-          recording.transientFailures, recording.unknownOutcomes, Duration.ofNanos(System.nanoTime() - started),
-          Optional.ofNullable(failure));
-      safely(() -> listener.onOperation(metrics));
+      if (listening) {
+        report(recording, started, failure);
+      }
     }
+  }
+
+  private void report(Recording recording, long started, RuntimeException failure) {
+    OperationMetrics metrics = new OperationMetrics(recording.aggregateType, recording.operation,
+        recording.requests, recording.readUnits, recording.writeUnits, recording.attempts, recording.conflicts,
+        recording.transientFailures, recording.unknownOutcomes, Duration.ofNanos(System.nanoTime() - started),
+        Optional.ofNullable(failure));
+    safely(() -> listener.onOperation(metrics));
   }
 
   /** The retry budget of the operation running on this thread, or a fresh one outside an operation. */
@@ -154,7 +165,7 @@ public final class OperationRecorder {
     Recording(String aggregateType, String operation) {
       this.aggregateType = aggregateType;
       this.operation = operation;
-      this.budget = new RetryBudget(budgets.policy(), this::failed);
+      this.budget = budgets.start(this::failed);
     }
 
     @Override

@@ -42,12 +42,22 @@ public final class RetryBudget {
 
   private final RetryPolicy policy;
   private final Observer observer;
+  private final ContendedStreams contended;
   private final long deadlineNanos;
   private int failedAttempts;
+  private Duration lastConflictPause = Duration.ZERO;
+  private ContendedStreams.Contention turn;
 
+  /** A budget whose operation takes no turns: it knows of no other writers. */
   public RetryBudget(RetryPolicy policy, Observer observer) {
+    this(policy, observer, new ContendedStreams());
+  }
+
+  /** A budget that takes turns with the other writers of {@code contended}'s store. */
+  public RetryBudget(RetryPolicy policy, Observer observer, ContendedStreams contended) {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.observer = Objects.requireNonNull(observer, "observer");
+    this.contended = Objects.requireNonNull(contended, "contended");
     this.deadlineNanos = System.nanoTime() + policy.deadline().toNanos();
   }
 
@@ -65,7 +75,91 @@ public final class RetryBudget {
   /** As {@link #retry(FailureKind, Throwable)}, for a failure that is no exception, named by {@code errorCode}. */
   public boolean retry(FailureKind kind, String errorCode) {
     failedAttempts++;
-    Duration pause = policy.delayAfter(failedAttempts, ThreadLocalRandom.current());
+    Duration pause = kind == FailureKind.VERSION_CONFLICT
+        ? conflictPause()
+        : policy.delayAfter(failedAttempts, ThreadLocalRandom.current());
+    return pause(kind, errorCode, pause);
+  }
+
+  /**
+   * Counts a write on the stream {@code aid} of {@code aggregateType} that lost to another writer and, if
+   * attempts and time are left, waits before the next one: behind the other writers of this store that
+   * are waiting for the stream (then no more), else the decorrelated-jitter pause of
+   * {@link RetryPolicy#delayAfterConflict}. Either way the operation then holds the stream's turn, unless
+   * it holds one already, until {@link #releaseTurn()}.
+   *
+   * @return true when the caller should decide again; false when the budget is spent or the thread was
+   *     interrupted
+   */
+  public boolean retryConflict(String aggregateType, String aid, Throwable cause) {
+    failedAttempts++;
+    contended.conflicted(aggregateType, aid);
+    if (failedAttempts >= policy.maxAttempts()) {
+      observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause), Optional.empty());
+      return false;
+    }
+    if (turn == null) {
+      ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
+      long waitStarted = System.nanoTime();
+      ContendedStreams.Wait wait =
+          contention == null ? ContendedStreams.Wait.TIMED_OUT : ContendedStreams.take(contention, turnWaitEnd());
+      if (wait != ContendedStreams.Wait.TIMED_OUT) {
+        turn = contention;
+      }
+      if (wait == ContendedStreams.Wait.AFTER_OTHERS) {
+        // Whoever went first wrote the stream since this operation read it: a reload finds it settled.
+        observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause),
+            Optional.of(Duration.ofNanos(System.nanoTime() - waitStarted)));
+        return true;
+      }
+    }
+    return pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause), conflictPause());
+  }
+
+  /**
+   * Before an operation writes the stream {@code aid} of {@code aggregateType}: if writers of this store
+   * contended for it recently, waits for this operation's turn (at most the policy's {@code maxDelay}). Does nothing
+   * on any other stream, or when the operation holds a turn already (an operation holds one at most).
+   */
+  public void awaitTurn(String aggregateType, String aid) {
+    if (turn != null) {
+      return;
+    }
+    ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
+    if (contention != null && ContendedStreams.take(contention, turnWaitEnd()) != ContendedStreams.Wait.TIMED_OUT) {
+      turn = contention;
+    }
+  }
+
+  /** Whether this operation holds a stream's turn. */
+  public boolean holdsTurn() {
+    return turn != null;
+  }
+
+  /** Gives back the stream's turn this operation holds, if any, to the next writer in line. */
+  public void releaseTurn() {
+    if (turn != null) {
+      ContendedStreams.release(turn);
+      turn = null;
+    }
+  }
+
+  /**
+   * How long a writer waits in line at most: no longer than the longest backoff pause, and not past the
+   * deadline. The writer before may itself wait for something this one does (a decision that waits for
+   * another command on the same stream); then this one goes on without its turn and the version condition
+   * decides, as between processes.
+   */
+  private long turnWaitEnd() {
+    return Math.min(deadlineNanos, System.nanoTime() + policy.maxDelay().toNanos());
+  }
+
+  private Duration conflictPause() {
+    lastConflictPause = policy.delayAfterConflict(lastConflictPause, ThreadLocalRandom.current());
+    return lastConflictPause;
+  }
+
+  private boolean pause(FailureKind kind, String errorCode, Duration pause) {
     boolean allowed = failedAttempts < policy.maxAttempts() && System.nanoTime() + pause.toNanos() < deadlineNanos;
     observer.failed(kind, failedAttempts, errorCode, allowed ? Optional.of(pause) : Optional.empty());
     return allowed && sleep(pause);

@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 public final class RetryBudgets {
 
   private final RetryPolicy policy;
+  private final ContendedStreams contended = new ContendedStreams();
   private final ThreadLocal<RetryBudget> running = new ThreadLocal<>();
 
   public RetryBudgets(RetryPolicy policy) {
@@ -29,10 +30,15 @@ public final class RetryBudgets {
     return policy;
   }
 
+  /** A budget for a new operation, which takes turns on contended streams with the store's other writers. */
+  public RetryBudget start(RetryBudget.Observer observer) {
+    return new RetryBudget(policy, observer, contended);
+  }
+
   /** The budget of the operation running on this thread, or a fresh one when none is. */
   public RetryBudget current() {
     RetryBudget budget = running.get();
-    return budget != null ? budget : new RetryBudget(policy, RetryBudget.Observer.NONE);
+    return budget != null ? budget : start(RetryBudget.Observer.NONE);
   }
 
   /** Runs {@code body} with {@code budget} as this thread's current budget. */

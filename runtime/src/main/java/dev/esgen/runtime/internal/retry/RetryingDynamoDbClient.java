@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkPlugin;
@@ -61,71 +62,103 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
 
   private final DynamoDbClient client;
   private final RetryBudgets budgets;
+  /** Whether requests must switch the client's own retries off: a per-request plugin, costly for the SDK. */
+  private final boolean sdkRetriesOn;
 
+  /**
+   * @param client sends the requests; when it was built without retries
+   *     ({@code AwsRetryStrategy.doNotRetry()} or a strategy of one attempt), requests go out as they are,
+   *     which saves the SDK rebuilding its configuration for each request
+   */
   public RetryingDynamoDbClient(DynamoDbClient client, RetryBudgets budgets) {
     this.client = Objects.requireNonNull(client, "client");
     this.budgets = Objects.requireNonNull(budgets, "budgets");
+    this.sdkRetriesOn = retries(client);
+  }
+
+  /** Whether {@code client} would retry a failed request itself; true unless it says it makes one attempt. */
+  static boolean retries(DynamoDbClient client) {
+    try {
+      return client.serviceClientConfiguration().overrideConfiguration().retryStrategy()
+          .map(strategy -> strategy.maxAttempts() != 1)
+          .orElse(true);
+    } catch (UnsupportedOperationException unknown) {
+      // A client that is not the SDK's own (a wrapper) may not tell; switch retries off per request.
+      return true;
+    }
   }
 
   @Override
   public GetItemResponse getItem(GetItemRequest request) {
     return read(client::getItem,
-        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
-        "GetItem on [" + request.tableName() + "]");
+        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
+            : request,
+        () -> "GetItem on [" + request.tableName() + "]");
   }
 
   @Override
   public QueryResponse query(QueryRequest request) {
     return read(client::query,
-        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
-        "Query on [" + request.tableName() + "]");
+        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
+            : request,
+        () -> "Query on [" + request.tableName() + "]");
   }
 
   @Override
   public ScanResponse scan(ScanRequest request) {
     return read(client::scan,
-        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
-        "Scan on [" + request.tableName() + "]");
+        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
+            : request,
+        () -> "Scan on [" + request.tableName() + "]");
   }
 
   @Override
   public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
     return read(client::batchGetItem,
-        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
-        "BatchGetItem on " + List.copyOf(request.requestItems().keySet()));
+        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
+            : request,
+        () -> "BatchGetItem on " + List.copyOf(request.requestItems().keySet()));
   }
 
   @Override
   public PutItemResponse putItem(PutItemRequest request) {
     return write(client::putItem,
-        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
-        "PutItem on [" + request.tableName() + "]");
+        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
+            : request,
+        () -> "PutItem on [" + request.tableName() + "]");
   }
 
   @Override
   public UpdateItemResponse updateItem(UpdateItemRequest request) {
     return write(client::updateItem,
-        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
-        "UpdateItem on [" + request.tableName() + "]");
+        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
+            : request,
+        () -> "UpdateItem on [" + request.tableName() + "]");
   }
 
   @Override
   public DeleteItemResponse deleteItem(DeleteItemRequest request) {
     return write(client::deleteItem,
-        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build(),
-        "DeleteItem on [" + request.tableName() + "]");
+        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
+            : request,
+        () -> "DeleteItem on [" + request.tableName() + "]");
   }
 
   @Override
   public TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest request) {
-    TransactWriteItemsRequest.Builder builder =
-        request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration()));
-    if (request.clientRequestToken() == null) {
-      builder.clientRequestToken(UUID.randomUUID().toString());
+    TransactWriteItemsRequest attempt = request;
+    if (sdkRetriesOn || request.clientRequestToken() == null) {
+      TransactWriteItemsRequest.Builder builder = request.toBuilder();
+      if (sdkRetriesOn) {
+        builder.overrideConfiguration(withoutSdkRetries(request.overrideConfiguration()));
+      }
+      if (request.clientRequestToken() == null) {
+        builder.clientRequestToken(UUID.randomUUID().toString());
+      }
+      attempt = builder.build();
     }
-    String description = "TransactWriteItems on " + tables(request.transactItems());
+    Supplier<String> description = () -> "TransactWriteItems on " + tables(request.transactItems());
     RetryBudget budget = budgets.current();
-    TransactWriteItemsRequest attempt = builder.build();
     RuntimeException ambiguous = null;
     while (true) {
       try {
@@ -158,7 +191,7 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
   @Override
   public void close() {}
 
-  private <Q, R> R read(Function<Q, R> call, Q request, String description) {
+  private <Q, R> R read(Function<Q, R> call, Q request, Supplier<String> description) {
     RetryBudget budget = budgets.current();
     while (true) {
       try {
@@ -175,7 +208,7 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
   }
 
   /** A write without an idempotency token: only failures that say nothing was applied are resent here. */
-  private <Q, R> R write(Function<Q, R> call, Q request, String description) {
+  private <Q, R> R write(Function<Q, R> call, Q request, Supplier<String> description) {
     RetryBudget budget = budgets.current();
     while (true) {
       try {
@@ -193,14 +226,14 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
     }
   }
 
-  private static RuntimeException giveUp(
-      String description, FailureKind kind, RuntimeException failure, boolean mayBeApplied, RetryBudget budget) {
+  private static RuntimeException giveUp(Supplier<String> description, FailureKind kind, RuntimeException failure,
+      boolean mayBeApplied, RetryBudget budget) {
     if (mayBeApplied) {
       return new AmbiguousWriteException(failure);
     }
     if (kind == FailureKind.TRANSIENT || kind == FailureKind.OUTCOME_UNKNOWN) {
       return new StoreUnavailableException(
-          description, budget.failedAttempts(), kind, Failures.describe(failure), failure);
+          description.get(), budget.failedAttempts(), kind, Failures.describe(failure), failure);
     }
     return failure;
   }

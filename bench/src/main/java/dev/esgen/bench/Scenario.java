@@ -1,0 +1,58 @@
+package dev.esgen.bench;
+
+import dev.esgen.bench.contention.ContentionBenchmark;
+import dev.esgen.bench.e2e.EndToEndBenchmark;
+import dev.esgen.test.DynamoDbLocal;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Runs one scenario of the suite at full size and prints its figures, for re-measuring or profiling a
+ * few operations without the whole suite (which takes minutes). The load average is printed before and
+ * after, since the figures mean little without it.
+ *
+ * <pre>
+ * java -cp ... dev.esgen.bench.Scenario contention
+ * java -cp ... dev.esgen.bench.Scenario e2e "journal, create" "journal, append 1" "tip, append 1"
+ * </pre>
+ *
+ * <p>e2e takes prefixes of {@code "layout, operation"}; none means every row.
+ */
+public final class Scenario {
+
+  private Scenario() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 1 || !(args[0].equals("e2e") || args[0].equals("contention"))) {
+      System.err.println("usage: Scenario e2e [LAYOUT, OPERATION-PREFIX]... | Scenario contention");
+      System.exit(2);
+    }
+    List<String> rows = Arrays.asList(args).subList(1, args.length);
+    Settings settings = Settings.full();
+    System.out.println("load average before: " + Machine.current().loadAverage());
+    try (DynamoDbLocal local = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM)) {
+      BenchSuite.createTables(local.endpoint());
+      if (args[0].equals("contention")) {
+        System.out.println("| case | commands/s | conflicts | attempts p99 | attempts max | latency p50 ms"
+            + " | latency p99 ms | latency max ms | gave up | requests per command |");
+        for (ContentionBenchmark.Result c : new ContentionBenchmark(settings, local.endpoint()).run()) {
+          System.out.printf("| %s | %.0f | %d | %.0f | %d | %.1f | %.1f | %.1f | %d | %.2f |%n", c.name(),
+              c.commandsPerSecond(), c.conflicts(), c.p99Attempts(), c.maxAttempts(), c.p50Millis(), c.p99Millis(),
+              c.maxMillis(), c.failed(), c.requestsPerCommand());
+        }
+      } else {
+        System.out.println("| row | requests esgen / floor | calls/s esgen / floor | esgen/floor"
+            + " | p50 ms esgen / floor | p50 esgen/floor |");
+        for (EndToEndBenchmark.Result r : new EndToEndBenchmark(settings, local.endpoint(),
+            row -> rows.isEmpty() || rows.stream().anyMatch(row::startsWith)).run()) {
+          EndToEndBenchmark.SideResult e = r.esgen().orElseThrow();
+          EndToEndBenchmark.SideResult f = r.floor().orElseThrow();
+          System.out.printf("| %s, %s | %.2f / %.2f | %.0f / %.0f | %.3f | %.2f / %.2f | %.3f |%n", r.layout(),
+              r.operation(), e.requestsPerCall(), f.requestsPerCall(), e.callsPerSecond(), f.callsPerSecond(),
+              r.throughputRatio(), e.p50Millis(), f.p50Millis(), e.p50Millis() / f.p50Millis());
+        }
+      }
+    }
+    System.out.println("load average after: " + Machine.current().loadAverage());
+  }
+}

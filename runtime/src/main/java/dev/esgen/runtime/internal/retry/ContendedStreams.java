@@ -1,0 +1,114 @@
+package dev.esgen.runtime.internal.retry;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What one store knows of the streams its own writers recently fought over: a small bounded map from
+ * stream to the time of its last contention (a lost write, or a writer that had to wait), with one fair
+ * turn per stream.
+ *
+ * <p>Writers of one process that retry a hot stream with backoff keep colliding with each other: each
+ * round one wins and the others reload, decide and lose again, and the unlucky one's wait grows while
+ * fresh commands overtake it. Taking turns instead lets each of them write in the order they came, on the
+ * state the one before left (in the state cache when it is on): no conflict among them, one attempt per
+ * command, and a tail bounded by the queue. Only contended streams have turns, so a stream with one
+ * writer pays nothing; a stream stops being contended when no writer holds or waits for its turn and its
+ * last contention is {@link #CONTENDED_FOR} ago.
+ * Writers in other processes do not take these turns: against them the version condition and the
+ * backoff still decide.
+ *
+ * <pre>{@code
+ * ContendedStreams contended = new ContendedStreams();              // one per store (RetryBudgets)
+ * RetryBudget budget = new RetryBudget(policy, observer, contended);
+ * budget.awaitTurn("bank-account", aid);     // waits only if the store's writers contend for the stream
+ * // ... on a version conflict: budget.retryConflict("bank-account", aid, e) notes it and waits in line
+ * budget.releaseTurn();
+ * }</pre>
+ */
+public final class ContendedStreams {
+
+  /** How long a stream counts as contended after its last lost write or wait for a turn. */
+  public static final Duration CONTENDED_FOR = Duration.ofSeconds(1);
+
+  /** How many streams are remembered at most; the least recently contended are forgotten first. */
+  static final int MAX_STREAMS = 10_000;
+
+  private static final long CONTENDED_FOR_NANOS = CONTENDED_FOR.toNanos();
+
+  private record Key(String aggregateType, String aid) {}
+
+  /** One contended stream: its fair turn and when it was last contended. */
+  static final class Contention {
+    private final Semaphore turn = new Semaphore(1, true);
+    private volatile long lastContendedNanos;
+
+    Contention(long now) {
+      this.lastContendedNanos = now;
+    }
+  }
+
+  private final Cache<Key, Contention> streams = Caffeine.newBuilder()
+      .maximumSize(MAX_STREAMS)
+      .expireAfterAccess(CONTENDED_FOR)
+      .build();
+
+  /** Notes that a write on the stream lost to another writer. */
+  public void conflicted(String aggregateType, String aid) {
+    long now = System.nanoTime();
+    streams.get(new Key(aggregateType, aid), key -> new Contention(now)).lastContendedNanos = now;
+  }
+
+  /** The stream's contention while it counts as contended, else null. */
+  Contention contention(String aggregateType, String aid) {
+    if (streams.estimatedSize() == 0) {
+      return null;
+    }
+    Contention contention = streams.getIfPresent(new Key(aggregateType, aid));
+    if (contention == null) {
+      return null;
+    }
+    // A turn that is held or waited for keeps the stream contended however long one write takes: a writer
+    // coming back for its next command must not slip past the queue because the last wait began long ago.
+    boolean inUse = contention.turn.availablePermits() == 0 || contention.turn.hasQueuedThreads();
+    return inUse || System.nanoTime() - contention.lastContendedNanos <= CONTENDED_FOR_NANOS ? contention : null;
+  }
+
+  /**
+   * Takes the stream's turn, in the order writers asked for it, waiting at most until {@code untilNanos}
+   * ({@link System#nanoTime()} time).
+   *
+   * @return how the wait ended
+   */
+  static Wait take(Contention contention, long untilNanos) {
+    try {
+      // The timed tryAcquire honours the semaphore's fairness; the untimed one would barge.
+      if (contention.turn.tryAcquire(0, TimeUnit.NANOSECONDS)) {
+        return Wait.AT_ONCE;
+      }
+      contention.lastContendedNanos = System.nanoTime();
+      long left = untilNanos - System.nanoTime();
+      return left > 0 && contention.turn.tryAcquire(left, TimeUnit.NANOSECONDS) ? Wait.AFTER_OTHERS : Wait.TIMED_OUT;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Wait.TIMED_OUT;
+    }
+  }
+
+  static void release(Contention contention) {
+    contention.turn.release();
+  }
+
+  /** How taking a turn ended. */
+  enum Wait {
+    /** No writer of this store held the turn. */
+    AT_ONCE,
+    /** Other writers of this store went first; the stream is as the last of them left it. */
+    AFTER_OTHERS,
+    /** The wait's end came first, or the thread was interrupted: no turn is held. */
+    TIMED_OUT
+  }
+}

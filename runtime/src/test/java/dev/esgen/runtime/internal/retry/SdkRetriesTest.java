@@ -1,0 +1,49 @@
+package dev.esgen.runtime.internal.retry;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+
+/** Whether requests must switch the SDK's retries off depends on how the user built the client. */
+class SdkRetriesTest {
+
+  @Test
+  void onlyAClientThatSaysItMakesOneAttemptIsTrustedNotToRetry() {
+    try (DynamoDbClient plain = builder().build();
+        DynamoDbClient doNotRetry = builder().overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+            .build();
+        DynamoDbClient oneAttempt = builder().overrideConfiguration(o -> o.retryStrategy(
+            AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(1).build())).build();
+        DynamoDbClient threeAttempts = builder().overrideConfiguration(o -> o.retryStrategy(
+            AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(3).build())).build()) {
+      assertTrue(RetryingDynamoDbClient.retries(plain), "the SDK's default retries");
+      assertFalse(RetryingDynamoDbClient.retries(doNotRetry));
+      assertFalse(RetryingDynamoDbClient.retries(oneAttempt));
+      assertTrue(RetryingDynamoDbClient.retries(threeAttempts));
+      DynamoDbClient wrapper = new DynamoDbClient() {
+        @Override
+        public String serviceName() {
+          return doNotRetry.serviceName();
+        }
+
+        @Override
+        public void close() {}
+      };
+      assertTrue(RetryingDynamoDbClient.retries(wrapper), "a client that cannot tell may retry");
+    }
+  }
+
+  private static DynamoDbClientBuilder builder() {
+    return DynamoDbClient.builder()
+        .endpointOverride(URI.create("http://127.0.0.1:1"))
+        .region(Region.US_EAST_1)
+        .credentialsProvider(AnonymousCredentialsProvider.create());
+  }
+}
