@@ -103,13 +103,22 @@ final class AggregateAnalyzer {
     }
     TypeElement root = (TypeElement) eventsType.asElement();
     boolean rootOk = true;
-    if (!Annotations.has(root, Annotations.DOMAIN_EVENTS)) {
-      errors.error(type, aggregate, eventsValue, Messages.eventsNotDomainEvents(simpleName, display(root)));
+    Optional<String> cannotBeRoot = cannotBeEventsRoot(root);
+    if (cannotBeRoot.isPresent()) {
+      // Annotating and sealing it, the advice below, is impossible: say what to point events at instead.
+      errors.error(type, aggregate, eventsValue, Messages.eventsCannotBeRoot(
+          simpleName, display(root), cannotBeRoot.get(), type.getSimpleName() + "Event"));
       rootOk = false;
-    }
-    if (!root.getModifiers().contains(Modifier.SEALED)) {
-      errors.error(type, aggregate, eventsValue, Messages.eventsNotSealed(simpleName, display(root)));
-      rootOk = false;
+    } else {
+      if (!Annotations.has(root, Annotations.DOMAIN_EVENTS)) {
+        errors.error(type, aggregate, eventsValue, Messages.eventsNotDomainEvents(simpleName, display(root)));
+        rootOk = false;
+      }
+      if (!root.getModifiers().contains(Modifier.SEALED)) {
+        errors.error(type, aggregate, eventsValue,
+            Messages.eventsNotSealed(simpleName, display(root), root.getKind() == ElementKind.INTERFACE));
+        rootOk = false;
+      }
     }
     if (!root.getTypeParameters().isEmpty()) {
       errors.error(root, Messages.eventGeneric(display(root)));
@@ -273,6 +282,22 @@ final class AggregateAnalyzer {
     }
   }
 
+  /**
+   * What makes {@code root} impossible to turn into a sealed events root, or empty when annotating and
+   * sealing it would do: a record, enum or final class cannot be sealed, and a JDK type cannot be edited.
+   */
+  private static Optional<String> cannotBeEventsRoot(TypeElement root) {
+    String name = root.getQualifiedName().toString();
+    if (name.startsWith("java.") || name.startsWith("javax.")) {
+      return Optional.of("a JDK type");
+    }
+    return switch (root.getKind()) {
+      case RECORD, ENUM, ANNOTATION_TYPE -> Optional.of(kindName(root.getKind()));
+      case CLASS -> root.getModifiers().contains(Modifier.FINAL) ? Optional.of("a final class") : Optional.empty();
+      default -> Optional.empty();
+    };
+  }
+
   // ---- the aggregate declaration
 
   private void checkDeclaration(TypeElement type, AnnotationMirror aggregate, String simpleName) {
@@ -291,9 +316,8 @@ final class AggregateAnalyzer {
       }
       jackson.checkJacksonProperties(type, "snapshot");
     }
-    if (isPrivate(type)) {
-      errors.error(type, aggregate, Messages.aggregatePrivate(simpleName));
-    }
+    privateEnclosing(type).ifPresent(culprit ->
+        errors.error(type, aggregate, Messages.aggregatePrivate(simpleName, display(culprit))));
     if (!type.getTypeParameters().isEmpty()) {
       errors.error(type, aggregate, Messages.aggregateGeneric(simpleName));
     }
@@ -309,7 +333,7 @@ final class AggregateAnalyzer {
         .filter(name -> elements.getTypeElement(name) == null)
         .toList();
     if (!missing.isEmpty()) {
-      String repository = String.join("_", ClassName.get(type).simpleNames()) + "Repository";
+      String repository = GeneratedTypes.simpleName(ClassName.get(type), "Repository");
       errors.error(type, aggregate, Messages.componentModelDependencyMissing(componentModel.optionValue(), repository,
           missing, componentModel.dependency(), ComponentModel.optionValues()));
     }
@@ -326,13 +350,14 @@ final class AggregateAnalyzer {
     return elements.getPackageOf(element);
   }
 
-  private static boolean isPrivate(TypeElement type) {
-    for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
+  /** {@code type} itself when it is private, else the innermost private type enclosing it. */
+  private static Optional<TypeElement> privateEnclosing(TypeElement type) {
+    for (Element e = type; e instanceof TypeElement enclosing; e = e.getEnclosingElement()) {
       if (e.getModifiers().contains(Modifier.PRIVATE)) {
-        return true;
+        return Optional.of(enclosing);
       }
     }
-    return false;
+    return Optional.empty();
   }
 
   /** A type's name as the user writes it in its package: {@code AccountEvent.Opened} for a nested type. */

@@ -87,9 +87,11 @@ final class EventAnalyzer {
         leaves = collect(permitted, hierarchy, generatedPackage);
       } else if (permitted.getKind() == ElementKind.ENUM) {
         errors.error(permitted, Messages.eventEnum(display(permitted)));
+        hierarchy.rejected.add(permitted);
         leaves = Set.of();
       } else {
         errors.error(permitted, Messages.eventNotEnumerable(display(permitted), display(sealed)));
+        hierarchy.rejected.add(permitted);
         leaves = Set.of();
       }
       hierarchy.leavesUnder.put(permitted, leaves);
@@ -111,7 +113,8 @@ final class EventAnalyzer {
     for (Element e = event; e instanceof TypeElement; e = e.getEnclosingElement()) {
       Set<Modifier> modifiers = e.getModifiers();
       if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
-        errors.error(event, Messages.eventNotAccessible(display(event), generatedPackage.getQualifiedName().toString()));
+        errors.error(event, Messages.eventNotAccessible(
+            display(event), display((TypeElement) e), generatedPackage.getQualifiedName().toString()));
         return;
       }
     }
@@ -127,7 +130,7 @@ final class EventAnalyzer {
         AnnotationValue value = Annotations.value(elements, eventType.get(), "value");
         storedName = (String) value.getValue();
         if (storedName.isBlank()) {
-          errors.error(leaf, eventType.get(), value, Messages.blankEventType(display(leaf)));
+          errors.error(leaf, eventType.get(), value, Messages.blankEventType(display(leaf), leaf.getSimpleName().toString()));
           continue;
         }
       }

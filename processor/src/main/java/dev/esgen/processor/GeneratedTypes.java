@@ -43,6 +43,16 @@ final class GeneratedTypes {
         .build();
   }
 
+  /**
+   * The simple name of the companion type generated for {@code aggregate}, such as
+   * {@code BankAccountKeys}: the aggregate's simple names joined by {@code '_'} when it is nested
+   * ({@code Outer_ThingReplay}), so that two nested aggregates never collide. Messages name generated
+   * types through it too, so that they name the class the user will find.
+   */
+  static String simpleName(ClassName aggregate, String suffix) {
+    return String.join("_", aggregate.simpleNames()) + suffix;
+  }
+
   /** A type's name as written in its package: {@code TicketEvent.Opened} for a nested type. */
   static String display(ClassName type) {
     return String.join(".", type.simpleNames());

@@ -2,12 +2,15 @@ package dev.esgen.processor;
 
 import static dev.esgen.processor.AggregateAnalyzer.display;
 
+import com.palantir.javapoet.ClassName;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
@@ -47,34 +50,42 @@ final class HandlerAnalyzer {
   Handlers checkHandlers(TypeElement type, AnnotationMirror aggregate, String simpleName, EventHierarchy events) {
     Handlers result = new Handlers();
     List<Handler> creators = new ArrayList<>();
+    List<Handler> staticApplies = new ArrayList<>();
+    List<Handler> instanceCreators = new ArrayList<>();
+    // Events taken by an apply method whose error is reported already: "no handler" would be a second
+    // error for the same mistake, and one that contradicts the first.
+    Set<TypeElement> claimed = new HashSet<>();
+    boolean creatorTakesRejected = false;
     String rootName = display(events.root);
+    String replay = GeneratedTypes.simpleName(ClassName.get(type), "Replay");
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
       boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
+      boolean isApply = method.getSimpleName().contentEquals("apply");
+      if (takesRejectedEvent(method, events)) {
+        // The event type itself is reported (an enum, a non-sealed level): the method is not the mistake.
+        creatorTakesRejected |= isStatic && returnsAggregate(method, type);
+        continue;
+      }
       TypeElement event = eventParameter(method, events);
-      if (method.getSimpleName().contentEquals("apply")) {
-        String problem = null;
-        if (isStatic) {
-          problem = "is static";
-        } else if (method.getParameters().size() != 1) {
-          problem = "takes " + method.getParameters().size() + " parameters";
-        } else if (event == null) {
-          problem = "takes " + method.getParameters().get(0).asType() + ", which is not an event of " + rootName;
-        } else if (!returnsAggregate(method, type)) {
-          problem = "returns " + method.getReturnType();
-        }
-        if (problem != null) {
-          errors.error(method, Messages.handlerShape(simpleName, rootName, problem));
-        } else if (method.getModifiers().contains(Modifier.PRIVATE)) {
-          errors.error(method, Messages.handlerPrivate(simpleName));
-        } else {
-          Handler handler = new Handler(method, event);
-          checkedException(method).ifPresent(thrown ->
-              errors.error(method, Messages.handlerThrows(signature(handler), thrown)));
-          result.handlers.add(handler);
-        }
+      boolean handlerShaped = event != null && returnsAggregate(method, type) && method.getTypeParameters().isEmpty();
+      if (isApply && isStatic && handlerShaped) {
+        staticApplies.add(new Handler(method, event));
+      } else if (isApply) {
+        checkApply(method, event, type, simpleName, rootName, replay, events, result, claimed);
       } else if (isStatic && event != null && returnsAggregate(method, type)) {
         creators.add(new Handler(method, event));
+      } else if (handlerShaped) {
+        instanceCreators.add(new Handler(method, event));
       }
+    }
+    // A static apply that could build the aggregate is its creating method, as any static method of that
+    // shape is, unless another one is: then it is a handler declared static by mistake.
+    if (creators.isEmpty() && !staticApplies.isEmpty()) {
+      creators.add(staticApplies.remove(0));
+    }
+    for (Handler handler : staticApplies) {
+      errors.error(handler.method(), Messages.handlerShape(simpleName, rootName, "is static", display(handler.event())));
+      claimed.addAll(events.leavesUnder.get(handler.event()));
     }
 
     for (Handler handler : result.handlers) {
@@ -93,14 +104,23 @@ final class HandlerAnalyzer {
     }
 
     if (creators.isEmpty()) {
-      String example = events.leaves.isEmpty() ? rootName : display(events.leaves.iterator().next());
-      errors.error(type, aggregate, Messages.noCreator(simpleName, example));
+      // An instance method of the creating method's shape whose events no handler takes is most likely
+      // the creating method without its "static".
+      Optional<Handler> notStatic = instanceCreators.stream()
+          .filter(candidate -> !result.appliedBy.keySet().containsAll(events.leavesUnder.get(candidate.event())))
+          .findFirst();
+      if (notStatic.isPresent()) {
+        errors.error(notStatic.get().method(), Messages.creatorNotStatic(signature(notStatic.get()), simpleName));
+      } else if (!creatorTakesRejected) {
+        String example = events.leaves.isEmpty() ? rootName : display(events.leaves.iterator().next());
+        errors.error(type, aggregate, Messages.noCreator(simpleName, example));
+      }
       return result;
     }
     result.creator = creators.get(0);
     result.creatorLeaves = events.leavesUnder.get(result.creator.event());
     if (result.creator.method().getModifiers().contains(Modifier.PRIVATE)) {
-      errors.error(result.creator.method(), Messages.creatorPrivate(simpleName));
+      errors.error(result.creator.method(), Messages.creatorPrivate(replay));
     }
     checkedException(result.creator.method()).ifPresent(thrown ->
         errors.error(result.creator.method(), Messages.handlerThrows(signature(result.creator), thrown)));
@@ -108,11 +128,49 @@ final class HandlerAnalyzer {
       errors.error(extra.method(), Messages.duplicateCreator(signature(extra), signature(result.creator)));
     }
     for (TypeElement leaf : events.leaves) {
-      if (!result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf)) {
+      if (!result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf) && !claimed.contains(leaf)) {
         errors.error(type, aggregate, Messages.noHandler(display(leaf), simpleName));
       }
     }
     return result;
+  }
+
+  /**
+   * Checks one instance method named {@code apply}: a handler of the right shape joins
+   * {@code result.handlers}; one of another shape is reported, and the events it takes are
+   * {@code claimed} so that they are not reported again as unhandled.
+   */
+  private void checkApply(ExecutableElement method, TypeElement event, TypeElement type, String simpleName,
+      String rootName, String replay, EventHierarchy events, Handlers result, Set<TypeElement> claimed) {
+    String problem = null;
+    if (method.getModifiers().contains(Modifier.STATIC)) {
+      problem = "is static";
+    } else if (method.getParameters().size() != 1) {
+      problem = "takes " + method.getParameters().size() + " parameters";
+    } else if (!method.getTypeParameters().isEmpty()) {
+      problem = "declares type parameters " + method.getTypeParameters().stream()
+          .map(parameter -> parameter.getSimpleName().toString())
+          .collect(Collectors.joining(", ", "<", ">"));
+    } else if (event == null) {
+      problem = "takes " + method.getParameters().get(0).asType() + ", which is not an event of " + rootName;
+    } else if (!returnsAggregate(method, type)) {
+      problem = "returns " + method.getReturnType();
+    }
+    TypeElement taken = event != null ? event : firstParameterEvent(method, events);
+    if (problem != null) {
+      errors.error(method, Messages.handlerShape(simpleName, rootName, problem, taken == null ? null : display(taken)));
+    } else if (method.getModifiers().contains(Modifier.PRIVATE)) {
+      errors.error(method, Messages.handlerPrivate(replay));
+    } else {
+      Handler handler = new Handler(method, event);
+      checkedException(method).ifPresent(thrown ->
+          errors.error(method, Messages.handlerThrows(signature(handler), thrown)));
+      result.handlers.add(handler);
+      return;
+    }
+    if (taken != null) {
+      claimed.addAll(events.leavesUnder.get(taken));
+    }
   }
 
   /** The first checked exception {@code method} declares: replay implements an interface that throws none. */
@@ -127,16 +185,37 @@ final class HandlerAnalyzer {
     return Optional.empty();
   }
 
+  /** The event type (a leaf or a sealed level) {@code method}'s only parameter is, or null. */
   private TypeElement eventParameter(ExecutableElement method, EventHierarchy events) {
-    if (method.getParameters().size() != 1) {
+    return method.getParameters().size() == 1 ? firstParameterEvent(method, events) : null;
+  }
+
+  /**
+   * The event type (a leaf or a sealed level) {@code method}'s first parameter is, or null. A type
+   * variable counts as its bound, so that a generic handler is reported for its type parameters only.
+   */
+  private TypeElement firstParameterEvent(ExecutableElement method, EventHierarchy events) {
+    if (method.getParameters().isEmpty()) {
       return null;
     }
-    TypeMirror parameter = method.getParameters().get(0).asType();
+    TypeMirror parameter = types.erasure(method.getParameters().get(0).asType());
     if (parameter.getKind() != TypeKind.DECLARED) {
       return null;
     }
     TypeElement element = (TypeElement) types.asElement(parameter);
     return events.contains(element) ? element : null;
+  }
+
+  /**
+   * Whether {@code method}'s first parameter is an event type the hierarchy walk rejected and reported
+   * (an enum, a non-sealed level) or a subtype of one.
+   */
+  private boolean takesRejectedEvent(ExecutableElement method, EventHierarchy events) {
+    if (method.getParameters().isEmpty() || events.rejected.isEmpty()) {
+      return false;
+    }
+    TypeMirror parameter = types.erasure(method.getParameters().get(0).asType());
+    return events.rejected.stream().anyMatch(rejected -> types.isSubtype(parameter, types.erasure(rejected.asType())));
   }
 
   private boolean returnsAggregate(ExecutableElement method, TypeElement type) {

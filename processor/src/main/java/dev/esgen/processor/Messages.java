@@ -36,9 +36,11 @@ final class Messages {
         + " is an inner class: declare it \"static\" (or move it to its own file) so generated code can construct it";
   }
 
-  public static String aggregatePrivate(String type) {
-    return "[esgen:aggregate-private] @Aggregate " + type
-        + " is private: generated code in the same package must see it; make it package-private or public";
+  public static String aggregatePrivate(String type, String culprit) {
+    String problem = culprit.equals(type) ? " is private" : " is declared in private class " + culprit;
+    return "[esgen:aggregate-private] @Aggregate " + type + problem
+        + ": generated code in the same package must see it; make " + (culprit.equals(type) ? "it" : culprit)
+        + " package-private or public";
   }
 
   public static String aggregateGeneric(String type) {
@@ -112,10 +114,17 @@ final class Messages {
         + " events: events must be a sealed interface or class annotated @DomainEvents";
   }
 
-  public static String eventsNotSealed(String aggregate, String events) {
+  public static String eventsNotSealed(String aggregate, String events, boolean isInterface) {
     return "[esgen:events-not-sealed] " + aggregate + "'s events type " + events
-        + " is not sealed, so its events cannot be enumerated: declare \"sealed interface " + events
-        + " permits ...\" listing every event";
+        + " is not sealed, so its events cannot be enumerated: declare \"sealed "
+        + (isInterface ? "interface " : "abstract class ") + events + " permits ...\" listing every event";
+  }
+
+  public static String eventsCannotBeRoot(String aggregate, String events, String what, String example) {
+    return "[esgen:events-not-a-type] " + aggregate + "'s events = " + events + ".class names " + what
+        + ", which cannot be the sealed root of " + aggregate + "'s events: point events at the interface your"
+        + " events implement, declared as \"@DomainEvents sealed interface " + example + " permits ...\", with"
+        + " events = " + example + ".class";
   }
 
   public static String eventNotEnumerable(String event, String permittedBy) {
@@ -134,9 +143,10 @@ final class Messages {
         + " data, stored as JSON properties): make each constant a record, such as \"record Closed() implements ...\"";
   }
 
-  public static String eventNotAccessible(String event, String aggregatePackage) {
+  public static String eventNotAccessible(String event, String culprit, String aggregatePackage) {
+    String fix = culprit.equals(event) ? "make it" : "make " + culprit + ", which encloses it,";
     return "[esgen:event-not-accessible] event " + event + " cannot be seen from package " + aggregatePackage
-        + ", where the generated code lives: make it public (or package-private in that package) and not private";
+        + ", where the generated code lives: " + fix + " public (or package-private in that package) and not private";
   }
 
   public static String eventNotDeserializable(String event) {
@@ -164,9 +174,10 @@ final class Messages {
         + " kept at run time): annotate each with @JsonProperty(\"name\")";
   }
 
-  public static String blankEventType(String event) {
+  public static String blankEventType(String event, String defaultName) {
     return "[esgen:blank-event-type] @EventType on " + event
-        + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use \"" + event + "\"";
+        + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use its simple"
+        + " class name \"" + defaultName + "\"";
   }
 
   public static String eventTypeOnSealed(String type, List<String> events) {
@@ -191,15 +202,16 @@ final class Messages {
         + other + " already handles: keep exactly one apply handler per event";
   }
 
-  public static String handlerShape(String aggregate, String events, String problem) {
+  /** @param event the event the handler takes, or null when it takes none */
+  public static String handlerShape(String aggregate, String events, String problem, String event) {
     return "[esgen:handler-shape] this apply handler " + problem + ": handlers look like \"" + aggregate
-        + " apply(SomeEvent e)\", an instance method returning " + aggregate
+        + " apply(" + (event == null ? "SomeEvent" : event) + " e)\", an instance method returning " + aggregate
         + " that takes one event of " + events;
   }
 
-  public static String handlerPrivate(String aggregate) {
-    return "[esgen:handler-private] apply handlers are called by the generated " + aggregate
-        + "Replay in the same package: make this one package-private (or more visible), not private";
+  public static String handlerPrivate(String replay) {
+    return "[esgen:handler-private] apply handlers are called by the generated " + replay
+        + " in the same package: make this one package-private (or more visible), not private";
   }
 
   public static String handlerThrows(String method, String exception) {
@@ -213,15 +225,21 @@ final class Messages {
         + " create(" + firstEvent + " e)\", which builds the aggregate from the first event of its stream";
   }
 
+  public static String creatorNotStatic(String method, String aggregate) {
+    return "[esgen:creator-not-static] " + method + " would build " + aggregate + " from the first event of its"
+        + " stream, but it is an instance method, and there is no " + aggregate + " to call it on before that event:"
+        + " make it static";
+  }
+
   public static String duplicateCreator(String method, String other) {
     return "[esgen:duplicate-creator] " + method + " is a second creating method besides " + other
         + ": a stream starts one way; keep one static method that returns the aggregate from an event"
         + " (a sealed parent of several events can be its parameter)";
   }
 
-  public static String creatorPrivate(String aggregate) {
-    return "[esgen:creator-private] the creating method is called by the generated " + aggregate
-        + "Replay in the same package: make it package-private (or more visible), not private";
+  public static String creatorPrivate(String replay) {
+    return "[esgen:creator-private] the creating method is called by the generated " + replay
+        + " in the same package: make it package-private (or more visible), not private";
   }
 
   // ---- id and index columns
@@ -276,15 +294,15 @@ final class Messages {
         + " (it is part of the stored index keys), for example \"email\"";
   }
 
-  public static String lookupClashesWithRepository(String annotation, String component, String method, String aggregate) {
+  public static String lookupClashesWithRepository(String annotation, String component, String method, String repository) {
     return "[esgen:lookup-clash] @" + annotation + " " + component + " would generate " + method + ", which "
-        + aggregate + "Repository already inherits from EventSourcedRepository: rename the component (lookups are"
+        + repository + " already inherits from EventSourcedRepository: rename the component (lookups are"
         + " named after it; keep the stored name with column = \"" + component + "\")";
   }
 
-  public static String columnConstantClash(String component, String other, String constant, String aggregate) {
+  public static String columnConstantClash(String component, String other, String constant, String indexColumns) {
     return "[esgen:column-constant-clash] " + component + " and " + other + " would both be the constant "
-        + constant + " of " + aggregate + "IndexColumns: rename one of them";
+        + constant + " of " + indexColumns + ": rename one of them";
   }
 
   public static String duplicateColumn(String component, String column, String other) {

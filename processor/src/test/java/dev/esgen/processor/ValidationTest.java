@@ -241,7 +241,8 @@ class ValidationTest {
     JavaFileObject source = rule("HandlerShapes");
     Compilation compilation = compile(source);
     assertThat(compilation)
-        .hadErrorContaining("[esgen:handler-shape] this apply handler is static: handlers look like \"BankAccount apply(SomeEvent e)\"")
+        .hadErrorContaining(
+            "[esgen:handler-shape] this apply handler is static: handlers look like \"BankAccount apply(AccountOpened e)\"")
         .inFile(source)
         .onLineContaining("static BankAccount apply(AccountOpened e, long x)");
     assertThat(compilation)
@@ -262,6 +263,76 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("private BankAccount apply(AccountEvent e)");
     assertThat(compilation).hadErrorCount(5);
+  }
+
+  @Test
+  void aHandlerOfTheWrongShapeIsOneErrorNotAlsoAMissingHandler() {
+    JavaFileObject source = rule("VoidHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler returns void: handlers look like"
+            + " \"Thing apply(ThingRenamed e)\", an instance method returning Thing")
+        .inFile(source)
+        .onLineContaining("void apply(ThingRenamed e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aGenericHandlerIsOneError() {
+    JavaFileObject source = rule("GenericHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler declares type parameters <E>: handlers look"
+            + " like \"Thing apply(ThingRenamed e)\"")
+        .inFile(source)
+        .onLineContaining("<E extends ThingRenamed> Thing apply(E e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void handlersOfANonSealedLevelAreNotReportedAgain() {
+    JavaFileObject source = rule("NonSealedLevel");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-not-enumerable] ThingChanged (permitted by ThingEvent) is neither sealed nor final")
+        .inFile(source)
+        .onLineContaining("non-sealed interface ThingChanged");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aStaticApplyBesideTheCreatingMethodIsAHandlerDeclaredStatic() {
+    JavaFileObject source = rule("StaticApplyHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler is static: handlers look like"
+            + " \"Thing apply(ThingRenamed e)\"")
+        .inFile(source)
+        .onLineContaining("static Thing apply(ThingRenamed e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aStaticApplyIsTheCreatingMethodWhenThereIsNoOther() {
+    Compilation compilation = compile(rule("StaticApplyCreates"));
+    assertThat(compilation).succeeded();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.ThingReplay")
+        .contentsAsUtf8String()
+        .contains("return Thing.apply(");
+  }
+
+  @Test
+  void aCreatingMethodWithoutStaticIsToldToBeStatic() {
+    JavaFileObject source = rule("NonStaticCreator");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:creator-not-static] create(ThingOpened) would build Thing from the first event"
+            + " of its stream, but it is an instance method, and there is no Thing to call it on before that event:"
+            + " make it static")
+        .inFile(source)
+        .onLineContaining("Thing create(ThingOpened e)");
+    assertThat(compilation).hadErrorCount(1);
   }
 
   @Test
@@ -336,6 +407,54 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("record Ticket(");
     assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void aTypeInsideAPrivateClassIsToldWhichClassIsPrivate() {
+    JavaFileObject source = rule("InsidePrivateClasses");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:aggregate-private] @Aggregate Domain.Model.Thing is declared in private class"
+            + " Domain.Model: generated code in the same package must see it; make Domain.Model package-private or"
+            + " public")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-not-accessible] event Domain.Hidden.ThingOpened cannot be seen from package"
+            + " fixture, where the generated code lives: make Domain.Hidden, which encloses it, public")
+        .inFile(source)
+        .onLineContaining("record ThingOpened(");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void messagesNameTheGeneratedClassesOfANestedAggregateAndTheDefaultStoredName() {
+    JavaFileObject source = rule("NestedAggregateNames");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:blank-event-type] @EventType on Outer.ThingEvent.Renamed is blank: give it a stable"
+            + " stored name such as \"account-opened\", or remove it to use its simple class name \"Renamed\"")
+        .inFile(source)
+        .onLineContaining("record Renamed(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:creator-private] the creating method is called by the generated Outer_ThingReplay")
+        .inFile(source)
+        .onLineContaining("private static Thing open(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-private] apply handlers are called by the generated Outer_ThingReplay")
+        .inFile(source)
+        .onLineContaining("private Thing apply(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:lookup-clash] @Unique id would generate findById, which Outer_ThingRepository"
+            + " already inherits")
+        .inFile(source)
+        .onLineContaining("record Thing(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:column-constant-clash] foo_bar and fooBar would both be the constant FOO_BAR of"
+            + " Outer_ThingIndexColumns")
+        .inFile(source)
+        .onLineContaining("record Thing(");
+    assertThat(compilation).hadErrorCount(5);
   }
 
   @Test
@@ -422,6 +541,31 @@ class ValidationTest {
   }
 
   @Test
+  void eventsIsNotAJdkType() {
+    JavaFileObject source = rule("EventsOfTheJdk");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-a-type] Thing's events = String.class names a JDK type, which cannot"
+            + " be the sealed root of Thing's events: point events at the interface your events implement, declared"
+            + " as \"@DomainEvents sealed interface ThingEvent permits ...\", with events = ThingEvent.class")
+        .inFile(source)
+        .onLineContaining("events = String.class");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void eventsIsNotARecord() {
+    JavaFileObject source = rule("EventsARecord");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-a-type] Thing's events = ThingOpened.class names a record, which"
+            + " cannot be the sealed root of Thing's events")
+        .inFile(source)
+        .onLineContaining("events = ThingOpened.class");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
   void aMissingEventsTypeIsNamedAsSuch() {
     JavaFileObject source = rule("MissingEventsType");
     Compilation compilation = compile(source);
@@ -440,6 +584,8 @@ class ValidationTest {
         .hadErrorContaining("[esgen:event-enum] NoteFlag is an enum, and enums cannot be events")
         .inFile(source)
         .onLineContaining("enum NoteFlag");
+    // Its handler is no second mistake.
+    assertThat(compilation).hadErrorCount(1);
   }
 
   @Test
