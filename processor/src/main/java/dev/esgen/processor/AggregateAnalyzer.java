@@ -56,17 +56,18 @@ final class AggregateAnalyzer {
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
    *     shared by all aggregates of one compilation
+   * @param compiledTypes the types this compilation processes, filled in as rounds go
    * @param componentModel the compilation's {@code -Aesgen.componentModel}
    */
   public AggregateAnalyzer(Elements elements, Types types, ErrorReporter errors, Map<String, String> aggregateNames,
-      ComponentModel componentModel) {
+      CompiledTypes compiledTypes, ComponentModel componentModel) {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
     this.componentModel = componentModel;
     this.optionsReader = new AggregateOptionsReader(elements, errors, aggregateNames);
     this.jackson = new JacksonVisibility(errors);
-    this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson);
+    this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson, compiledTypes);
     this.handlerAnalyzer = new HandlerAnalyzer(elements, types, errors);
     this.columnAnalyzer = new ColumnAnalyzer(elements, types, errors);
   }

@@ -41,6 +41,8 @@ public final class EsgenProcessor extends AbstractProcessor {
   /** Stored aggregate names claimed so far in this compilation, to the aggregate that claimed each. */
   private final Map<String, String> aggregateNames = new HashMap<>();
 
+  private final CompiledTypes compiledTypes = new CompiledTypes();
+
   private ErrorReporter errors;
   private AggregateAnalyzer analyzer;
   private AggregateGenerator generator;
@@ -50,7 +52,8 @@ public final class EsgenProcessor extends AbstractProcessor {
     super.init(processingEnv);
     errors = new ErrorReporter(processingEnv.getMessager());
     analyzer = new AggregateAnalyzer(
-        processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, componentModel());
+        processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, compiledTypes,
+        componentModel());
     generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
   }
 
@@ -85,6 +88,7 @@ public final class EsgenProcessor extends AbstractProcessor {
 
   @Override
   public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+    compiledTypes.addRoots(round);
     List<TypeElement> aggregates = new ArrayList<>();
     Set<String> waiting = new LinkedHashSet<>(deferred);
     deferred.clear();

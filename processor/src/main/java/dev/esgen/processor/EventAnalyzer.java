@@ -30,12 +30,43 @@ final class EventAnalyzer {
   private final Types types;
   private final ErrorReporter errors;
   private final JacksonVisibility jackson;
+  private final CompiledTypes compiledTypes;
 
-  EventAnalyzer(Elements elements, Types types, ErrorReporter errors, JacksonVisibility jackson) {
+  EventAnalyzer(
+      Elements elements, Types types, ErrorReporter errors, JacksonVisibility jackson, CompiledTypes compiledTypes) {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
     this.jackson = jackson;
+    this.compiledTypes = compiledTypes;
+  }
+
+  /**
+   * Whether javac rejects {@code permitted} in the permits clause of {@code sealed} by itself: a sealed
+   * type compiled here permits a type that does not extend it directly, or a permitted type compiled here
+   * is a class or interface that declares none of {@code final}, {@code sealed} and {@code non-sealed}.
+   * javac reports these only after annotation processing, and only if no processor reported an error
+   * (nor left a type missing that the user's code refers to); so esgen leaves such a type out of the
+   * hierarchy without a word and generates code for the rest, which javac can then compile up to its
+   * own error.
+   */
+  private boolean javacRejects(TypeElement sealed, TypeElement permitted) {
+    return (compiledTypes.contains(sealed) && !extendsDirectly(permitted, sealed))
+        || (compiledTypes.contains(permitted) && lacksSealingModifier(permitted));
+  }
+
+  private boolean extendsDirectly(TypeElement subtype, TypeElement supertype) {
+    TypeMirror erasure = types.erasure(supertype.asType());
+    return types.directSupertypes(subtype.asType()).stream()
+        .anyMatch(direct -> types.isSameType(types.erasure(direct), erasure));
+  }
+
+  private static boolean lacksSealingModifier(TypeElement type) {
+    Set<Modifier> modifiers = type.getModifiers();
+    return (type.getKind() == ElementKind.CLASS || type.getKind() == ElementKind.INTERFACE)
+        && !modifiers.contains(Modifier.FINAL)
+        && !modifiers.contains(Modifier.SEALED)
+        && !modifiers.contains(Modifier.NON_SEALED);
   }
 
   EventHierarchy walk(TypeElement root, PackageElement generatedPackage) {
@@ -65,6 +96,15 @@ final class EventAnalyzer {
         continue;
       }
       Set<TypeElement> leaves;
+      if (javacRejects(sealed, permitted) || !extendsDirectly(permitted, sealed)) {
+        if (!javacRejects(sealed, permitted)) {
+          // Only class files of separate compilations disagree like this; javac checks what it compiles.
+          errors.error(permitted, Messages.permittedNotSubtype(display(permitted), display(sealed)));
+        }
+        hierarchy.rejected.add(permitted);
+        hierarchy.leavesUnder.put(permitted, Set.of());
+        continue;
+      }
       if (!permitted.getTypeParameters().isEmpty()) {
         errors.error(permitted, Messages.eventGeneric(display(permitted)));
       }

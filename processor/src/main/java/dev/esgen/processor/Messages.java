@@ -133,6 +133,12 @@ final class Messages {
         + " or a sealed type that permits its subtypes";
   }
 
+  public static String permittedNotSubtype(String event, String sealed) {
+    return "[esgen:permitted-not-subtype] " + sealed + " permits " + event + ", but " + event + " does not extend"
+        + " or implement it: their class files come from different compilations; compile " + sealed
+        + " and its events together";
+  }
+
   public static String eventGeneric(String event) {
     return "[esgen:event-generic] " + event + " has type parameters: a stored event is read back without them,"
         + " so Jackson cannot know what they were; remove them and use concrete types";

@@ -3,12 +3,15 @@ package dev.esgen.processor;
 import static com.google.testing.compile.CompilationSubject.assertThat;
 import static com.google.testing.compile.Compiler.javac;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
@@ -113,6 +116,67 @@ class ValidationTest {
         .hadErrorContaining("[esgen:event-not-enumerable] AuditEvent (permitted by AccountEvent) is neither sealed nor final")
         .inFile(source)
         .onLineContaining("non-sealed interface AuditEvent");
+  }
+
+  /**
+   * javac rejects the permits clause after processing, and only when no processor reported an error and
+   * every type the user's code names exists: esgen reports nothing and generates the repository without
+   * the stray type, so javac's own error is the only one.
+   */
+  @Test
+  void aPermittedTypeThatIsNoSubtypeIsLeftToJavac() {
+    JavaFileObject source = rule("InvalidPermits");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("invalid permits clause")
+        .inFile(source)
+        .onLineContaining("sealed interface ThingEvent");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aPermittedClassWithoutSealingModifierIsLeftToJavac() {
+    JavaFileObject source = rule("PermittedWithoutModifier");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("sealed, non-sealed or final modifiers expected")
+        .inFile(source)
+        .onLineContaining("class ThingRenamed implements ThingEvent");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  /** A sealed type read from a class file is not checked by javac, so esgen says what is wrong. */
+  @Test
+  void aClassFilePermittingATypeThatNoLongerImplementsItIsReported(@TempDir Path classes) throws IOException {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null)) {
+      List<JavaFileObject> first = List.of(
+          JavaFileObjects.forResource("separate/ThingEvent.java"),
+          JavaFileObjects.forResource("separate/ThingOpened.java"),
+          JavaFileObjects.forResource("separate/ThingRenamed.java"));
+      assertTrue(javac.getTask(null, files, null, List.of("-proc:none", "-d", classes.toString()), null, first).call());
+    }
+    JavaFileObject renamed = JavaFileObjects.forResource("separate/ChangedThingRenamed.java");
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withClasspath(classPathWith(classes))
+        .compile(renamed, JavaFileObjects.forResource("separate/Thing.java"));
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:permitted-not-subtype] ThingEvent permits ThingRenamed, but ThingRenamed does not"
+            + " extend or implement it: their class files come from different compilations; compile ThingEvent and"
+            + " its events together")
+        .inFile(renamed)
+        .onLineContaining("record ThingRenamed(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  private static List<File> classPathWith(Path classes) {
+    List<File> path = new ArrayList<>();
+    path.add(classes.toFile());
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      path.add(new File(entry));
+    }
+    return path;
   }
 
   @Test
