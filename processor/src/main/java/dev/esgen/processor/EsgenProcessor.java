@@ -46,6 +46,7 @@ public final class EsgenProcessor extends AbstractProcessor {
   private ErrorReporter errors;
   private AggregateAnalyzer analyzer;
   private AggregateGenerator generator;
+  private MisplacedAnnotations misplaced;
 
   @Override
   public synchronized void init(ProcessingEnvironment processingEnv) {
@@ -55,6 +56,7 @@ public final class EsgenProcessor extends AbstractProcessor {
         processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, compiledTypes,
         componentModel());
     generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
+    misplaced = new MisplacedAnnotations(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
   }
 
   /**
@@ -78,7 +80,7 @@ public final class EsgenProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(Annotations.AGGREGATE);
+    return Set.of(Annotations.AGGREGATE, Annotations.AGGREGATE_ID, Annotations.INDEXED, Annotations.UNIQUE);
   }
 
   @Override
@@ -89,6 +91,7 @@ public final class EsgenProcessor extends AbstractProcessor {
   @Override
   public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
     compiledTypes.addRoots(round);
+    misplaced.check(round);
     List<TypeElement> aggregates = new ArrayList<>();
     Set<String> waiting = new LinkedHashSet<>(deferred);
     deferred.clear();

@@ -316,6 +316,26 @@ final class Messages {
         + ": give one of them a distinct column = \"...\" in its @Indexed or @Unique";
   }
 
+  public static String annotationOutsideAggregate(String annotation, String field, String owner, boolean isEvent) {
+    String why = isEvent
+        ? owner + " is an event (an aggregate's id and columns are read from its state)"
+        : owner + " is not annotated @Aggregate";
+    return "[esgen:annotation-without-effect] @" + annotation + " on " + field + " has no effect: esgen reads it on"
+        + " the components of an @Aggregate type only, and " + why + "; remove it, or put it on the aggregate's"
+        + " component";
+  }
+
+  public static String annotationOnStaticField(String annotation, String field) {
+    return "[esgen:annotation-without-effect] @" + annotation + " on static " + field + " has no effect: a"
+        + " static field is no part of the aggregate's state; remove it, or put it on an instance field";
+  }
+
+  public static String annotationOnParameter(String annotation, String parameter, String method) {
+    return "[esgen:annotation-without-effect] @" + annotation + " on parameter " + parameter + " of " + method
+        + " has no effect: esgen reads it on the components (or instance fields) of an @Aggregate type only;"
+        + " remove it, or put it on the component or field";
+  }
+
   // ---- the component model
 
   public static String unknownComponentModel(String option, String value, List<String> allowed) {

@@ -776,6 +776,39 @@ class ValidationTest {
   }
 
   @Test
+  void idAndColumnAnnotationsWhereEsgenDoesNotReadThemAreErrors() {
+    JavaFileObject source = rule("MisplacedColumnAnnotations");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @AggregateId on component id of MemberJoined has no"
+            + " effect: esgen reads it on the components of an @Aggregate type only, and MemberJoined is an event (an"
+            + " aggregate's id and columns are read from its state); remove it, or put it on the aggregate's component")
+        .inFile(source)
+        .onLineContaining("record MemberJoined(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Unique on component email of MemberJoined has no effect")
+        .inFile(source)
+        .onLineContaining("record MemberJoined(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Indexed on component city of Address has no effect:"
+            + " esgen reads it on the components of an @Aggregate type only, and Address is not annotated @Aggregate")
+        .inFile(source)
+        .onLineContaining("record Address(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Indexed on static field defaultHolder of Card has no"
+            + " effect: a static field is no part of the aggregate's state")
+        .inFile(source)
+        .onLineContaining("@Indexed static String defaultHolder");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Unique on parameter number of a constructor of Card"
+            + " has no effect")
+        .inFile(source)
+        .onLineContaining("Card(@Unique String number)");
+    // The aggregate's own components, and the constructor parameters javac copies them to, are no mistake.
+    assertThat(compilation).hadErrorCount(5);
+  }
+
+  @Test
   void aColumnIsIndexedOrUniqueNotBoth() {
     JavaFileObject source = rule("IndexedAndUnique");
     Compilation compilation = compile(source);
