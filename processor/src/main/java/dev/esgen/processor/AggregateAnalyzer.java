@@ -48,6 +48,7 @@ final class AggregateAnalyzer {
   private final ErrorReporter errors;
   private final AggregateOptionsReader optionsReader;
   private final JacksonVisibility jackson;
+  private final JacksonTypes jacksonTypes;
   private final EventAnalyzer eventAnalyzer;
   private final HandlerAnalyzer handlerAnalyzer;
   private final ColumnAnalyzer columnAnalyzer;
@@ -68,6 +69,7 @@ final class AggregateAnalyzer {
     this.optionsReader = new AggregateOptionsReader(elements, errors, aggregateNames);
     this.jackson = new JacksonVisibility(errors);
     this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson, compiledTypes);
+    this.jacksonTypes = new JacksonTypes(types, errors, jackson, compiledTypes);
     this.handlerAnalyzer = new HandlerAnalyzer(elements, types, errors);
     this.columnAnalyzer = new ColumnAnalyzer(elements, types, errors);
   }
@@ -136,6 +138,7 @@ final class AggregateAnalyzer {
     EventHierarchy events = eventAnalyzer.walk(root, packageOf(type));
     Map<TypeElement, String> storedNames = eventAnalyzer.checkStoredNames(events.leaves);
     Handlers handlers = handlerAnalyzer.checkHandlers(type, aggregate, simpleName, events);
+    jacksonTypes.check(type, events.leaves);
 
     if (errors.errorCount() > errorsBefore) {
       throw new AbortAggregateException();

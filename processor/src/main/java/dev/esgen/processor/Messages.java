@@ -180,6 +180,35 @@ final class Messages {
         + " kept at run time): annotate each with @JsonProperty(\"name\")";
   }
 
+  public static String jsonAbstractType(
+      String where, String type, String via, String culprit, String kind, boolean compiledHere) {
+    String fix = compiledHere
+        ? "annotate " + culprit + " with @JsonTypeInfo(use = JsonTypeInfo.Id.NAME) and @JsonSubTypes naming its"
+            + " implementations, or use a record or final class"
+        : "hold the data in a record or final class instead";
+    return "[esgen:json-abstract-type] " + where + " has type " + type + via + ", which Jackson writes but cannot"
+        + " read back: " + culprit + " is " + kind + ", and the stored JSON does not say which class to build; " + fix;
+  }
+
+  public static String jsonEmptyType(String where, String type, String via, String culprit) {
+    return "[esgen:json-empty-type] " + where + " has type " + type + via + ", which Jackson cannot write: "
+        + culprit + " has no property Jackson sees (a public field, a public getX()/isX() or @JsonProperty) and no"
+        + " @JsonValue; make it a record, or give it a public getter for each field";
+  }
+
+  public static String jsonNoCreator(String where, String type, String via, String culprit) {
+    return "[esgen:json-no-creator] " + where + " has type " + type + via + ", which Jackson cannot read back: "
+        + culprit + " has no constructor Jackson can call (one without parameters, or one annotated @JsonCreator"
+        + " whose parameters carry @JsonProperty); make it a record, or add such a constructor";
+  }
+
+  public static String jsonMapKey(String where, String type, String via, String culprit, String problem) {
+    return "[esgen:json-map-key] " + where + " has type " + type + via + ", whose keys Jackson writes with"
+        + " toString() and reads back through a constructor or static valueOf taking one String, but " + problem
+        + ": use String, a number, an enum, UUID or a java.time type as the key, or give " + culprit
+        + " both (a @JsonValue method returning String and a constructor taking it)";
+  }
+
   public static String blankEventType(String event, String defaultName) {
     return "[esgen:blank-event-type] @EventType on " + event
         + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use its simple"
