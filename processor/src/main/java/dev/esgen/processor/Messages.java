@@ -61,9 +61,9 @@ final class Messages {
         + " (lower-case letters and digits, words separated by single '-'), for example \"bank-account\"";
   }
 
-  public static String duplicateAggregateName(String name, String otherType) {
-    return "[esgen:duplicate-aggregate-name] aggregate name \"" + name + "\" is already used by " + otherType
-        + ": every aggregate type needs its own name, because the name prefixes all of its keys";
+  public static String duplicateAggregateName(String name, String type, String otherType) {
+    return "[esgen:duplicate-aggregate-name] aggregate name \"" + name + "\" of " + type + " is already used by "
+        + otherType + ": every aggregate type needs its own name, because the name prefixes all of its keys";
   }
 
   public static String invalidShards(int shards) {

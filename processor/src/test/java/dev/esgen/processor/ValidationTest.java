@@ -800,7 +800,8 @@ class ValidationTest {
     Compilation compilation = compile(source);
     assertThat(compilation)
         .hadErrorContaining(
-            "[esgen:duplicate-aggregate-name] aggregate name \"bank-account\" is already used by fixture.BankAccount")
+            "[esgen:duplicate-aggregate-name] aggregate name \"bank-account\" of fixture.SavingsAccount is already"
+                + " used by fixture.BankAccount")
         .inFile(source)
         .onLineContaining("// the second one");
     assertThat(compilation).hadErrorCount(1);
