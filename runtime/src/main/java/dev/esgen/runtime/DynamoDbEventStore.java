@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.DuplicateAggregateNameException;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.journal.JournalLayout;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
@@ -12,6 +13,8 @@ import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import dev.esgen.runtime.internal.tip.TipLayout;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -22,7 +25,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * ({@link TipLayout}) in the tip table, all named by the {@link StoreConfig}. Every request either
  * layout sends goes out with the AWS SDK's own retries switched off: esgen retries in one place, within
  * the config's {@link dev.esgen.runtime.config.RetryPolicy}, and reports each request's consumed capacity and each failed attempt
- * to the config's {@link dev.esgen.runtime.metrics.StoreListener}. The store holds no per-aggregate state and is safe to
+ * to the config's {@link dev.esgen.runtime.metrics.StoreListener}. The only per-aggregate state the store holds is which
+ * aggregate type claimed each stored name: a repository of a second type under a name already claimed is
+ * refused with {@link DuplicateAggregateNameException}, since the two would share keys. The store is safe to
  * share between threads and repositories; it does not own the client and does not close it.
  *
  * <pre>{@code
@@ -37,6 +42,8 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   private final OperationRecorder recorder;
   private final JournalLayout journal;
   private final TipLayout tip;
+  /** Stored aggregate name to the class name of the aggregate type that claimed it. */
+  private final ConcurrentMap<String, String> claimedNames = new ConcurrentHashMap<>();
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
     this.config = config;
@@ -61,6 +68,19 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   @Override
   public ObjectMapper objectMapper() {
     return config.objectMapper();
+  }
+
+  /**
+   * Compared by class name, not by class: a class reloaded by another class loader (a development
+   * server's restart) is still the same aggregate type.
+   */
+  @Override
+  public void claimName(AggregateDefinition<?, ?, ?> definition) {
+    String type = definition.aggregateType().getName();
+    String claimed = claimedNames.putIfAbsent(definition.name(), type);
+    if (claimed != null && !claimed.equals(type)) {
+      throw new DuplicateAggregateNameException(definition.name(), claimed, type);
+    }
   }
 
   @Override
