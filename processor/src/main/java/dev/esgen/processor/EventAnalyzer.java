@@ -14,6 +14,7 @@ import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeMirror;
@@ -113,7 +114,10 @@ final class EventAnalyzer {
         leaves = Set.of(permitted);
         checkAccessible(permitted, generatedPackage);
         if (permitted.getKind() == ElementKind.CLASS) {
-          if (!jackson.jacksonCanConstruct(permitted)) {
+          if (permitted.getNestingKind() == NestingKind.MEMBER && !permitted.getModifiers().contains(Modifier.STATIC)) {
+            errors.error(permitted, Messages.eventInner(
+                display(permitted), display((TypeElement) permitted.getEnclosingElement())));
+          } else if (!jackson.jacksonCanConstruct(permitted)) {
             errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
           }
           if (!jackson.checkJacksonProperties(permitted, "stored event")) {

@@ -52,6 +52,7 @@ final class HandlerAnalyzer {
     List<Handler> creators = new ArrayList<>();
     List<Handler> staticApplies = new ArrayList<>();
     List<Handler> instanceCreators = new ArrayList<>();
+    List<ExecutableElement> misshapenCreators = new ArrayList<>();
     // Events taken by an apply method whose error is reported already: "no handler" would be a second
     // error for the same mistake, and one that contradicts the first.
     Set<TypeElement> claimed = new HashSet<>();
@@ -61,8 +62,9 @@ final class HandlerAnalyzer {
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
       boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
       boolean isApply = method.getSimpleName().contentEquals("apply");
-      if (takesRejectedEvent(method, events)) {
-        // The event type itself is reported (an enum, a non-sealed level): the method is not the mistake.
+      if (takesEventOutsideHierarchy(method, events)) {
+        // A subtype of the root that is no event: the type is the mistake, reported by esgen (an enum, a
+        // non-sealed level) or by javac (a type the permits clause leaves out), not the method.
         creatorTakesRejected |= isStatic && returnsAggregate(method, type);
         continue;
       }
@@ -76,6 +78,8 @@ final class HandlerAnalyzer {
         creators.add(new Handler(method, event));
       } else if (handlerShaped) {
         instanceCreators.add(new Handler(method, event));
+      } else if (isStatic && firstParameterEvent(method, events) != null) {
+        misshapenCreators.add(method);
       }
     }
     // A static apply that could build the aggregate is its creating method, as any static method of that
@@ -104,12 +108,17 @@ final class HandlerAnalyzer {
     }
 
     if (creators.isEmpty()) {
-      // An instance method of the creating method's shape whose events no handler takes is most likely
-      // the creating method without its "static".
+      // A static method taking an event, or an instance method of the creating method's shape whose
+      // events no handler takes, is most likely the creating method with a slip.
       Optional<Handler> notStatic = instanceCreators.stream()
           .filter(candidate -> !result.appliedBy.keySet().containsAll(events.leavesUnder.get(candidate.event())))
           .findFirst();
-      if (notStatic.isPresent()) {
+      if (!misshapenCreators.isEmpty()) {
+        ExecutableElement method = misshapenCreators.get(0);
+        TypeElement event = firstParameterEvent(method, events);
+        errors.error(method, Messages.creatorShape(signature(method), simpleName, creatorProblem(method, type),
+            "static " + simpleName + " " + method.getSimpleName() + "(" + display(event) + " e)"));
+      } else if (notStatic.isPresent()) {
         errors.error(notStatic.get().method(), Messages.creatorNotStatic(signature(notStatic.get()), simpleName));
       } else if (!creatorTakesRejected) {
         String example = events.leaves.isEmpty() ? rootName : display(events.leaves.iterator().next());
@@ -126,6 +135,17 @@ final class HandlerAnalyzer {
         errors.error(result.creator.method(), Messages.handlerThrows(signature(result.creator), thrown)));
     for (Handler extra : creators.subList(1, creators.size())) {
       errors.error(extra.method(), Messages.duplicateCreator(signature(extra), signature(result.creator)));
+    }
+    // An instance method of a handler's shape under another name (on, when, handle, as other libraries
+    // call them) is reported once, instead of its events as unhandled.
+    for (Handler misnamed : instanceCreators) {
+      List<TypeElement> unhandled = events.leavesUnder.get(misnamed.event()).stream()
+          .filter(leaf -> !result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf))
+          .toList();
+      if (!unhandled.isEmpty() && !claimed.containsAll(unhandled)) {
+        errors.error(misnamed.method(), Messages.handlerName(signature(misnamed), display(misnamed.event())));
+        claimed.addAll(unhandled);
+      }
     }
     for (TypeElement leaf : events.leaves) {
       if (!result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf) && !claimed.contains(leaf)) {
@@ -154,7 +174,8 @@ final class HandlerAnalyzer {
     } else if (event == null) {
       problem = "takes " + method.getParameters().get(0).asType() + ", which is not an event of " + rootName;
     } else if (!returnsAggregate(method, type)) {
-      problem = "returns " + method.getReturnType();
+      problem = "returns " + method.getReturnType()
+          + (returnsEvents(method, events) ? ", as a command does (name commands after what they do)" : "");
     }
     TypeElement taken = event != null ? event : firstParameterEvent(method, events);
     if (problem != null) {
@@ -207,15 +228,40 @@ final class HandlerAnalyzer {
   }
 
   /**
-   * Whether {@code method}'s first parameter is an event type the hierarchy walk rejected and reported
-   * (an enum, a non-sealed level) or a subtype of one.
+   * Whether {@code method}'s first parameter is a type the hierarchy walk rejected (an enum, a non-sealed
+   * level, a permitted type javac rejects) or a subtype of one, or a subtype of the events root the
+   * permits clause leaves out, which javac reports.
    */
-  private boolean takesRejectedEvent(ExecutableElement method, EventHierarchy events) {
-    if (method.getParameters().isEmpty() || events.rejected.isEmpty()) {
+  private boolean takesEventOutsideHierarchy(ExecutableElement method, EventHierarchy events) {
+    if (method.getParameters().isEmpty()) {
       return false;
     }
     TypeMirror parameter = types.erasure(method.getParameters().get(0).asType());
-    return events.rejected.stream().anyMatch(rejected -> types.isSubtype(parameter, types.erasure(rejected.asType())));
+    if (parameter.getKind() != TypeKind.DECLARED || events.contains((TypeElement) types.asElement(parameter))) {
+      return false;
+    }
+    return types.isSubtype(parameter, types.erasure(events.root.asType()))
+        || events.rejected.stream().anyMatch(rejected -> types.isSubtype(parameter, types.erasure(rejected.asType())));
+  }
+
+  /** Whether {@code method} returns what a command returns: events, or a collection of them. */
+  private boolean returnsEvents(ExecutableElement method, EventHierarchy events) {
+    TypeMirror returned = types.erasure(method.getReturnType());
+    TypeElement collection = elements.getTypeElement("java.util.Collection");
+    return returned.getKind() == TypeKind.DECLARED
+        && (types.isSubtype(returned, types.erasure(events.root.asType()))
+            || types.isSubtype(returned, types.erasure(collection.asType())));
+  }
+
+  /** What keeps a static method taking an event from being the creating method. */
+  private String creatorProblem(ExecutableElement method, TypeElement type) {
+    if (method.getParameters().size() != 1) {
+      return "takes " + method.getParameters().size() + " parameters";
+    }
+    if (!method.getTypeParameters().isEmpty()) {
+      return "declares type parameters";
+    }
+    return "returns " + method.getReturnType();
   }
 
   private boolean returnsAggregate(ExecutableElement method, TypeElement type) {
@@ -224,5 +270,15 @@ final class HandlerAnalyzer {
 
   private static String signature(Handler handler) {
     return handler.method().getSimpleName() + "(" + display(handler.event()) + ")";
+  }
+
+  /** {@code create(Opened, Clock)}: the method's name and its parameters' types as written. */
+  private String signature(ExecutableElement method) {
+    return method.getSimpleName() + method.getParameters().stream()
+        .map(parameter -> {
+          TypeMirror erased = types.erasure(parameter.asType());
+          return erased.getKind() == TypeKind.DECLARED ? display((TypeElement) types.asElement(erased)) : erased.toString();
+        })
+        .collect(Collectors.joining(", ", "(", ")"));
   }
 }

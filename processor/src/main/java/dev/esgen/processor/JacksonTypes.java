@@ -14,6 +14,7 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
@@ -40,6 +41,8 @@ import javax.lang.model.util.Types;
  * <ul>
  *   <li>an interface or abstract class without type information: Jackson writes the object but cannot
  *       tell which class to build when reading ({@code Runnable}, a plain {@code Shape} interface);
+ *   <li>an inner (non-static) class, except as a field of its enclosing class: Jackson has no enclosing
+ *       instance to build it with;
  *   <li>a class with no property Jackson sees: writing it fails;
  *   <li>a class Jackson cannot construct: reading it fails;
  *   <li>a map key type compiled here that does not survive Jackson's key form, {@code toString()} on the
@@ -92,7 +95,7 @@ final class JacksonTypes {
     }
   }
 
-  private enum Kind { ABSTRACT, EMPTY, NO_CREATOR, KEY_WITHOUT_TO_STRING, KEY_WITHOUT_STRING_CREATOR }
+  private enum Kind { ABSTRACT, INNER, EMPTY, NO_CREATOR, KEY_WITHOUT_TO_STRING, KEY_WITHOUT_STRING_CREATOR }
 
   /**
    * Checks the properties of the aggregate {@code aggregate} and of its concrete {@code events}, each
@@ -118,21 +121,21 @@ final class JacksonTypes {
         // javac (17) places no diagnostic on a record component, only on its field.
         Element at = fields.containsKey(name) ? fields.get(name) : component;
         if (!choosesItsForm(component) && !choosesItsForm(at) && !choosesItsForm(component.getAccessor())) {
-          checkProperty(at, "component " + name + " of " + ownerLabel, component.asType(), reported);
+          checkProperty(at, "component " + name + " of " + ownerLabel, owner, component.asType(), reported);
         }
       }
     } else if (owner.getKind() == ElementKind.CLASS) {
       for (VariableElement field : fields.values()) {
         Set<Modifier> modifiers = field.getModifiers();
         if (!modifiers.contains(Modifier.STATIC) && !modifiers.contains(Modifier.TRANSIENT) && !choosesItsForm(field)) {
-          checkProperty(field, "field " + field.getSimpleName() + " of " + ownerLabel, field.asType(), reported);
+          checkProperty(field, "field " + field.getSimpleName() + " of " + ownerLabel, owner, field.asType(), reported);
         }
       }
     }
   }
 
-  private void checkProperty(Element at, String where, TypeMirror type, Set<TypeElement> reported) {
-    Optional<Problem> problem = check(type, new HashSet<>());
+  private void checkProperty(Element at, String where, TypeElement owner, TypeMirror type, Set<TypeElement> reported) {
+    Optional<Problem> problem = check(type, owner, new HashSet<>());
     if (problem.isEmpty()) {
       return;
     }
@@ -148,6 +151,8 @@ final class JacksonTypes {
     String via = problem.via().isEmpty() ? "" : " (through " + String.join(", ", problem.via()) + ")";
     String culpritName = display(culprit);
     return switch (problem.kind()) {
+      case INNER -> Messages.jsonInnerClass(where, type.toString(), via, culpritName,
+          display((TypeElement) culprit.getEnclosingElement()));
       case ABSTRACT -> Messages.jsonAbstractType(where, type.toString(), via, culpritName,
           culprit.getKind() == ElementKind.INTERFACE ? "an interface" : "an abstract class", compiledTypes.contains(culprit));
       case EMPTY -> Messages.jsonEmptyType(where, type.toString(), via, culpritName);
@@ -159,27 +164,31 @@ final class JacksonTypes {
     };
   }
 
-  private Optional<Problem> check(TypeMirror type, Set<TypeElement> visiting) {
+  /**
+   * @param holder the record or class whose property {@code type} is, or null when {@code type} is held
+   *     by a collection, map, array or {@code Optional}
+   */
+  private Optional<Problem> check(TypeMirror type, TypeElement holder, Set<TypeElement> visiting) {
     return switch (type.getKind()) {
-      case ARRAY -> check(((ArrayType) type).getComponentType(), visiting);
+      case ARRAY -> check(((ArrayType) type).getComponentType(), null, visiting);
       case WILDCARD -> {
         TypeMirror bound = ((WildcardType) type).getExtendsBound();
-        yield bound == null ? Optional.empty() : check(bound, visiting);
+        yield bound == null ? Optional.empty() : check(bound, holder, visiting);
       }
-      case DECLARED -> checkDeclared((DeclaredType) type, visiting);
+      case DECLARED -> checkDeclared((DeclaredType) type, holder, visiting);
       // Primitives, type variables (events and aggregates have none) and unresolved types.
       default -> Optional.empty();
     };
   }
 
-  private Optional<Problem> checkDeclared(DeclaredType type, Set<TypeElement> visiting) {
+  private Optional<Problem> checkDeclared(DeclaredType type, TypeElement holder, Set<TypeElement> visiting) {
     TypeElement element = (TypeElement) type.asElement();
     String name = element.getQualifiedName().toString();
     if (choosesItsForm(element)) {
       return Optional.empty();
     }
     if (name.equals("java.util.Optional") || name.equals("java.util.concurrent.atomic.AtomicReference")) {
-      return type.getTypeArguments().isEmpty() ? Optional.empty() : check(type.getTypeArguments().get(0), visiting);
+      return type.getTypeArguments().isEmpty() ? Optional.empty() : check(type.getTypeArguments().get(0), null, visiting);
     }
     Optional<DeclaredType> map = asSupertype(type, "java.util.Map");
     if (map.isPresent()) {
@@ -188,12 +197,12 @@ final class JacksonTypes {
         return Optional.empty();
       }
       Optional<Problem> key = checkKey(arguments.get(0));
-      return key.isPresent() ? key : check(arguments.get(1), visiting);
+      return key.isPresent() ? key : check(arguments.get(1), null, visiting);
     }
     Optional<DeclaredType> iterable = asSupertype(type, "java.lang.Iterable");
     if (iterable.isPresent()) {
       List<? extends TypeMirror> arguments = iterable.get().getTypeArguments();
-      return arguments.size() == 1 ? check(arguments.get(0), visiting) : Optional.empty();
+      return arguments.size() == 1 ? check(arguments.get(0), null, visiting) : Optional.empty();
     }
     if (name.startsWith("java.")) {
       return isAbstract(element) && !READABLE_ABSTRACT_JDK_TYPES.contains(name)
@@ -205,6 +214,9 @@ final class JacksonTypes {
     }
     if (isAbstract(element)) {
       return Optional.of(new Problem(Kind.ABSTRACT, element, List.of()));
+    }
+    if (isInner(element) && !builtByItsOuterInstance(element, holder)) {
+      return Optional.of(new Problem(Kind.INNER, element, List.of()));
     }
     if (!visiting.add(element)) {
       return Optional.empty();
@@ -225,7 +237,7 @@ final class JacksonTypes {
         continue;
       }
       TypeMirror componentType = ((ExecutableType) types.asMemberOf(type, accessor)).getReturnType();
-      Optional<Problem> problem = check(componentType, visiting);
+      Optional<Problem> problem = check(componentType, record, visiting);
       if (problem.isPresent()) {
         return Optional.of(problem.get().within(display(record) + "." + component.getSimpleName()));
       }
@@ -245,7 +257,7 @@ final class JacksonTypes {
       if (modifiers.contains(Modifier.STATIC) || modifiers.contains(Modifier.TRANSIENT) || choosesItsForm(field)) {
         continue;
       }
-      Optional<Problem> problem = check(types.asMemberOf(type, field), visiting);
+      Optional<Problem> problem = check(types.asMemberOf(type, field), element, visiting);
       if (problem.isPresent()) {
         return Optional.of(problem.get().within(display(element) + "." + field.getSimpleName()));
       }
@@ -348,6 +360,20 @@ final class JacksonTypes {
       }
     }
     return Optional.empty();
+  }
+
+  private static boolean isInner(TypeElement type) {
+    return type.getNestingKind() == NestingKind.MEMBER
+        && type.getKind() == ElementKind.CLASS
+        && !type.getModifiers().contains(Modifier.STATIC);
+  }
+
+  /**
+   * Jackson builds an instance of an inner class only as the property of a bean of its enclosing class,
+   * built first through a no-argument constructor: never for a record, never inside a collection.
+   */
+  private static boolean builtByItsOuterInstance(TypeElement inner, TypeElement holder) {
+    return holder != null && holder.getKind() == ElementKind.CLASS && holder.equals(inner.getEnclosingElement());
   }
 
   private static boolean isAbstract(TypeElement type) {

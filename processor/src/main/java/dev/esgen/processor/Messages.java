@@ -155,6 +155,11 @@ final class Messages {
         + ", where the generated code lives: " + fix + " public (or package-private in that package) and not private";
   }
 
+  public static String eventInner(String event, String enclosing) {
+    return "[esgen:event-inner] event " + event + " is an inner class, which Jackson cannot build without an"
+        + " instance of " + enclosing + " to hold it: declare it static (or make it a record)";
+  }
+
   public static String eventNotDeserializable(String event) {
     return "[esgen:event-not-deserializable] event " + event
         + " cannot be read back from storage: add a non-private no-argument constructor, or annotate a"
@@ -188,6 +193,12 @@ final class Messages {
         : "hold the data in a record or final class instead";
     return "[esgen:json-abstract-type] " + where + " has type " + type + via + ", which Jackson writes but cannot"
         + " read back: " + culprit + " is " + kind + ", and the stored JSON does not say which class to build; " + fix;
+  }
+
+  public static String jsonInnerClass(String where, String type, String via, String culprit, String enclosing) {
+    return "[esgen:json-inner-class] " + where + " has type " + type + via + ", which Jackson cannot read back: "
+        + culprit + " is an inner class, which Jackson builds only as a field of a " + enclosing + " it has built"
+        + " first; declare it static (or make it a record)";
   }
 
   public static String jsonEmptyType(String where, String type, String via, String culprit) {
@@ -258,6 +269,17 @@ final class Messages {
   public static String noCreator(String aggregate, String firstEvent) {
     return "[esgen:no-creator] " + aggregate + " has no creating method: add \"static " + aggregate
         + " create(" + firstEvent + " e)\", which builds the aggregate from the first event of its stream";
+  }
+
+  public static String creatorShape(String method, String aggregate, String problem, String example) {
+    return "[esgen:creator-shape] " + method + " would be " + aggregate + "'s creating method, but it " + problem
+        + ": the creating method takes the first event of a stream and nothing else and returns " + aggregate
+        + ", as in \"" + example + "\" (take anything else it needs from the event)";
+  }
+
+  public static String handlerName(String method, String event) {
+    return "[esgen:handler-name] " + method + " has the shape of a handler of " + event + ", but esgen calls only"
+        + " handlers named apply: rename it to apply";
   }
 
   public static String creatorNotStatic(String method, String aggregate) {

@@ -400,6 +400,72 @@ class ValidationTest {
   }
 
   @Test
+  void aCreatingMethodTakingMoreThanItsEventIsToldSo() {
+    JavaFileObject source = rule("CreatorWithExtraParameter");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:creator-shape] open(ThingOpened, Clock) would be Thing's creating method, but it"
+            + " takes 2 parameters: the creating method takes the first event of a stream and nothing else and returns"
+            + " Thing, as in \"static Thing open(ThingOpened e)\" (take anything else it needs from the event)")
+        .inFile(source)
+        .onLineContaining("static Thing open(ThingOpened e, Clock clock)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aHandlerUnderAnotherNameIsToldToBeNamedApply() {
+    JavaFileObject source = rule("HandlerNotNamedApply");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-name] on(ThingRenamed) has the shape of a handler of ThingRenamed, but"
+            + " esgen calls only handlers named apply: rename it to apply")
+        .inFile(source)
+        .onLineContaining("Thing on(ThingRenamed e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aCommandNamedApplyIsToldItIsOne() {
+    JavaFileObject source = rule("CommandNamedApply");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler returns java.util.List<fixture.ThingEvent>, as a"
+            + " command does (name commands after what they do): handlers look like \"Thing apply(ThingRenamed e)\"")
+        .inFile(source)
+        .onLineContaining("List<ThingEvent> apply(ThingRenamed e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void anEventMissingFromThePermitsClauseIsLeftToJavac() {
+    JavaFileObject source = rule("EventNotPermitted");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("class is not allowed to extend sealed class: fixture.ThingEvent")
+        .inFile(source)
+        .onLineContaining("record ThingRenamed(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void innerClassesJacksonCannotBuildAreRefused() {
+    JavaFileObject source = rule("InnerClassEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-inner] event ThingEvents.ThingRenamed is an inner class, which Jackson"
+            + " cannot build without an instance of ThingEvents to hold it: declare it static (or make it a record)")
+        .inFile(source)
+        .onLineContaining("final class ThingRenamed");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-inner-class] component tag of aggregate Thing has type fixture.Thing.Tag,"
+            + " which Jackson cannot read back: Thing.Tag is an inner class, which Jackson builds only as a field of a"
+            + " Thing it has built first; declare it static (or make it a record)")
+        .inFile(source)
+        .onLineContaining("record Thing(");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
   void aClassEventNeedsAConstructorJacksonCanUse() {
     JavaFileObject source = rule("EventWithoutJacksonConstructor");
     Compilation compilation = compile(source);

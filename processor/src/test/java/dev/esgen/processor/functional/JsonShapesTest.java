@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.processor.functional.parcel.Code;
+import dev.esgen.processor.functional.parcel.Crate;
 import dev.esgen.processor.functional.parcel.Fragile;
 import dev.esgen.processor.functional.parcel.Label;
 import dev.esgen.processor.functional.parcel.Line;
@@ -91,8 +92,8 @@ class JsonShapesTest {
   }
 
   @Test
-  void classesWithGettersAndCreators() throws IOException {
-    var weighed = new ParcelEvent.Weighed(new Weight(1_250), new Label("this side up"));
+  void classesWithGettersAndCreatorsAndAnInnerClassField() throws IOException {
+    var weighed = new ParcelEvent.Weighed(new Weight(1_250), new Label("this side up"), new Crate("pine", "red"));
     assertEquals(weighed, roundTrip(weighed));
   }
 

@@ -44,8 +44,11 @@ public sealed interface ParcelEvent {
   record Measured(Shape shape, List<Shape> more, Object anything, Number count, CharSequence text)
       implements ParcelEvent {}
 
-  /** Classes compiled here that Jackson can see into and construct (a no-argument constructor or @JsonCreator). */
-  record Weighed(Weight weight, Label label) implements ParcelEvent {}
+  /**
+   * Classes compiled here that Jackson can see into and construct (a no-argument constructor or
+   * {@code @JsonCreator}), one with an inner class as its field.
+   */
+  record Weighed(Weight weight, Label label, Crate crate) implements ParcelEvent {}
 
   /** An array: records compare arrays by reference, so the test compares its content. */
   record Stamped(int[] stamps) implements ParcelEvent {}
