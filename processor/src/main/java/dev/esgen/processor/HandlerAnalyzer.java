@@ -149,7 +149,14 @@ final class HandlerAnalyzer {
     }
     for (TypeElement leaf : events.leaves) {
       if (!result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf) && !claimed.contains(leaf)) {
-        errors.error(type, aggregate, Messages.noHandler(display(leaf), simpleName));
+        Optional<ExecutableElement> inherited = inheritedHandler(type, leaf, events);
+        if (inherited.isPresent()) {
+          errors.error(type, aggregate, Messages.inheritedHandler(display(leaf), simpleName, signature(inherited.get()),
+              display((TypeElement) inherited.get().getEnclosingElement())));
+          claimed.addAll(events.leavesUnder.get(firstParameterEvent(inherited.get(), events)));
+        } else {
+          errors.error(type, aggregate, Messages.noHandler(display(leaf), simpleName));
+        }
       }
     }
     return result;
@@ -242,6 +249,17 @@ final class HandlerAnalyzer {
     }
     return types.isSubtype(parameter, types.erasure(events.root.asType()))
         || events.rejected.stream().anyMatch(rejected -> types.isSubtype(parameter, types.erasure(rejected.asType())));
+  }
+
+  /** An {@code apply} method taking {@code leaf} that {@code type} inherits rather than declares. */
+  private Optional<ExecutableElement> inheritedHandler(TypeElement type, TypeElement leaf, EventHierarchy events) {
+    return ElementFilter.methodsIn(elements.getAllMembers(type)).stream()
+        .filter(method -> method.getSimpleName().contentEquals("apply") && !method.getEnclosingElement().equals(type))
+        .filter(method -> {
+          TypeElement event = firstParameterEvent(method, events);
+          return event != null && events.leavesUnder.get(event).contains(leaf);
+        })
+        .findFirst();
   }
 
   /** Whether {@code method} returns what a command returns: events, or a collection of them. */

@@ -154,7 +154,8 @@ final class JacksonTypes {
       case INNER -> Messages.jsonInnerClass(where, type.toString(), via, culpritName,
           display((TypeElement) culprit.getEnclosingElement()));
       case ABSTRACT -> Messages.jsonAbstractType(where, type.toString(), via, culpritName,
-          culprit.getKind() == ElementKind.INTERFACE ? "an interface" : "an abstract class", compiledTypes.contains(culprit));
+          culprit.getKind() == ElementKind.INTERFACE ? "an interface" : "an abstract class",
+          Messages.jsonAbstractTypeFix(culpritName, compiledTypes.contains(culprit), isEvent(culprit)));
       case EMPTY -> Messages.jsonEmptyType(where, type.toString(), via, culpritName);
       case NO_CREATOR -> Messages.jsonNoCreator(where, type.toString(), via, culpritName);
       case KEY_WITHOUT_TO_STRING -> Messages.jsonMapKey(where, type.toString(), via, culpritName,
@@ -360,6 +361,19 @@ final class JacksonTypes {
       }
     }
     return Optional.empty();
+  }
+
+  /** Whether {@code type} is an events root or below one. */
+  private boolean isEvent(TypeElement type) {
+    if (Annotations.has(type, Annotations.DOMAIN_EVENTS)) {
+      return true;
+    }
+    for (TypeMirror supertype : types.directSupertypes(type.asType())) {
+      if (supertype instanceof DeclaredType declared && isEvent((TypeElement) declared.asElement())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean isInner(TypeElement type) {

@@ -185,14 +185,25 @@ final class Messages {
         + " kept at run time): annotate each with @JsonProperty(\"name\")";
   }
 
-  public static String jsonAbstractType(
-      String where, String type, String via, String culprit, String kind, boolean compiledHere) {
-    String fix = compiledHere
+  /** @param fix what to do about {@code culprit}, from {@link #jsonAbstractTypeFix} */
+  public static String jsonAbstractType(String where, String type, String via, String culprit, String kind, String fix) {
+    return "[esgen:json-abstract-type] " + where + " has type " + type + via + ", which Jackson writes but cannot"
+        + " read back: " + culprit + " is " + kind + ", and the stored JSON does not say which class to build; " + fix;
+  }
+
+  /**
+   * @param compiledHere whether {@code culprit} is compiled with the aggregate, so that it can be annotated
+   * @param isEvent whether {@code culprit} is (under) an events root, whose type already goes beside the JSON
+   */
+  public static String jsonAbstractTypeFix(String culprit, boolean compiledHere, boolean isEvent) {
+    if (isEvent) {
+      return "keep what is needed of these events in records of their own (@JsonTypeInfo on " + culprit
+          + " would also change how every event is stored)";
+    }
+    return compiledHere
         ? "annotate " + culprit + " with @JsonTypeInfo(use = JsonTypeInfo.Id.NAME) and @JsonSubTypes naming its"
             + " implementations, or use a record or final class"
         : "hold the data in a record or final class instead";
-    return "[esgen:json-abstract-type] " + where + " has type " + type + via + ", which Jackson writes but cannot"
-        + " read back: " + culprit + " is " + kind + ", and the stored JSON does not say which class to build; " + fix;
   }
 
   public static String jsonInnerClass(String where, String type, String via, String culprit, String enclosing) {
@@ -241,6 +252,12 @@ final class Messages {
   public static String noHandler(String event, String aggregate) {
     return "[esgen:no-handler] event " + event + " has no handler: add \"" + aggregate + " apply(" + event
         + " e)\" to " + aggregate;
+  }
+
+  public static String inheritedHandler(String event, String aggregate, String method, String superclass) {
+    return "[esgen:no-handler] event " + event + " has no handler in " + aggregate + ": " + method + " is inherited"
+        + " from " + superclass + ", and esgen calls only the handlers " + aggregate + " declares itself; declare \""
+        + aggregate + " apply(" + event + " e)\" in " + aggregate + " (it may call the inherited one)";
   }
 
   public static String duplicateHandler(String handler, List<String> events, String other) {

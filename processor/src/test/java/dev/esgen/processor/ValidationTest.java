@@ -425,6 +425,19 @@ class ValidationTest {
   }
 
   @Test
+  void anInheritedHandlerIsNamedWhenItsEventHasNone() {
+    JavaFileObject source = rule("InheritedHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:no-handler] event ThingRenamed has no handler in Thing: apply(ThingRenamed) is"
+            + " inherited from NamedThing, and esgen calls only the handlers Thing declares itself; declare \"Thing"
+            + " apply(ThingRenamed e)\" in Thing (it may call the inherited one)")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
   void aCommandNamedApplyIsToldItIsOne() {
     JavaFileObject source = rule("CommandNamedApply");
     Compilation compilation = compile(source);
@@ -542,6 +555,20 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("record Job(");
     assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void eventsHeldInTheStateAreNotToBeAnnotatedWithTypeInformation() {
+    JavaFileObject source = rule("EventsInState");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-abstract-type] component history of aggregate Thing has type"
+            + " java.util.List<fixture.ThingEvent>, which Jackson writes but cannot read back: ThingEvent is an"
+            + " interface, and the stored JSON does not say which class to build; keep what is needed of these events"
+            + " in records of their own (@JsonTypeInfo on ThingEvent would also change how every event is stored)")
+        .inFile(source)
+        .onLineContaining("record Thing(");
+    assertThat(compilation).hadErrorCount(1);
   }
 
   @Test
