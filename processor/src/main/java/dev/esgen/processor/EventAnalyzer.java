@@ -97,8 +97,9 @@ final class EventAnalyzer {
         continue;
       }
       Set<TypeElement> leaves;
-      if (javacRejects(sealed, permitted) || !extendsDirectly(permitted, sealed)) {
-        if (!javacRejects(sealed, permitted)) {
+      boolean leftToJavac = javacRejects(sealed, permitted);
+      if (leftToJavac || !extendsDirectly(permitted, sealed)) {
+        if (!leftToJavac) {
           // Only class files of separate compilations disagree like this; javac checks what it compiles.
           errors.error(permitted, Messages.permittedNotSubtype(display(permitted), display(sealed)));
         }

@@ -15,6 +15,7 @@ import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
@@ -78,7 +79,7 @@ final class HandlerAnalyzer {
         creators.add(new Handler(method, event));
       } else if (handlerShaped) {
         instanceCreators.add(new Handler(method, event));
-      } else if (isStatic && firstParameterEvent(method, events) != null) {
+      } else if (isStatic && firstParameterEvent(method, events) != null && yieldsAggregate(method, type)) {
         misshapenCreators.add(method);
       }
     }
@@ -116,7 +117,7 @@ final class HandlerAnalyzer {
       if (!misshapenCreators.isEmpty()) {
         ExecutableElement method = misshapenCreators.get(0);
         TypeElement event = firstParameterEvent(method, events);
-        errors.error(method, Messages.creatorShape(signature(method), simpleName, creatorProblem(method, type),
+        errors.error(method, Messages.creatorShape(signature(method), simpleName, creatorProblem(method),
             "static " + simpleName + " " + method.getSimpleName() + "(" + display(event) + " e)"));
       } else if (notStatic.isPresent()) {
         errors.error(notStatic.get().method(), Messages.creatorNotStatic(signature(notStatic.get()), simpleName));
@@ -271,8 +272,8 @@ final class HandlerAnalyzer {
             || types.isSubtype(returned, types.erasure(collection.asType())));
   }
 
-  /** What keeps a static method taking an event from being the creating method. */
-  private String creatorProblem(ExecutableElement method, TypeElement type) {
+  /** What keeps a static method taking an event and yielding the aggregate from being the creating method. */
+  private static String creatorProblem(ExecutableElement method) {
     if (method.getParameters().size() != 1) {
       return "takes " + method.getParameters().size() + " parameters";
     }
@@ -284,6 +285,14 @@ final class HandlerAnalyzer {
 
   private boolean returnsAggregate(ExecutableElement method, TypeElement type) {
     return types.isSameType(types.erasure(method.getReturnType()), types.erasure(type.asType()));
+  }
+
+  /** Whether {@code method} returns the aggregate, or a type that wraps it such as {@code Optional<Thing>}. */
+  private boolean yieldsAggregate(ExecutableElement method, TypeElement type) {
+    TypeMirror aggregate = types.erasure(type.asType());
+    return returnsAggregate(method, type)
+        || (method.getReturnType() instanceof DeclaredType declared
+            && declared.getTypeArguments().stream().anyMatch(argument -> types.isSameType(types.erasure(argument), aggregate)));
   }
 
   private static String signature(Handler handler) {
