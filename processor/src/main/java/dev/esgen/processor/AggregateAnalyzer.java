@@ -49,6 +49,7 @@ final class AggregateAnalyzer {
   private final ErrorReporter errors;
   private final AggregateOptionsReader optionsReader;
   private final JacksonVisibility jackson;
+  private final JacksonTypes jacksonTypes;
   private final EventAnalyzer eventAnalyzer;
   private final HandlerAnalyzer handlerAnalyzer;
   private final ColumnAnalyzer columnAnalyzer;
@@ -58,18 +59,20 @@ final class AggregateAnalyzer {
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
    *     shared by all aggregates of one compilation
+   * @param compiledTypes the types this compilation processes, filled in as rounds go
    * @param componentModel the compilation's {@code -Aesgen.componentModel}
    * @param fingerprinter computes the fingerprints snapshots are stored with
    */
   public AggregateAnalyzer(Elements elements, Types types, ErrorReporter errors, Map<String, String> aggregateNames,
-      ComponentModel componentModel, SnapshotFingerprinter fingerprinter) {
+      CompiledTypes compiledTypes, ComponentModel componentModel, SnapshotFingerprinter fingerprinter) {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
     this.componentModel = componentModel;
     this.optionsReader = new AggregateOptionsReader(elements, errors, aggregateNames);
     this.jackson = new JacksonVisibility(errors);
-    this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson);
+    this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson, compiledTypes);
+    this.jacksonTypes = new JacksonTypes(types, errors, jackson, compiledTypes);
     this.handlerAnalyzer = new HandlerAnalyzer(elements, types, errors);
     this.columnAnalyzer = new ColumnAnalyzer(elements, types, errors);
     this.evolutionAnalyzer =
@@ -108,13 +111,22 @@ final class AggregateAnalyzer {
     }
     TypeElement root = (TypeElement) eventsType.asElement();
     boolean rootOk = true;
-    if (!Annotations.has(root, Annotations.DOMAIN_EVENTS)) {
-      errors.error(type, aggregate, eventsValue, Messages.eventsNotDomainEvents(simpleName, display(root)));
+    Optional<String> cannotBeRoot = cannotBeEventsRoot(root);
+    if (cannotBeRoot.isPresent()) {
+      // Annotating and sealing it, the advice below, is impossible: say what to point events at instead.
+      errors.error(type, aggregate, eventsValue, Messages.eventsCannotBeRoot(
+          simpleName, display(root), cannotBeRoot.get(), type.getSimpleName() + "Event"));
       rootOk = false;
-    }
-    if (!root.getModifiers().contains(Modifier.SEALED)) {
-      errors.error(type, aggregate, eventsValue, Messages.eventsNotSealed(simpleName, display(root)));
-      rootOk = false;
+    } else {
+      if (!Annotations.has(root, Annotations.DOMAIN_EVENTS)) {
+        errors.error(type, aggregate, eventsValue, Messages.eventsNotDomainEvents(simpleName, display(root)));
+        rootOk = false;
+      }
+      if (!root.getModifiers().contains(Modifier.SEALED)) {
+        errors.error(type, aggregate, eventsValue,
+            Messages.eventsNotSealed(simpleName, display(root), root.getKind() == ElementKind.INTERFACE));
+        rootOk = false;
+      }
     }
     if (!root.getTypeParameters().isEmpty()) {
       errors.error(root, Messages.eventGeneric(display(root)));
@@ -131,6 +143,7 @@ final class AggregateAnalyzer {
     EventHierarchy events = eventAnalyzer.walk(root, packageOf(type));
     Map<TypeElement, String> storedNames = eventAnalyzer.checkStoredNames(events.leaves);
     Handlers handlers = handlerAnalyzer.checkHandlers(type, aggregate, simpleName, events);
+    jacksonTypes.check(type, events.leaves);
     EvolutionModel evolution =
         evolutionAnalyzer.analyze(type, aggregate, events, storedNames, handlers, packageOf(type));
 
@@ -284,6 +297,22 @@ final class AggregateAnalyzer {
     }
   }
 
+  /**
+   * What makes {@code root} impossible to turn into a sealed events root, or empty when annotating and
+   * sealing it would do: a record, enum or final class cannot be sealed, and a JDK type cannot be edited.
+   */
+  private static Optional<String> cannotBeEventsRoot(TypeElement root) {
+    String name = root.getQualifiedName().toString();
+    if (name.startsWith("java.") || name.startsWith("javax.")) {
+      return Optional.of("a JDK type");
+    }
+    return switch (root.getKind()) {
+      case RECORD, ENUM, ANNOTATION_TYPE -> Optional.of(kindName(root.getKind()));
+      case CLASS -> root.getModifiers().contains(Modifier.FINAL) ? Optional.of("a final class") : Optional.empty();
+      default -> Optional.empty();
+    };
+  }
+
   // ---- the aggregate declaration
 
   private void checkDeclaration(TypeElement type, AnnotationMirror aggregate, String simpleName) {
@@ -302,9 +331,8 @@ final class AggregateAnalyzer {
       }
       jackson.checkJacksonProperties(type, "snapshot");
     }
-    if (isPrivate(type)) {
-      errors.error(type, aggregate, Messages.aggregatePrivate(simpleName));
-    }
+    privateEnclosing(type).ifPresent(culprit ->
+        errors.error(type, aggregate, Messages.aggregatePrivate(simpleName, display(culprit))));
     if (!type.getTypeParameters().isEmpty()) {
       errors.error(type, aggregate, Messages.aggregateGeneric(simpleName));
     }
@@ -320,7 +348,7 @@ final class AggregateAnalyzer {
         .filter(name -> elements.getTypeElement(name) == null)
         .toList();
     if (!missing.isEmpty()) {
-      String repository = String.join("_", ClassName.get(type).simpleNames()) + "Repository";
+      String repository = GeneratedTypes.simpleName(ClassName.get(type), "Repository");
       errors.error(type, aggregate, Messages.componentModelDependencyMissing(componentModel.optionValue(), repository,
           missing, componentModel.dependency(), ComponentModel.optionValues()));
     }
@@ -337,13 +365,14 @@ final class AggregateAnalyzer {
     return elements.getPackageOf(element);
   }
 
-  private static boolean isPrivate(TypeElement type) {
-    for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
+  /** {@code type} itself when it is private, else the innermost private type enclosing it. */
+  private static Optional<TypeElement> privateEnclosing(TypeElement type) {
+    for (Element e = type; e instanceof TypeElement enclosing; e = e.getEnclosingElement()) {
       if (e.getModifiers().contains(Modifier.PRIVATE)) {
-        return true;
+        return Optional.of(enclosing);
       }
     }
-    return false;
+    return Optional.empty();
   }
 
   /** A type's name as the user writes it in its package: {@code AccountEvent.Opened} for a nested type. */

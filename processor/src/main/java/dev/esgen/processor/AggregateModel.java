@@ -40,12 +40,9 @@ record AggregateModel(
     columns = List.copyOf(columns);
   }
 
-  /**
-   * The name of a generated companion type, such as {@code BankAccountKeys}: the aggregate's simple
-   * names joined by {@code '_'} when it is nested, so that two nested aggregates never collide.
-   */
+  /** The name of a generated companion type, such as {@code BankAccountKeys} (see {@link GeneratedTypes#simpleName}). */
   public ClassName generated(String suffix) {
-    return ClassName.get(type.packageName(), String.join("_", type.simpleNames()) + suffix);
+    return ClassName.get(type.packageName(), GeneratedTypes.simpleName(type, suffix));
   }
 
   /** The events a stream may not continue with because only the creating method takes them. */

@@ -43,7 +43,9 @@ final class AggregateOptionsReader {
     String qualifiedName = type.getQualifiedName().toString();
     String owner = aggregateNames.putIfAbsent(name, qualifiedName);
     if (owner != null && !owner.equals(qualifiedName)) {
-      errors.error(type, aggregate, value, Messages.duplicateAggregateName(name, owner));
+      // Both are named: in an incremental build either may have been read from its class file, where an
+      // error has no source position to point at.
+      errors.error(type, aggregate, value, Messages.duplicateAggregateName(name, qualifiedName, owner));
     }
     return Optional.of(name);
   }

@@ -242,14 +242,16 @@ final class ColumnAnalyzer {
           .findFirst();
       if (inherited.isPresent()) {
         errors.error(property.element(), annotation,
-            Messages.lookupClashesWithRepository(annotationName, property.name(), inherited.get(), simpleName));
+            Messages.lookupClashesWithRepository(annotationName, property.name(), inherited.get(),
+                GeneratedTypes.simpleName(ClassName.get(type), "Repository")));
         continue;
       }
       String constant = ColumnModel.constantFor(property.name());
       String sameConstant = propertyByConstant.putIfAbsent(constant, property.name());
       if (sameConstant != null) {
         errors.error(property.element(), annotation,
-            Messages.columnConstantClash(property.name(), sameConstant, constant, simpleName));
+            Messages.columnConstantClash(property.name(), sameConstant, constant,
+                GeneratedTypes.simpleName(ClassName.get(type), "IndexColumns")));
         continue;
       }
       Optional<ValueForm> form = valueForm(property.type());

@@ -41,18 +41,22 @@ public final class EsgenProcessor extends AbstractProcessor {
   /** Stored aggregate names claimed so far in this compilation, to the aggregate that claimed each. */
   private final Map<String, String> aggregateNames = new HashMap<>();
 
+  private final CompiledTypes compiledTypes = new CompiledTypes();
+
   private ErrorReporter errors;
   private AggregateAnalyzer analyzer;
   private AggregateGenerator generator;
+  private MisplacedAnnotations misplaced;
 
   @Override
   public synchronized void init(ProcessingEnvironment processingEnv) {
     super.init(processingEnv);
     errors = new ErrorReporter(processingEnv.getMessager());
     analyzer = new AggregateAnalyzer(
-        processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, componentModel(),
-        new SnapshotFingerprinter(processingEnv));
+        processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, compiledTypes,
+        componentModel(), new SnapshotFingerprinter(processingEnv));
     generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
+    misplaced = new MisplacedAnnotations(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
   }
 
   /**
@@ -76,7 +80,7 @@ public final class EsgenProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(Annotations.AGGREGATE);
+    return Set.of(Annotations.AGGREGATE, Annotations.AGGREGATE_ID, Annotations.INDEXED, Annotations.UNIQUE);
   }
 
   @Override
@@ -86,6 +90,8 @@ public final class EsgenProcessor extends AbstractProcessor {
 
   @Override
   public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+    compiledTypes.addRoots(round);
+    misplaced.check(round);
     List<TypeElement> aggregates = new ArrayList<>();
     Set<String> waiting = new LinkedHashSet<>(deferred);
     deferred.clear();

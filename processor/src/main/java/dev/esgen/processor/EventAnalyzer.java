@@ -14,6 +14,7 @@ import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeMirror;
@@ -30,12 +31,43 @@ final class EventAnalyzer {
   private final Types types;
   private final ErrorReporter errors;
   private final JacksonVisibility jackson;
+  private final CompiledTypes compiledTypes;
 
-  EventAnalyzer(Elements elements, Types types, ErrorReporter errors, JacksonVisibility jackson) {
+  EventAnalyzer(
+      Elements elements, Types types, ErrorReporter errors, JacksonVisibility jackson, CompiledTypes compiledTypes) {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
     this.jackson = jackson;
+    this.compiledTypes = compiledTypes;
+  }
+
+  /**
+   * Whether javac rejects {@code permitted} in the permits clause of {@code sealed} by itself: a sealed
+   * type compiled here permits a type that does not extend it directly, or a permitted type compiled here
+   * is a class or interface that declares none of {@code final}, {@code sealed} and {@code non-sealed}.
+   * javac reports these only after annotation processing, and only if no processor reported an error
+   * (nor left a type missing that the user's code refers to); so esgen leaves such a type out of the
+   * hierarchy without a word and generates code for the rest, which javac can then compile up to its
+   * own error.
+   */
+  private boolean javacRejects(TypeElement sealed, TypeElement permitted) {
+    return (compiledTypes.contains(sealed) && !extendsDirectly(permitted, sealed))
+        || (compiledTypes.contains(permitted) && lacksSealingModifier(permitted));
+  }
+
+  private boolean extendsDirectly(TypeElement subtype, TypeElement supertype) {
+    TypeMirror erasure = types.erasure(supertype.asType());
+    return types.directSupertypes(subtype.asType()).stream()
+        .anyMatch(direct -> types.isSameType(types.erasure(direct), erasure));
+  }
+
+  private static boolean lacksSealingModifier(TypeElement type) {
+    Set<Modifier> modifiers = type.getModifiers();
+    return (type.getKind() == ElementKind.CLASS || type.getKind() == ElementKind.INTERFACE)
+        && !modifiers.contains(Modifier.FINAL)
+        && !modifiers.contains(Modifier.SEALED)
+        && !modifiers.contains(Modifier.NON_SEALED);
   }
 
   EventHierarchy walk(TypeElement root, PackageElement generatedPackage) {
@@ -65,6 +97,16 @@ final class EventAnalyzer {
         continue;
       }
       Set<TypeElement> leaves;
+      boolean leftToJavac = javacRejects(sealed, permitted);
+      if (leftToJavac || !extendsDirectly(permitted, sealed)) {
+        if (!leftToJavac) {
+          // Only class files of separate compilations disagree like this; javac checks what it compiles.
+          errors.error(permitted, Messages.permittedNotSubtype(display(permitted), display(sealed)));
+        }
+        hierarchy.rejected.add(permitted);
+        hierarchy.leavesUnder.put(permitted, Set.of());
+        continue;
+      }
       if (!permitted.getTypeParameters().isEmpty()) {
         errors.error(permitted, Messages.eventGeneric(display(permitted)));
       }
@@ -73,7 +115,10 @@ final class EventAnalyzer {
         leaves = Set.of(permitted);
         checkAccessible(permitted, generatedPackage);
         if (permitted.getKind() == ElementKind.CLASS) {
-          if (!jackson.jacksonCanConstruct(permitted)) {
+          if (permitted.getNestingKind() == NestingKind.MEMBER && !permitted.getModifiers().contains(Modifier.STATIC)) {
+            errors.error(permitted, Messages.eventInner(
+                display(permitted), display((TypeElement) permitted.getEnclosingElement())));
+          } else if (!jackson.jacksonCanConstruct(permitted)) {
             errors.error(permitted, Messages.eventNotDeserializable(display(permitted)));
           }
           if (!jackson.checkJacksonProperties(permitted, "stored event")) {
@@ -87,9 +132,11 @@ final class EventAnalyzer {
         leaves = collect(permitted, hierarchy, generatedPackage);
       } else if (permitted.getKind() == ElementKind.ENUM) {
         errors.error(permitted, Messages.eventEnum(display(permitted)));
+        hierarchy.rejected.add(permitted);
         leaves = Set.of();
       } else {
         errors.error(permitted, Messages.eventNotEnumerable(display(permitted), display(sealed)));
+        hierarchy.rejected.add(permitted);
         leaves = Set.of();
       }
       hierarchy.leavesUnder.put(permitted, leaves);
@@ -111,7 +158,8 @@ final class EventAnalyzer {
     for (Element e = event; e instanceof TypeElement; e = e.getEnclosingElement()) {
       Set<Modifier> modifiers = e.getModifiers();
       if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
-        errors.error(event, Messages.eventNotAccessible(display(event), generatedPackage.getQualifiedName().toString()));
+        errors.error(event, Messages.eventNotAccessible(
+            display(event), display((TypeElement) e), generatedPackage.getQualifiedName().toString()));
         return;
       }
     }
@@ -127,7 +175,7 @@ final class EventAnalyzer {
         AnnotationValue value = Annotations.value(elements, eventType.get(), "value");
         storedName = (String) value.getValue();
         if (storedName.isBlank()) {
-          errors.error(leaf, eventType.get(), value, Messages.blankEventType(display(leaf)));
+          errors.error(leaf, eventType.get(), value, Messages.blankEventType(display(leaf), leaf.getSimpleName().toString()));
           continue;
         }
       }

@@ -19,8 +19,10 @@ final class GeneratedTypes {
    * Starts the public final class {@code <Aggregate><suffix>} with {@code description} as the first
    * paragraph of its Javadoc.
    *
-   * <p>The aggregate type is the only originating element: Gradle's isolating mode wants exactly one,
-   * and every event type is reached from it.
+   * <p>The aggregate type is the originating element, from which every event type is reached. Gradle
+   * runs esgen as an aggregating processor (it checks stored names across all aggregates), so it
+   * reprocesses every aggregate on each incremental compile and regenerates all of these files anyway;
+   * the element still tells other tools which source a generated file belongs to.
    */
   static TypeSpec.Builder start(AggregateModel model, String suffix, CodeBlock description) {
     return TypeSpec.classBuilder(model.generated(suffix))
@@ -41,6 +43,16 @@ final class GeneratedTypes {
         .addModifiers(Modifier.PUBLIC)
         .addJavadoc("Creates an instance. It holds no state, so one instance can serve every caller.\n")
         .build();
+  }
+
+  /**
+   * The simple name of the companion type generated for {@code aggregate}, such as
+   * {@code BankAccountKeys}: the aggregate's simple names joined by {@code '_'} when it is nested
+   * ({@code Outer_ThingReplay}), so that two nested aggregates never collide. Messages name generated
+   * types through it too, so that they name the class the user will find.
+   */
+  static String simpleName(ClassName aggregate, String suffix) {
+    return String.join("_", aggregate.simpleNames()) + suffix;
   }
 
   /** A type's name as written in its package: {@code TicketEvent.Opened} for a nested type. */

@@ -2,16 +2,20 @@ package dev.esgen.processor;
 
 import static dev.esgen.processor.AggregateAnalyzer.display;
 
+import com.palantir.javapoet.ClassName;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
@@ -47,34 +51,46 @@ final class HandlerAnalyzer {
   Handlers checkHandlers(TypeElement type, AnnotationMirror aggregate, String simpleName, EventHierarchy events) {
     Handlers result = new Handlers();
     List<Handler> creators = new ArrayList<>();
+    List<Handler> staticApplies = new ArrayList<>();
+    List<Handler> instanceCreators = new ArrayList<>();
+    List<ExecutableElement> misshapenCreators = new ArrayList<>();
+    // Events taken by an apply method whose error is reported already: "no handler" would be a second
+    // error for the same mistake, and one that contradicts the first.
+    Set<TypeElement> claimed = new HashSet<>();
+    boolean creatorTakesRejected = false;
     String rootName = display(events.root);
+    String replay = GeneratedTypes.simpleName(ClassName.get(type), "Replay");
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
       boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
+      boolean isApply = method.getSimpleName().contentEquals("apply");
+      if (takesEventOutsideHierarchy(method, events)) {
+        // A subtype of the root that is no event: the type is the mistake, reported by esgen (an enum, a
+        // non-sealed level) or by javac (a type the permits clause leaves out), not the method.
+        creatorTakesRejected |= isStatic && returnsAggregate(method, type);
+        continue;
+      }
       TypeElement event = eventParameter(method, events);
-      if (method.getSimpleName().contentEquals("apply")) {
-        String problem = null;
-        if (isStatic) {
-          problem = "is static";
-        } else if (method.getParameters().size() != 1) {
-          problem = "takes " + method.getParameters().size() + " parameters";
-        } else if (event == null) {
-          problem = "takes " + method.getParameters().get(0).asType() + ", which is not an event of " + rootName;
-        } else if (!returnsAggregate(method, type)) {
-          problem = "returns " + method.getReturnType();
-        }
-        if (problem != null) {
-          errors.error(method, Messages.handlerShape(simpleName, rootName, problem));
-        } else if (method.getModifiers().contains(Modifier.PRIVATE)) {
-          errors.error(method, Messages.handlerPrivate(simpleName));
-        } else {
-          Handler handler = new Handler(method, event);
-          checkedException(method).ifPresent(thrown ->
-              errors.error(method, Messages.handlerThrows(signature(handler), thrown)));
-          result.handlers.add(handler);
-        }
+      boolean handlerShaped = event != null && returnsAggregate(method, type) && method.getTypeParameters().isEmpty();
+      if (isApply && isStatic && handlerShaped) {
+        staticApplies.add(new Handler(method, event));
+      } else if (isApply) {
+        checkApply(method, event, type, simpleName, rootName, replay, events, result, claimed);
       } else if (isStatic && event != null && returnsAggregate(method, type)) {
         creators.add(new Handler(method, event));
+      } else if (handlerShaped) {
+        instanceCreators.add(new Handler(method, event));
+      } else if (isStatic && firstParameterEvent(method, events) != null && yieldsAggregate(method, type)) {
+        misshapenCreators.add(method);
       }
+    }
+    // A static apply that could build the aggregate is its creating method, as any static method of that
+    // shape is, unless another one is: then it is a handler declared static by mistake.
+    if (creators.isEmpty() && !staticApplies.isEmpty()) {
+      creators.add(staticApplies.remove(0));
+    }
+    for (Handler handler : staticApplies) {
+      errors.error(handler.method(), Messages.handlerShape(simpleName, rootName, "is static", display(handler.event())));
+      claimed.addAll(events.leavesUnder.get(handler.event()));
     }
 
     for (Handler handler : result.handlers) {
@@ -93,26 +109,97 @@ final class HandlerAnalyzer {
     }
 
     if (creators.isEmpty()) {
-      String example = events.leaves.isEmpty() ? rootName : display(events.leaves.iterator().next());
-      errors.error(type, aggregate, Messages.noCreator(simpleName, example));
+      // A static method taking an event, or an instance method of the creating method's shape whose
+      // events no handler takes, is most likely the creating method with a slip.
+      Optional<Handler> notStatic = instanceCreators.stream()
+          .filter(candidate -> !result.appliedBy.keySet().containsAll(events.leavesUnder.get(candidate.event())))
+          .findFirst();
+      if (!misshapenCreators.isEmpty()) {
+        ExecutableElement method = misshapenCreators.get(0);
+        TypeElement event = firstParameterEvent(method, events);
+        errors.error(method, Messages.creatorShape(signature(method), simpleName, creatorProblem(method),
+            "static " + simpleName + " " + method.getSimpleName() + "(" + display(event) + " e)"));
+      } else if (notStatic.isPresent()) {
+        errors.error(notStatic.get().method(), Messages.creatorNotStatic(signature(notStatic.get()), simpleName));
+      } else if (!creatorTakesRejected) {
+        String example = events.leaves.isEmpty() ? rootName : display(events.leaves.iterator().next());
+        errors.error(type, aggregate, Messages.noCreator(simpleName, example));
+      }
       return result;
     }
     result.creator = creators.get(0);
     result.creatorLeaves = events.leavesUnder.get(result.creator.event());
     if (result.creator.method().getModifiers().contains(Modifier.PRIVATE)) {
-      errors.error(result.creator.method(), Messages.creatorPrivate(simpleName));
+      errors.error(result.creator.method(), Messages.creatorPrivate(replay));
     }
     checkedException(result.creator.method()).ifPresent(thrown ->
         errors.error(result.creator.method(), Messages.handlerThrows(signature(result.creator), thrown)));
     for (Handler extra : creators.subList(1, creators.size())) {
       errors.error(extra.method(), Messages.duplicateCreator(signature(extra), signature(result.creator)));
     }
+    // An instance method of a handler's shape under another name (on, when, handle, as other libraries
+    // call them) is reported once, instead of its events as unhandled.
+    for (Handler misnamed : instanceCreators) {
+      List<TypeElement> unhandled = events.leavesUnder.get(misnamed.event()).stream()
+          .filter(leaf -> !result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf))
+          .toList();
+      if (!unhandled.isEmpty() && !claimed.containsAll(unhandled)) {
+        errors.error(misnamed.method(), Messages.handlerName(signature(misnamed), display(misnamed.event())));
+        claimed.addAll(unhandled);
+      }
+    }
     for (TypeElement leaf : events.leaves) {
-      if (!result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf)) {
-        errors.error(type, aggregate, Messages.noHandler(display(leaf), simpleName));
+      if (!result.appliedBy.containsKey(leaf) && !result.creatorLeaves.contains(leaf) && !claimed.contains(leaf)) {
+        Optional<ExecutableElement> inherited = inheritedHandler(type, leaf, events);
+        if (inherited.isPresent()) {
+          errors.error(type, aggregate, Messages.inheritedHandler(display(leaf), simpleName, signature(inherited.get()),
+              display((TypeElement) inherited.get().getEnclosingElement())));
+          claimed.addAll(events.leavesUnder.get(firstParameterEvent(inherited.get(), events)));
+        } else {
+          errors.error(type, aggregate, Messages.noHandler(display(leaf), simpleName));
+        }
       }
     }
     return result;
+  }
+
+  /**
+   * Checks one instance method named {@code apply}: a handler of the right shape joins
+   * {@code result.handlers}; one of another shape is reported, and the events it takes are
+   * {@code claimed} so that they are not reported again as unhandled.
+   */
+  private void checkApply(ExecutableElement method, TypeElement event, TypeElement type, String simpleName,
+      String rootName, String replay, EventHierarchy events, Handlers result, Set<TypeElement> claimed) {
+    String problem = null;
+    if (method.getModifiers().contains(Modifier.STATIC)) {
+      problem = "is static";
+    } else if (method.getParameters().size() != 1) {
+      problem = "takes " + method.getParameters().size() + " parameters";
+    } else if (!method.getTypeParameters().isEmpty()) {
+      problem = "declares type parameters " + method.getTypeParameters().stream()
+          .map(parameter -> parameter.getSimpleName().toString())
+          .collect(Collectors.joining(", ", "<", ">"));
+    } else if (event == null) {
+      problem = "takes " + method.getParameters().get(0).asType() + ", which is not an event of " + rootName;
+    } else if (!returnsAggregate(method, type)) {
+      problem = "returns " + method.getReturnType()
+          + (returnsEvents(method, events) ? ", as a command does (name commands after what they do)" : "");
+    }
+    TypeElement taken = event != null ? event : firstParameterEvent(method, events);
+    if (problem != null) {
+      errors.error(method, Messages.handlerShape(simpleName, rootName, problem, taken == null ? null : display(taken)));
+    } else if (method.getModifiers().contains(Modifier.PRIVATE)) {
+      errors.error(method, Messages.handlerPrivate(replay));
+    } else {
+      Handler handler = new Handler(method, event);
+      checkedException(method).ifPresent(thrown ->
+          errors.error(method, Messages.handlerThrows(signature(handler), thrown)));
+      result.handlers.add(handler);
+      return;
+    }
+    if (taken != null) {
+      claimed.addAll(events.leavesUnder.get(taken));
+    }
   }
 
   /** The first checked exception {@code method} declares: replay implements an interface that throws none. */
@@ -127,11 +214,20 @@ final class HandlerAnalyzer {
     return Optional.empty();
   }
 
+  /** The event type (a leaf or a sealed level) {@code method}'s only parameter is, or null. */
   private TypeElement eventParameter(ExecutableElement method, EventHierarchy events) {
-    if (method.getParameters().size() != 1) {
+    return method.getParameters().size() == 1 ? firstParameterEvent(method, events) : null;
+  }
+
+  /**
+   * The event type (a leaf or a sealed level) {@code method}'s first parameter is, or null. A type
+   * variable counts as its bound, so that a generic handler is reported for its type parameters only.
+   */
+  private TypeElement firstParameterEvent(ExecutableElement method, EventHierarchy events) {
+    if (method.getParameters().isEmpty()) {
       return null;
     }
-    TypeMirror parameter = method.getParameters().get(0).asType();
+    TypeMirror parameter = types.erasure(method.getParameters().get(0).asType());
     if (parameter.getKind() != TypeKind.DECLARED) {
       return null;
     }
@@ -139,11 +235,77 @@ final class HandlerAnalyzer {
     return events.contains(element) ? element : null;
   }
 
+  /**
+   * Whether {@code method}'s first parameter is a type the hierarchy walk rejected (an enum, a non-sealed
+   * level, a permitted type javac rejects) or a subtype of one, or a subtype of the events root the
+   * permits clause leaves out, which javac reports.
+   */
+  private boolean takesEventOutsideHierarchy(ExecutableElement method, EventHierarchy events) {
+    if (method.getParameters().isEmpty()) {
+      return false;
+    }
+    TypeMirror parameter = types.erasure(method.getParameters().get(0).asType());
+    if (parameter.getKind() != TypeKind.DECLARED || events.contains((TypeElement) types.asElement(parameter))) {
+      return false;
+    }
+    return types.isSubtype(parameter, types.erasure(events.root.asType()))
+        || events.rejected.stream().anyMatch(rejected -> types.isSubtype(parameter, types.erasure(rejected.asType())));
+  }
+
+  /** An {@code apply} method taking {@code leaf} that {@code type} inherits rather than declares. */
+  private Optional<ExecutableElement> inheritedHandler(TypeElement type, TypeElement leaf, EventHierarchy events) {
+    return ElementFilter.methodsIn(elements.getAllMembers(type)).stream()
+        .filter(method -> method.getSimpleName().contentEquals("apply") && !method.getEnclosingElement().equals(type))
+        .filter(method -> {
+          TypeElement event = firstParameterEvent(method, events);
+          return event != null && events.leavesUnder.get(event).contains(leaf);
+        })
+        .findFirst();
+  }
+
+  /** Whether {@code method} returns what a command returns: events, or a collection of them. */
+  private boolean returnsEvents(ExecutableElement method, EventHierarchy events) {
+    TypeMirror returned = types.erasure(method.getReturnType());
+    TypeElement collection = elements.getTypeElement("java.util.Collection");
+    return returned.getKind() == TypeKind.DECLARED
+        && (types.isSubtype(returned, types.erasure(events.root.asType()))
+            || types.isSubtype(returned, types.erasure(collection.asType())));
+  }
+
+  /** What keeps a static method taking an event and yielding the aggregate from being the creating method. */
+  private static String creatorProblem(ExecutableElement method) {
+    if (method.getParameters().size() != 1) {
+      return "takes " + method.getParameters().size() + " parameters";
+    }
+    if (!method.getTypeParameters().isEmpty()) {
+      return "declares type parameters";
+    }
+    return "returns " + method.getReturnType();
+  }
+
   private boolean returnsAggregate(ExecutableElement method, TypeElement type) {
     return types.isSameType(types.erasure(method.getReturnType()), types.erasure(type.asType()));
   }
 
+  /** Whether {@code method} returns the aggregate, or a type that wraps it such as {@code Optional<Thing>}. */
+  private boolean yieldsAggregate(ExecutableElement method, TypeElement type) {
+    TypeMirror aggregate = types.erasure(type.asType());
+    return returnsAggregate(method, type)
+        || (method.getReturnType() instanceof DeclaredType declared
+            && declared.getTypeArguments().stream().anyMatch(argument -> types.isSameType(types.erasure(argument), aggregate)));
+  }
+
   private static String signature(Handler handler) {
     return handler.method().getSimpleName() + "(" + display(handler.event()) + ")";
+  }
+
+  /** {@code create(Opened, Clock)}: the method's name and its parameters' types as written. */
+  private String signature(ExecutableElement method) {
+    return method.getSimpleName() + method.getParameters().stream()
+        .map(parameter -> {
+          TypeMirror erased = types.erasure(parameter.asType());
+          return erased.getKind() == TypeKind.DECLARED ? display((TypeElement) types.asElement(erased)) : erased.toString();
+        })
+        .collect(Collectors.joining(", ", "(", ")"));
   }
 }

@@ -12,6 +12,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
@@ -52,6 +53,57 @@ final class JacksonVisibility {
       checkCreatorParameters(type, creator);
     }
     return constructible;
+  }
+
+  /**
+   * Whether Jackson can build {@code type} from a JSON object, as {@link #jacksonCanConstruct} decides
+   * but reporting nothing, and also through a constructor whose parameters all carry
+   * {@code @JsonProperty}, which Jackson takes for a creator without {@code @JsonCreator}. For the classes
+   * an event or aggregate holds, where esgen only refuses what certainly fails.
+   */
+  boolean hasCreator(TypeElement type) {
+    for (ExecutableElement constructor : ElementFilter.constructorsIn(type.getEnclosedElements())) {
+      List<? extends VariableElement> parameters = constructor.getParameters();
+      if (parameters.isEmpty()
+          || isJsonCreator(constructor)
+          || parameters.stream().allMatch(p -> Annotations.has(p, Annotations.JSON_PROPERTY))) {
+        return true;
+      }
+    }
+    return ElementFilter.methodsIn(type.getEnclosedElements()).stream()
+        .anyMatch(method -> method.getModifiers().contains(Modifier.STATIC) && isJsonCreator(method));
+  }
+
+  /**
+   * Whether Jackson finds a property to write in {@code type}: a public field, a getter or a field or
+   * method annotated {@code @JsonProperty}, declared in it or in a superclass. Reports nothing.
+   */
+  boolean hasVisibleProperty(TypeElement type) {
+    for (TypeElement t = type; t != null; t = superclass(t)) {
+      for (ExecutableElement method : ElementFilter.methodsIn(t.getEnclosedElements())) {
+        if (jacksonGetterName(method).isPresent()) {
+          return true;
+        }
+      }
+      for (VariableElement field : ElementFilter.fieldsIn(t.getEnclosedElements())) {
+        Set<Modifier> modifiers = field.getModifiers();
+        if (!modifiers.contains(Modifier.STATIC)
+            && !modifiers.contains(Modifier.TRANSIENT)
+            && !Annotations.has(field, Annotations.JSON_IGNORE)
+            && (modifiers.contains(Modifier.PUBLIC) || Annotations.has(field, Annotations.JSON_PROPERTY))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static TypeElement superclass(TypeElement type) {
+    if (type.getSuperclass() instanceof DeclaredType declared
+        && !((TypeElement) declared.asElement()).getQualifiedName().contentEquals("java.lang.Object")) {
+      return (TypeElement) declared.asElement();
+    }
+    return null;
   }
 
   private boolean isJsonCreator(ExecutableElement method) {

@@ -36,9 +36,11 @@ final class Messages {
         + " is an inner class: declare it \"static\" (or move it to its own file) so generated code can construct it";
   }
 
-  public static String aggregatePrivate(String type) {
-    return "[esgen:aggregate-private] @Aggregate " + type
-        + " is private: generated code in the same package must see it; make it package-private or public";
+  public static String aggregatePrivate(String type, String culprit) {
+    String problem = culprit.equals(type) ? " is private" : " is declared in private class " + culprit;
+    return "[esgen:aggregate-private] @Aggregate " + type + problem
+        + ": generated code in the same package must see it; make " + (culprit.equals(type) ? "it" : culprit)
+        + " package-private or public";
   }
 
   public static String aggregateGeneric(String type) {
@@ -59,9 +61,9 @@ final class Messages {
         + " (lower-case letters and digits, words separated by single '-'), for example \"bank-account\"";
   }
 
-  public static String duplicateAggregateName(String name, String otherType) {
-    return "[esgen:duplicate-aggregate-name] aggregate name \"" + name + "\" is already used by " + otherType
-        + ": every aggregate type needs its own name, because the name prefixes all of its keys";
+  public static String duplicateAggregateName(String name, String type, String otherType) {
+    return "[esgen:duplicate-aggregate-name] aggregate name \"" + name + "\" of " + type + " is already used by "
+        + otherType + ": every aggregate type needs its own name, because the name prefixes all of its keys";
   }
 
   public static String invalidShards(int shards) {
@@ -112,16 +114,29 @@ final class Messages {
         + " events: events must be a sealed interface or class annotated @DomainEvents";
   }
 
-  public static String eventsNotSealed(String aggregate, String events) {
+  public static String eventsNotSealed(String aggregate, String events, boolean isInterface) {
     return "[esgen:events-not-sealed] " + aggregate + "'s events type " + events
-        + " is not sealed, so its events cannot be enumerated: declare \"sealed interface " + events
-        + " permits ...\" listing every event";
+        + " is not sealed, so its events cannot be enumerated: declare \"sealed "
+        + (isInterface ? "interface " : "abstract class ") + events + " permits ...\" listing every event";
+  }
+
+  public static String eventsCannotBeRoot(String aggregate, String events, String what, String example) {
+    return "[esgen:events-not-a-type] " + aggregate + "'s events = " + events + ".class names " + what
+        + ", which cannot be the sealed root of " + aggregate + "'s events: point events at the interface your"
+        + " events implement, declared as \"@DomainEvents sealed interface " + example + " permits ...\", with"
+        + " events = " + example + ".class";
   }
 
   public static String eventNotEnumerable(String event, String permittedBy) {
     return "[esgen:event-not-enumerable] " + event + " (permitted by " + permittedBy
         + ") is neither sealed nor final, so esgen cannot know all events: make it a record, a final class,"
         + " or a sealed type that permits its subtypes";
+  }
+
+  public static String permittedNotSubtype(String event, String sealed) {
+    return "[esgen:permitted-not-subtype] " + sealed + " permits " + event + ", but " + event + " does not extend"
+        + " or implement it: their class files come from different compilations; compile " + sealed
+        + " and its events together";
   }
 
   public static String eventGeneric(String event) {
@@ -134,9 +149,15 @@ final class Messages {
         + " data, stored as JSON properties): make each constant a record, such as \"record Closed() implements ...\"";
   }
 
-  public static String eventNotAccessible(String event, String aggregatePackage) {
+  public static String eventNotAccessible(String event, String culprit, String aggregatePackage) {
+    String fix = culprit.equals(event) ? "make it" : "make " + culprit + ", which encloses it,";
     return "[esgen:event-not-accessible] event " + event + " cannot be seen from package " + aggregatePackage
-        + ", where the generated code lives: make it public (or package-private in that package) and not private";
+        + ", where the generated code lives: " + fix + " public (or package-private in that package) and not private";
+  }
+
+  public static String eventInner(String event, String enclosing) {
+    return "[esgen:event-inner] event " + event + " is an inner class, which Jackson cannot build without an"
+        + " instance of " + enclosing + " to hold it: declare it static (or make it a record)";
   }
 
   public static String eventNotDeserializable(String event) {
@@ -164,9 +185,56 @@ final class Messages {
         + " kept at run time): annotate each with @JsonProperty(\"name\")";
   }
 
-  public static String blankEventType(String event) {
+  /** @param fix what to do about {@code culprit}, from {@link #jsonAbstractTypeFix} */
+  public static String jsonAbstractType(String where, String type, String via, String culprit, String kind, String fix) {
+    return "[esgen:json-abstract-type] " + where + " has type " + type + via + ", which Jackson writes but cannot"
+        + " read back: " + culprit + " is " + kind + ", and the stored JSON does not say which class to build; " + fix;
+  }
+
+  /**
+   * @param compiledHere whether {@code culprit} is compiled with the aggregate, so that it can be annotated
+   * @param isEvent whether {@code culprit} is (under) an events root, whose type already goes beside the JSON
+   */
+  public static String jsonAbstractTypeFix(String culprit, boolean compiledHere, boolean isEvent) {
+    if (isEvent) {
+      return "keep what is needed of these events in records of their own (@JsonTypeInfo on " + culprit
+          + " would also change how every event is stored)";
+    }
+    return compiledHere
+        ? "annotate " + culprit + " with @JsonTypeInfo(use = JsonTypeInfo.Id.NAME) and @JsonSubTypes naming its"
+            + " implementations, or use a record or final class"
+        : "hold the data in a record or final class instead";
+  }
+
+  public static String jsonInnerClass(String where, String type, String via, String culprit, String enclosing) {
+    return "[esgen:json-inner-class] " + where + " has type " + type + via + ", which Jackson cannot read back: "
+        + culprit + " is an inner class, which Jackson builds only as a field of a " + enclosing + " it has built"
+        + " first; declare it static (or make it a record)";
+  }
+
+  public static String jsonEmptyType(String where, String type, String via, String culprit) {
+    return "[esgen:json-empty-type] " + where + " has type " + type + via + ", which Jackson cannot write: "
+        + culprit + " has no property Jackson sees (a public field, a public getX()/isX() or @JsonProperty) and no"
+        + " @JsonValue; make it a record, or give it a public getter for each field";
+  }
+
+  public static String jsonNoCreator(String where, String type, String via, String culprit) {
+    return "[esgen:json-no-creator] " + where + " has type " + type + via + ", which Jackson cannot read back: "
+        + culprit + " has no constructor Jackson can call (one without parameters, or one annotated @JsonCreator"
+        + " whose parameters carry @JsonProperty); make it a record, or add such a constructor";
+  }
+
+  public static String jsonMapKey(String where, String type, String via, String culprit, String problem) {
+    return "[esgen:json-map-key] " + where + " has type " + type + via + ", whose keys Jackson writes with"
+        + " toString() and reads back through a constructor or static valueOf taking one String, but " + problem
+        + ": use String, a number, an enum, UUID or a java.time type as the key, or give " + culprit
+        + " both (a @JsonValue method returning String and a constructor taking it)";
+  }
+
+  public static String blankEventType(String event, String defaultName) {
     return "[esgen:blank-event-type] @EventType on " + event
-        + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use \"" + event + "\"";
+        + " is blank: give it a stable stored name such as \"account-opened\", or remove it to use its simple"
+        + " class name \"" + defaultName + "\"";
   }
 
   public static String eventTypeOnSealed(String type, List<String> events) {
@@ -186,20 +254,27 @@ final class Messages {
         + " e)\" to " + aggregate;
   }
 
+  public static String inheritedHandler(String event, String aggregate, String method, String superclass) {
+    return "[esgen:no-handler] event " + event + " has no handler in " + aggregate + ": " + method + " is inherited"
+        + " from " + superclass + ", and esgen calls only the handlers " + aggregate + " declares itself; declare \""
+        + aggregate + " apply(" + event + " e)\" in " + aggregate + " (it may call the inherited one)";
+  }
+
   public static String duplicateHandler(String handler, List<String> events, String other) {
     return "[esgen:duplicate-handler] " + handler + " handles " + String.join(", ", events) + ", which "
         + other + " already handles: keep exactly one apply handler per event";
   }
 
-  public static String handlerShape(String aggregate, String events, String problem) {
+  /** @param event the event the handler takes, or null when it takes none */
+  public static String handlerShape(String aggregate, String events, String problem, String event) {
     return "[esgen:handler-shape] this apply handler " + problem + ": handlers look like \"" + aggregate
-        + " apply(SomeEvent e)\", an instance method returning " + aggregate
+        + " apply(" + (event == null ? "SomeEvent" : event) + " e)\", an instance method returning " + aggregate
         + " that takes one event of " + events;
   }
 
-  public static String handlerPrivate(String aggregate) {
-    return "[esgen:handler-private] apply handlers are called by the generated " + aggregate
-        + "Replay in the same package: make this one package-private (or more visible), not private";
+  public static String handlerPrivate(String replay) {
+    return "[esgen:handler-private] apply handlers are called by the generated " + replay
+        + " in the same package: make this one package-private (or more visible), not private";
   }
 
   public static String handlerThrows(String method, String exception) {
@@ -213,15 +288,32 @@ final class Messages {
         + " create(" + firstEvent + " e)\", which builds the aggregate from the first event of its stream";
   }
 
+  public static String creatorShape(String method, String aggregate, String problem, String example) {
+    return "[esgen:creator-shape] " + method + " would be " + aggregate + "'s creating method, but it " + problem
+        + ": the creating method takes the first event of a stream and nothing else and returns " + aggregate
+        + ", as in \"" + example + "\" (take anything else it needs from the event)";
+  }
+
+  public static String handlerName(String method, String event) {
+    return "[esgen:handler-name] " + method + " has the shape of a handler of " + event + ", but esgen calls only"
+        + " handlers named apply: rename it to apply";
+  }
+
+  public static String creatorNotStatic(String method, String aggregate) {
+    return "[esgen:creator-not-static] " + method + " would build " + aggregate + " from the first event of its"
+        + " stream, but it is an instance method, and there is no " + aggregate + " to call it on before that event:"
+        + " make it static";
+  }
+
   public static String duplicateCreator(String method, String other) {
     return "[esgen:duplicate-creator] " + method + " is a second creating method besides " + other
         + ": a stream starts one way; keep one static method that returns the aggregate from an event"
         + " (a sealed parent of several events can be its parameter)";
   }
 
-  public static String creatorPrivate(String aggregate) {
-    return "[esgen:creator-private] the creating method is called by the generated " + aggregate
-        + "Replay in the same package: make it package-private (or more visible), not private";
+  public static String creatorPrivate(String replay) {
+    return "[esgen:creator-private] the creating method is called by the generated " + replay
+        + " in the same package: make it package-private (or more visible), not private";
   }
 
   // ---- id and index columns
@@ -276,20 +368,40 @@ final class Messages {
         + " (it is part of the stored index keys), for example \"email\"";
   }
 
-  public static String lookupClashesWithRepository(String annotation, String component, String method, String aggregate) {
+  public static String lookupClashesWithRepository(String annotation, String component, String method, String repository) {
     return "[esgen:lookup-clash] @" + annotation + " " + component + " would generate " + method + ", which "
-        + aggregate + "Repository already inherits from EventSourcedRepository: rename the component (lookups are"
+        + repository + " already inherits from EventSourcedRepository: rename the component (lookups are"
         + " named after it; keep the stored name with column = \"" + component + "\")";
   }
 
-  public static String columnConstantClash(String component, String other, String constant, String aggregate) {
+  public static String columnConstantClash(String component, String other, String constant, String indexColumns) {
     return "[esgen:column-constant-clash] " + component + " and " + other + " would both be the constant "
-        + constant + " of " + aggregate + "IndexColumns: rename one of them";
+        + constant + " of " + indexColumns + ": rename one of them";
   }
 
   public static String duplicateColumn(String component, String column, String other) {
     return "[esgen:duplicate-column] " + component + " is stored as column \"" + column + "\", like " + other
         + ": give one of them a distinct column = \"...\" in its @Indexed or @Unique";
+  }
+
+  public static String annotationOutsideAggregate(String annotation, String field, String owner, boolean isEvent) {
+    String why = isEvent
+        ? owner + " is an event (an aggregate's id and columns are read from its state)"
+        : owner + " is not annotated @Aggregate";
+    return "[esgen:annotation-without-effect] @" + annotation + " on " + field + " has no effect: esgen reads it on"
+        + " the components of an @Aggregate type only, and " + why + "; remove it, or put it on the aggregate's"
+        + " component";
+  }
+
+  public static String annotationOnStaticField(String annotation, String field) {
+    return "[esgen:annotation-without-effect] @" + annotation + " on static " + field + " has no effect: a"
+        + " static field is no part of the aggregate's state; remove it, or put it on an instance field";
+  }
+
+  public static String annotationOnParameter(String annotation, String parameter, String method) {
+    return "[esgen:annotation-without-effect] @" + annotation + " on parameter " + parameter + " of " + method
+        + " has no effect: esgen reads it on the components (or instance fields) of an @Aggregate type only;"
+        + " remove it, or put it on the component or field";
   }
 
   // ---- the component model

@@ -3,12 +3,15 @@ package dev.esgen.processor;
 import static com.google.testing.compile.CompilationSubject.assertThat;
 import static com.google.testing.compile.Compiler.javac;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
@@ -113,6 +116,67 @@ class ValidationTest {
         .hadErrorContaining("[esgen:event-not-enumerable] AuditEvent (permitted by AccountEvent) is neither sealed nor final")
         .inFile(source)
         .onLineContaining("non-sealed interface AuditEvent");
+  }
+
+  /**
+   * javac rejects the permits clause after processing, and only when no processor reported an error and
+   * every type the user's code names exists: esgen reports nothing and generates the repository without
+   * the stray type, so javac's own error is the only one.
+   */
+  @Test
+  void aPermittedTypeThatIsNoSubtypeIsLeftToJavac() {
+    JavaFileObject source = rule("InvalidPermits");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("invalid permits clause")
+        .inFile(source)
+        .onLineContaining("sealed interface ThingEvent");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aPermittedClassWithoutSealingModifierIsLeftToJavac() {
+    JavaFileObject source = rule("PermittedWithoutModifier");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("sealed, non-sealed or final modifiers expected")
+        .inFile(source)
+        .onLineContaining("class ThingRenamed implements ThingEvent");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  /** A sealed type read from a class file is not checked by javac, so esgen says what is wrong. */
+  @Test
+  void aClassFilePermittingATypeThatNoLongerImplementsItIsReported(@TempDir Path classes) throws IOException {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null)) {
+      List<JavaFileObject> first = List.of(
+          JavaFileObjects.forResource("separate/ThingEvent.java"),
+          JavaFileObjects.forResource("separate/ThingOpened.java"),
+          JavaFileObjects.forResource("separate/ThingRenamed.java"));
+      assertTrue(javac.getTask(null, files, null, List.of("-proc:none", "-d", classes.toString()), null, first).call());
+    }
+    JavaFileObject renamed = JavaFileObjects.forResource("separate/ChangedThingRenamed.java");
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withClasspath(classPathWith(classes))
+        .compile(renamed, JavaFileObjects.forResource("separate/Thing.java"));
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:permitted-not-subtype] ThingEvent permits ThingRenamed, but ThingRenamed does not"
+            + " extend or implement it: their class files come from different compilations; compile ThingEvent and"
+            + " its events together")
+        .inFile(renamed)
+        .onLineContaining("record ThingRenamed(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  private static List<File> classPathWith(Path classes) {
+    List<File> path = new ArrayList<>();
+    path.add(classes.toFile());
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      path.add(new File(entry));
+    }
+    return path;
   }
 
   @Test
@@ -241,7 +305,8 @@ class ValidationTest {
     JavaFileObject source = rule("HandlerShapes");
     Compilation compilation = compile(source);
     assertThat(compilation)
-        .hadErrorContaining("[esgen:handler-shape] this apply handler is static: handlers look like \"BankAccount apply(SomeEvent e)\"")
+        .hadErrorContaining(
+            "[esgen:handler-shape] this apply handler is static: handlers look like \"BankAccount apply(AccountOpened e)\"")
         .inFile(source)
         .onLineContaining("static BankAccount apply(AccountOpened e, long x)");
     assertThat(compilation)
@@ -262,6 +327,155 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("private BankAccount apply(AccountEvent e)");
     assertThat(compilation).hadErrorCount(5);
+  }
+
+  @Test
+  void aHandlerOfTheWrongShapeIsOneErrorNotAlsoAMissingHandler() {
+    JavaFileObject source = rule("VoidHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler returns void: handlers look like"
+            + " \"Thing apply(ThingRenamed e)\", an instance method returning Thing")
+        .inFile(source)
+        .onLineContaining("void apply(ThingRenamed e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aGenericHandlerIsOneError() {
+    JavaFileObject source = rule("GenericHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler declares type parameters <E>: handlers look"
+            + " like \"Thing apply(ThingRenamed e)\"")
+        .inFile(source)
+        .onLineContaining("<E extends ThingRenamed> Thing apply(E e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void handlersOfANonSealedLevelAreNotReportedAgain() {
+    JavaFileObject source = rule("NonSealedLevel");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-not-enumerable] ThingChanged (permitted by ThingEvent) is neither sealed nor final")
+        .inFile(source)
+        .onLineContaining("non-sealed interface ThingChanged");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aStaticApplyBesideTheCreatingMethodIsAHandlerDeclaredStatic() {
+    JavaFileObject source = rule("StaticApplyHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler is static: handlers look like"
+            + " \"Thing apply(ThingRenamed e)\"")
+        .inFile(source)
+        .onLineContaining("static Thing apply(ThingRenamed e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aStaticApplyIsTheCreatingMethodWhenThereIsNoOther() {
+    Compilation compilation = compile(rule("StaticApplyCreates"));
+    assertThat(compilation).succeeded();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.ThingReplay")
+        .contentsAsUtf8String()
+        .contains("return Thing.apply(");
+  }
+
+  @Test
+  void aCreatingMethodWithoutStaticIsToldToBeStatic() {
+    JavaFileObject source = rule("NonStaticCreator");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:creator-not-static] create(ThingOpened) would build Thing from the first event"
+            + " of its stream, but it is an instance method, and there is no Thing to call it on before that event:"
+            + " make it static")
+        .inFile(source)
+        .onLineContaining("Thing create(ThingOpened e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aCreatingMethodTakingMoreThanItsEventIsToldSo() {
+    JavaFileObject source = rule("CreatorWithExtraParameter");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:creator-shape] open(ThingOpened, Clock) would be Thing's creating method, but it"
+            + " takes 2 parameters: the creating method takes the first event of a stream and nothing else and returns"
+            + " Thing, as in \"static Thing open(ThingOpened e)\" (take anything else it needs from the event)")
+        .inFile(source)
+        .onLineContaining("static Thing open(ThingOpened e, Clock clock)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aHandlerUnderAnotherNameIsToldToBeNamedApply() {
+    JavaFileObject source = rule("HandlerNotNamedApply");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-name] on(ThingRenamed) has the shape of a handler of ThingRenamed, but"
+            + " esgen calls only handlers named apply: rename it to apply")
+        .inFile(source)
+        .onLineContaining("Thing on(ThingRenamed e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void anInheritedHandlerIsNamedWhenItsEventHasNone() {
+    JavaFileObject source = rule("InheritedHandler");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:no-handler] event ThingRenamed has no handler in Thing: apply(ThingRenamed) is"
+            + " inherited from NamedThing, and esgen calls only the handlers Thing declares itself; declare \"Thing"
+            + " apply(ThingRenamed e)\" in Thing (it may call the inherited one)")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aCommandNamedApplyIsToldItIsOne() {
+    JavaFileObject source = rule("CommandNamedApply");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-shape] this apply handler returns java.util.List<fixture.ThingEvent>, as a"
+            + " command does (name commands after what they do): handlers look like \"Thing apply(ThingRenamed e)\"")
+        .inFile(source)
+        .onLineContaining("List<ThingEvent> apply(ThingRenamed e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void anEventMissingFromThePermitsClauseIsLeftToJavac() {
+    JavaFileObject source = rule("EventNotPermitted");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("class is not allowed to extend sealed class: fixture.ThingEvent")
+        .inFile(source)
+        .onLineContaining("record ThingRenamed(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void innerClassesJacksonCannotBuildAreRefused() {
+    JavaFileObject source = rule("InnerClassEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-inner] event ThingEvents.ThingRenamed is an inner class, which Jackson"
+            + " cannot build without an instance of ThingEvents to hold it: declare it static (or make it a record)")
+        .inFile(source)
+        .onLineContaining("final class ThingRenamed");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-inner-class] component tag of aggregate Thing has type fixture.Thing.Tag,"
+            + " which Jackson cannot read back: Thing.Tag is an inner class, which Jackson builds only as a field of a"
+            + " Thing it has built first; declare it static (or make it a record)")
+        .inFile(source)
+        .onLineContaining("record Thing(");
+    assertThat(compilation).hadErrorCount(2);
   }
 
   @Test
@@ -323,6 +537,90 @@ class ValidationTest {
   }
 
   @Test
+  void abstractTypesWithoutTypeInformationAreRefused() {
+    JavaFileObject source = rule("JsonAbstractTypes");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-abstract-type] component task of event JobScheduled has type"
+            + " java.lang.Runnable, which Jackson writes but cannot read back: Runnable is an interface, and the"
+            + " stored JSON does not say which class to build; hold the data in a record or final class instead")
+        .inFile(source)
+        .onLineContaining("record JobScheduled(");
+    // Held by the snapshot and by an event, Shape is one mistake, reported where it is met first.
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-abstract-type] component shapes of aggregate Job has type"
+            + " java.util.List<fixture.Shape>, which Jackson writes but cannot read back: Shape is an interface, and"
+            + " the stored JSON does not say which class to build; annotate Shape with @JsonTypeInfo(use ="
+            + " JsonTypeInfo.Id.NAME) and @JsonSubTypes naming its implementations, or use a record or final class")
+        .inFile(source)
+        .onLineContaining("record Job(");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void eventsHeldInTheStateAreNotToBeAnnotatedWithTypeInformation() {
+    JavaFileObject source = rule("EventsInState");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-abstract-type] component history of aggregate Thing has type"
+            + " java.util.List<fixture.ThingEvent>, which Jackson writes but cannot read back: ThingEvent is an"
+            + " interface, and the stored JSON does not say which class to build; keep what is needed of these events"
+            + " in records of their own (@JsonTypeInfo on ThingEvent would also change how every event is stored)")
+        .inFile(source)
+        .onLineContaining("record Thing(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aClassWithoutPropertiesIsRefused() {
+    JavaFileObject source = rule("JsonEmptyType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-empty-type] component urgent of event JobScheduled has type fixture.Urgent,"
+            + " which Jackson cannot write: Urgent has no property Jackson sees (a public field, a public getX()/isX()"
+            + " or @JsonProperty) and no @JsonValue; make it a record, or give it a public getter for each field")
+        .inFile(source)
+        .onLineContaining("record JobScheduled(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aClassJacksonCannotConstructIsRefusedWhereverItIsHeld() {
+    JavaFileObject source = rule("JsonNoCreator");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-no-creator] component steps of event JobScheduled has type"
+            + " java.util.List<fixture.Step> (through Step.timeout), which Jackson cannot read back: Duration has no"
+            + " constructor Jackson can call (one without parameters, or one annotated @JsonCreator whose parameters"
+            + " carry @JsonProperty); make it a record, or add such a constructor")
+        .inFile(source)
+        .onLineContaining("record JobScheduled(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void mapKeysJacksonCannotReadBackAreRefused() {
+    JavaFileObject source = rule("JsonMapKeys");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-map-key] component assigned of event JobScheduled has type"
+            + " java.util.Map<fixture.WorkerId,java.lang.String>, whose keys Jackson writes with toString() and reads"
+            + " back through a constructor or static valueOf taking one String, but WorkerId does not override"
+            + " toString(), so its keys would read back as other values: use String, a number, an enum, UUID or a"
+            + " java.time type as the key")
+        .inFile(source)
+        .onLineContaining("record JobScheduled(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:json-map-key] component planned of event JobScheduled has type"
+            + " java.util.Map<fixture.Slot,java.lang.String>, whose keys Jackson writes with toString() and reads back"
+            + " through a constructor or static valueOf taking one String, but Slot has no constructor,"
+            + " valueOf(String) or fromString(String) taking the one String")
+        .inFile(source)
+        .onLineContaining("record JobScheduled(");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
   void idAndColumnTypesAreVisibleToTheGeneratedCode() {
     JavaFileObject source = rule("PrivateNestedTypes");
     Compilation compilation = compile(source);
@@ -336,6 +634,54 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("record Ticket(");
     assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void aTypeInsideAPrivateClassIsToldWhichClassIsPrivate() {
+    JavaFileObject source = rule("InsidePrivateClasses");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:aggregate-private] @Aggregate Domain.Model.Thing is declared in private class"
+            + " Domain.Model: generated code in the same package must see it; make Domain.Model package-private or"
+            + " public")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-not-accessible] event Domain.Hidden.ThingOpened cannot be seen from package"
+            + " fixture, where the generated code lives: make Domain.Hidden, which encloses it, public")
+        .inFile(source)
+        .onLineContaining("record ThingOpened(");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void messagesNameTheGeneratedClassesOfANestedAggregateAndTheDefaultStoredName() {
+    JavaFileObject source = rule("NestedAggregateNames");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:blank-event-type] @EventType on Outer.ThingEvent.Renamed is blank: give it a stable"
+            + " stored name such as \"account-opened\", or remove it to use its simple class name \"Renamed\"")
+        .inFile(source)
+        .onLineContaining("record Renamed(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:creator-private] the creating method is called by the generated Outer_ThingReplay")
+        .inFile(source)
+        .onLineContaining("private static Thing open(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-private] apply handlers are called by the generated Outer_ThingReplay")
+        .inFile(source)
+        .onLineContaining("private Thing apply(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:lookup-clash] @Unique id would generate findById, which Outer_ThingRepository"
+            + " already inherits")
+        .inFile(source)
+        .onLineContaining("record Thing(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:column-constant-clash] foo_bar and fooBar would both be the constant FOO_BAR of"
+            + " Outer_ThingIndexColumns")
+        .inFile(source)
+        .onLineContaining("record Thing(");
+    assertThat(compilation).hadErrorCount(5);
   }
 
   @Test
@@ -422,6 +768,31 @@ class ValidationTest {
   }
 
   @Test
+  void eventsIsNotAJdkType() {
+    JavaFileObject source = rule("EventsOfTheJdk");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-a-type] Thing's events = String.class names a JDK type, which cannot"
+            + " be the sealed root of Thing's events: point events at the interface your events implement, declared"
+            + " as \"@DomainEvents sealed interface ThingEvent permits ...\", with events = ThingEvent.class")
+        .inFile(source)
+        .onLineContaining("events = String.class");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void eventsIsNotARecord() {
+    JavaFileObject source = rule("EventsARecord");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-a-type] Thing's events = ThingOpened.class names a record, which"
+            + " cannot be the sealed root of Thing's events")
+        .inFile(source)
+        .onLineContaining("events = ThingOpened.class");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
   void aMissingEventsTypeIsNamedAsSuch() {
     JavaFileObject source = rule("MissingEventsType");
     Compilation compilation = compile(source);
@@ -440,6 +811,8 @@ class ValidationTest {
         .hadErrorContaining("[esgen:event-enum] NoteFlag is an enum, and enums cannot be events")
         .inFile(source)
         .onLineContaining("enum NoteFlag");
+    // Its handler is no second mistake.
+    assertThat(compilation).hadErrorCount(1);
   }
 
   @Test
@@ -520,7 +893,8 @@ class ValidationTest {
     Compilation compilation = compile(source);
     assertThat(compilation)
         .hadErrorContaining(
-            "[esgen:duplicate-aggregate-name] aggregate name \"bank-account\" is already used by fixture.BankAccount")
+            "[esgen:duplicate-aggregate-name] aggregate name \"bank-account\" of fixture.SavingsAccount is already"
+                + " used by fixture.BankAccount")
         .inFile(source)
         .onLineContaining("// the second one");
     assertThat(compilation).hadErrorCount(1);
@@ -563,6 +937,39 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("@Unique Object email");
     assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
+  void idAndColumnAnnotationsWhereEsgenDoesNotReadThemAreErrors() {
+    JavaFileObject source = rule("MisplacedColumnAnnotations");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @AggregateId on component id of MemberJoined has no"
+            + " effect: esgen reads it on the components of an @Aggregate type only, and MemberJoined is an event (an"
+            + " aggregate's id and columns are read from its state); remove it, or put it on the aggregate's component")
+        .inFile(source)
+        .onLineContaining("record MemberJoined(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Unique on component email of MemberJoined has no effect")
+        .inFile(source)
+        .onLineContaining("record MemberJoined(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Indexed on component city of Address has no effect:"
+            + " esgen reads it on the components of an @Aggregate type only, and Address is not annotated @Aggregate")
+        .inFile(source)
+        .onLineContaining("record Address(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Indexed on static field defaultHolder of Card has no"
+            + " effect: a static field is no part of the aggregate's state")
+        .inFile(source)
+        .onLineContaining("@Indexed static String defaultHolder");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Unique on parameter number of a constructor of Card"
+            + " has no effect")
+        .inFile(source)
+        .onLineContaining("Card(@Unique String number)");
+    // The aggregate's own components, and the constructor parameters javac copies them to, are no mistake.
+    assertThat(compilation).hadErrorCount(5);
   }
 
   @Test

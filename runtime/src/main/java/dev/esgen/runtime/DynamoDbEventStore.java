@@ -5,6 +5,7 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.DuplicateAggregateNameException;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.journal.JournalLayout;
@@ -14,6 +15,8 @@ import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import dev.esgen.runtime.internal.tip.TipLayout;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -25,8 +28,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * layout sends goes out with the AWS SDK's own retries switched off: esgen retries in one place, within
  * the config's {@link dev.esgen.runtime.config.RetryPolicy}, and reports each request's consumed capacity and each failed attempt
  * to the config's {@link dev.esgen.runtime.metrics.StoreListener}. Unless the config switches on its
- * {@link dev.esgen.runtime.config.StateCachePolicy state cache}, the store holds no per-aggregate state; either way it is
- * safe to share between threads and repositories. It does not own the client and does not close it.
+ * {@link dev.esgen.runtime.config.StateCachePolicy state cache}, the only per-aggregate state the store holds is
+ * which aggregate type claimed each stored name: a repository of a second type under a name already claimed is
+ * refused with {@link DuplicateAggregateNameException}, since the two would share keys. The store is safe to
+ * share between threads and repositories; it does not own the client and does not close it.
  *
  * <pre>{@code
  * DynamoDbClient client = DynamoDbClient.create();
@@ -41,6 +46,8 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   private final JournalLayout journal;
   private final TipLayout tip;
   private final StateCache cache;
+  /** Stored aggregate name to the class name of the aggregate type that claimed it. */
+  private final ConcurrentMap<String, String> claimedNames = new ConcurrentHashMap<>();
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
     this.config = config;
@@ -66,6 +73,19 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   @Override
   public ObjectMapper objectMapper() {
     return config.objectMapper();
+  }
+
+  /**
+   * Compared by class name, not by class: a class reloaded by another class loader (a development
+   * server's restart) is still the same aggregate type.
+   */
+  @Override
+  public void claimName(AggregateDefinition<?, ?, ?> definition) {
+    String type = definition.aggregateType().getName();
+    String claimed = claimedNames.putIfAbsent(definition.name(), type);
+    if (claimed != null && !claimed.equals(type)) {
+      throw new DuplicateAggregateNameException(definition.name(), claimed, type);
+    }
   }
 
   @Override

@@ -17,6 +17,15 @@ import dev.esgen.runtime.internal.storage.StorageLayout;
  */
 public interface StoreInternals {
 
+  /**
+   * Claims {@code definition}'s stored name for its aggregate type in this store; a repository does so
+   * when it is constructed. Claiming it again for the same type is fine.
+   *
+   * @throws dev.esgen.runtime.error.DuplicateAggregateNameException when another aggregate type claimed
+   *     the name
+   */
+  void claimName(AggregateDefinition<?, ?, ?> definition);
+
   /** The storage layout that holds streams of the aggregate type {@code definition} describes. */
   StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition);
 

@@ -89,10 +89,15 @@ public abstract class EventSourcedRepository<A, I, E> {
   private final StoreInternals store;
   private final AggregateDefinition<A, I, E> definition;
 
-  /** @throws IllegalArgumentException when {@code store} is not one of esgen's stores */
+  /**
+   * @throws IllegalArgumentException when {@code store} is not one of esgen's stores
+   * @throws dev.esgen.runtime.error.DuplicateAggregateNameException when {@code store} already serves
+   *     another aggregate type under {@code definition}'s name
+   */
   protected EventSourcedRepository(EventStore store, AggregateDefinition<A, I, E> definition) {
     this.store = internals(Objects.requireNonNull(store, "store"));
     this.definition = Objects.requireNonNull(definition, "definition");
+    this.store.claimName(definition);
   }
 
   /** The definition of the aggregate type this repository stores. */

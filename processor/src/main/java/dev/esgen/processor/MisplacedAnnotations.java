@@ -1,0 +1,99 @@
+package dev.esgen.processor;
+
+import java.util.List;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Reports {@code @AggregateId}, {@code @Indexed} and {@code @Unique} where esgen never reads them: on
+ * anything but an instance field or record component of an {@code @Aggregate} type. Left alone they
+ * would do nothing, and the lookup or constraint they seem to promise would silently not exist.
+ */
+final class MisplacedAnnotations {
+
+  private static final List<String> COMPONENT_ANNOTATIONS =
+      List.of(Annotations.AGGREGATE_ID, Annotations.INDEXED, Annotations.UNIQUE);
+
+  private final Elements elements;
+  private final Types types;
+  private final ErrorReporter errors;
+
+  MisplacedAnnotations(Elements elements, Types types, ErrorReporter errors) {
+    this.elements = elements;
+    this.types = types;
+    this.errors = errors;
+  }
+
+  void check(RoundEnvironment round) {
+    for (String name : COMPONENT_ANNOTATIONS) {
+      TypeElement annotation = elements.getTypeElement(name);
+      if (annotation == null) {
+        continue;
+      }
+      for (Element element : round.getElementsAnnotatedWith(annotation)) {
+        AnnotationMirror mirror = Annotations.find(element, name).orElseThrow();
+        String simpleName = annotation.getSimpleName().toString();
+        switch (element.getKind()) {
+          case FIELD -> checkField(element, mirror, simpleName);
+          case PARAMETER -> checkParameter(element, mirror, simpleName);
+          // A record component's annotation is also on its field, where it is checked and reported: javac
+          // (17) places no diagnostic on a record component.
+          default -> { }
+        }
+      }
+    }
+  }
+
+  private void checkField(Element field, AnnotationMirror mirror, String annotation) {
+    TypeElement owner = (TypeElement) field.getEnclosingElement();
+    String where = (owner.getKind() == ElementKind.RECORD ? "component " : "field ") + field.getSimpleName() + " of "
+        + AggregateAnalyzer.display(owner);
+    if (!Annotations.has(owner, Annotations.AGGREGATE)) {
+      errors.error(field, mirror, Messages.annotationOutsideAggregate(
+          annotation, where, AggregateAnalyzer.display(owner), isEvent(owner.asType())));
+    } else if (field.getModifiers().contains(Modifier.STATIC)) {
+      errors.error(field, mirror, Messages.annotationOnStaticField(annotation, where));
+    }
+  }
+
+  /** Whether {@code type} is below a {@code @DomainEvents} root. */
+  private boolean isEvent(TypeMirror type) {
+    for (TypeMirror supertype : types.directSupertypes(type)) {
+      if (Annotations.has(types.asElement(supertype), Annotations.DOMAIN_EVENTS) || isEvent(supertype)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A record's canonical constructor parameters carry its components' annotations, which javac copies
+   * there: those are read through the field. Any other parameter's annotation is never read.
+   */
+  private void checkParameter(Element parameter, AnnotationMirror mirror, String annotation) {
+    String qualifiedName = ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().toString();
+    ExecutableElement executable = (ExecutableElement) parameter.getEnclosingElement();
+    TypeElement owner = (TypeElement) executable.getEnclosingElement();
+    if (owner.getKind() == ElementKind.RECORD && executable.getKind() == ElementKind.CONSTRUCTOR) {
+      for (RecordComponentElement component : owner.getRecordComponents()) {
+        if (component.getSimpleName().contentEquals(parameter.getSimpleName())
+            && Annotations.has(component, qualifiedName)) {
+          return;
+        }
+      }
+    }
+    String method = executable.getKind() == ElementKind.CONSTRUCTOR
+        ? "a constructor of " + AggregateAnalyzer.display(owner)
+        : executable.getSimpleName() + "() of " + AggregateAnalyzer.display(owner);
+    errors.error(parameter, mirror, Messages.annotationOnParameter(annotation, parameter.getSimpleName().toString(), method));
+  }
+}

@@ -1,0 +1,123 @@
+package dev.esgen.processor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.testing.compile.JavaFileObjects;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * esgen under an incremental build. It checks stored aggregate names across all aggregates, so it
+ * declares itself <em>aggregating</em> to Gradle: on each incremental compile Gradle hands every
+ * aggregate whose source did not change back to the processor, by class name, to be read from its class
+ * file (javac's "classes for annotation processing"). These tests do what Gradle does there.
+ */
+class IncrementalBuildTest {
+
+  private static final List<String> BANK = List.of(
+      "valid/AccountEvent.java", "valid/AccountOpened.java", "valid/MoneyDeposited.java", "valid/AccountClosed.java",
+      "valid/AccountId.java", "valid/BankAccount.java");
+
+  @Test
+  void gradleRunsTheProcessorAsAggregating() throws IOException {
+    try (InputStream in = EsgenProcessor.class.getResourceAsStream("/META-INF/gradle/incremental.annotation.processors")) {
+      assertEquals("dev.esgen.processor.EsgenProcessor,aggregating", new String(in.readAllBytes(), StandardCharsets.UTF_8).trim());
+    }
+  }
+
+  /** A stored name claimed in an earlier compilation is seen when the build hands its aggregate back. */
+  @Test
+  void aStoredNameClaimedInAnEarlierCompilationClashes(@TempDir Path work) throws IOException {
+    Path classes = work.resolve("classes");
+    assertTrue(compile(sources(BANK), List.of(), List.of("-d", classes.toString(), "-s", work.resolve("first").toString()))
+        .isEmpty());
+
+    List<Diagnostic<? extends JavaFileObject>> errors = compile(
+        sources(List.of("incremental/SavingsAccount.java")),
+        List.of("fixture.BankAccount"),
+        List.of("-proc:only", "-cp", classPath(classes), "-s", work.resolve("generated").toString()));
+
+    assertEquals(1, errors.size(), errors.toString());
+    assertTrue(errors.get(0).getMessage(Locale.ROOT).contains("[esgen:duplicate-aggregate-name] aggregate name"
+        + " \"bank-account\" of fixture."), errors.get(0).getMessage(Locale.ROOT));
+    assertTrue(errors.get(0).getMessage(Locale.ROOT).contains("fixture.BankAccount")
+        && errors.get(0).getMessage(Locale.ROOT).contains("fixture.SavingsAccount"), errors.get(0).getMessage(Locale.ROOT));
+  }
+
+  /** Read back from its class file, an aggregate generates exactly what its source did. */
+  @Test
+  void anAggregateReadFromItsClassFileGeneratesWhatItsSourceDid(@TempDir Path work) throws IOException {
+    Path classes = work.resolve("classes");
+    Path fromSource = work.resolve("from-source");
+    Path fromClassFile = work.resolve("from-class-file");
+    Files.createDirectories(fromSource);
+    Files.createDirectories(fromClassFile);
+    assertTrue(compile(sources(BANK), List.of(), List.of("-d", classes.toString(), "-s", fromSource.toString())).isEmpty());
+
+    List<Diagnostic<? extends JavaFileObject>> errors = compile(
+        List.of(), List.of("fixture.BankAccount"), List.of("-proc:only", "-cp", classPath(classes), "-s", fromClassFile.toString()));
+
+    assertTrue(errors.isEmpty(), errors.toString());
+    Map<String, String> expected = files(fromSource);
+    assertEquals(6, expected.size(), expected.keySet().toString());
+    assertEquals(expected, files(fromClassFile));
+  }
+
+  private static List<JavaFileObject> sources(List<String> resources) {
+    return resources.stream().map(JavaFileObjects::forResource).toList();
+  }
+
+  private static String classPath(Path classes) {
+    return classes + File.pathSeparator + System.getProperty("java.class.path");
+  }
+
+  /** Compiles with esgen's processor and returns the errors. */
+  private static List<Diagnostic<? extends JavaFileObject>> compile(
+      List<JavaFileObject> sources, List<String> classNames, List<String> options) throws IOException {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    List<String> all = new ArrayList<>(options);
+    for (int i = 0; i < all.size() - 1; i++) {
+      if (all.get(i).equals("-d") || all.get(i).equals("-s")) {
+        Files.createDirectories(Path.of(all.get(i + 1)));
+      }
+    }
+    try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT, StandardCharsets.UTF_8)) {
+      JavaCompiler.CompilationTask task =
+          javac.getTask(null, files, diagnostics, all, classNames.isEmpty() ? null : classNames, sources);
+      task.setProcessors(List.of(new EsgenProcessor()));
+      task.call();
+    }
+    return diagnostics.getDiagnostics().stream().filter(d -> d.getKind() == Diagnostic.Kind.ERROR).toList();
+  }
+
+  /** The generated source files under {@code root}, by path, with their contents. */
+  private static Map<String, String> files(Path root) throws IOException {
+    Map<String, String> contents = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path file : walk.filter(Files::isRegularFile).toList()) {
+        contents.put(root.relativize(file).toString(), Files.readString(file));
+      }
+    }
+    return contents;
+  }
+}

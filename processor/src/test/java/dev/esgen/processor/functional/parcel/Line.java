@@ -1,0 +1,3 @@
+package dev.esgen.processor.functional.parcel;
+
+public record Line(String sku, int quantity) {}

@@ -1,0 +1,3 @@
+package dev.esgen.processor.functional.parcel;
+
+public record Pair<A, B>(A first, B second) {}

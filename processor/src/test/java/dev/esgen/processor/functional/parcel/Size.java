@@ -1,0 +1,6 @@
+package dev.esgen.processor.functional.parcel;
+
+public enum Size {
+  SMALL,
+  LARGE
+}

@@ -1,0 +1,23 @@
+package fixture;
+
+import dev.esgen.annotations.Aggregate;
+import dev.esgen.annotations.AggregateId;
+import dev.esgen.annotations.DomainEvents;
+
+@DomainEvents
+sealed interface ThingEvent permits ThingOpened, ThingRenamed {}
+
+record ThingOpened(String id) implements ThingEvent {}
+
+record ThingRenamed(String name) implements ThingEvent {}
+
+@Aggregate(name = "thing", events = ThingEvent.class)
+record Thing(@AggregateId String id, String name) {
+  static Thing open(ThingOpened e) {
+    return new Thing(e.id(), "");
+  }
+
+  static Thing apply(ThingRenamed e) {
+    return new Thing("", e.name());
+  }
+}

@@ -1,0 +1,4 @@
+package fixture;
+
+/** ThingRenamed changed without recompiling ThingEvent: it no longer implements it. */
+record ThingRenamed(String name) {}

@@ -1,0 +1,3 @@
+package fixture;
+
+public record ThingOpened(String id) implements ThingEvent {}

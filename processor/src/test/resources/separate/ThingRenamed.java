@@ -1,0 +1,3 @@
+package fixture;
+
+public record ThingRenamed(String name) implements ThingEvent {}
