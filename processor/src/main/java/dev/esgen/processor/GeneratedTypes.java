@@ -19,10 +19,9 @@ final class GeneratedTypes {
    * Starts the public final class {@code <Aggregate><suffix>} with {@code description} as the first
    * paragraph of its Javadoc.
    *
-   * <p>The aggregate type is the originating element, from which every event type is reached. Gradle
-   * runs esgen as an aggregating processor (it checks stored names across all aggregates), so it
-   * reprocesses every aggregate on each incremental compile and regenerates all of these files anyway;
-   * the element still tells other tools which source a generated file belongs to.
+   * <p>The aggregate type is the single originating element, from which every event type is reached:
+   * Gradle runs esgen as an isolating processor and regenerates a file when its aggregate (or a type it
+   * uses) changes.
    */
   static TypeSpec.Builder start(AggregateModel model, String suffix, CodeBlock description) {
     return TypeSpec.classBuilder(model.generated(suffix))
