@@ -35,6 +35,7 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
 
   private final StoreConfig config;
   private final OperationRecorder recorder;
+  private final DynamoDbClient sending;
   private final JournalLayout journal;
   private final TipLayout tip;
 
@@ -43,7 +44,7 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
     RetryBudgets budgets = new RetryBudgets(config.retryPolicy());
     this.recorder = new OperationRecorder(config.listener(), budgets);
     // Retries outside metering, so that every request sent again is counted and billed as such.
-    DynamoDbClient sending = new RetryingDynamoDbClient(recorder.meter(client), budgets);
+    this.sending = new RetryingDynamoDbClient(recorder.meter(client), budgets);
     this.journal = new JournalLayout(sending, config, recorder);
     this.tip = new TipLayout(sending, config, recorder);
   }
@@ -54,6 +55,7 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   }
 
   /** The settings this store was created with. */
+  @Override
   public StoreConfig config() {
     return config;
   }
@@ -71,5 +73,10 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   @Override
   public OperationRecorder recorder() {
     return recorder;
+  }
+
+  @Override
+  public DynamoDbClient client() {
+    return sending;
   }
 }

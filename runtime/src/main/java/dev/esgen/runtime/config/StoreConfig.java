@@ -33,6 +33,8 @@ import java.util.Objects;
  *     every write, so it is off by default
  * @param tipTable the table of the tip layout, holding each stream's tip item and calved batches
  * @param listener told about every repository operation with its requests, capacity and latency
+ * @param positionsTable the table where a {@link dev.esgen.runtime.feed.ChangeFeed} keeps each
+ *     projection's position in each stream
  */
 public record StoreConfig(
     String journalTable,
@@ -42,7 +44,8 @@ public record StoreConfig(
     RetryPolicy retryPolicy,
     boolean aidIndex,
     String tipTable,
-    StoreListener listener) {
+    StoreListener listener,
+    String positionsTable) {
 
   public StoreConfig {
     Objects.requireNonNull(journalTable, "journalTable");
@@ -59,47 +62,64 @@ public record StoreConfig(
           + tipTable + "'");
     }
     Objects.requireNonNull(listener, "listener");
+    Objects.requireNonNull(positionsTable, "positionsTable");
+    if (positionsTable.equals(journalTable) || positionsTable.equals(snapshotTable) || positionsTable.equals(tipTable)) {
+      throw new IllegalArgumentException("the positions table must differ from the event store's tables, is '"
+          + positionsTable + "'");
+    }
   }
 
   /**
-   * Tables {@code journal}, {@code snapshot} and {@code streams}, the UTC system clock, esgen's JSON
-   * defaults, no listener.
+   * Tables {@code journal}, {@code snapshot}, {@code streams} and {@code positions}, the UTC system clock,
+   * esgen's JSON defaults, no listener.
    */
   public static StoreConfig defaults() {
     return new StoreConfig("journal", "snapshot", Clock.systemUTC(), EsgenJson.newObjectMapper(),
-        RetryPolicy.defaults(), false, "streams", StoreListener.NONE);
+        RetryPolicy.defaults(), false, "streams", StoreListener.NONE, "positions");
   }
 
   public StoreConfig withJournalTable(String name) {
-    return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+    return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable,
+        listener, positionsTable);
   }
 
   public StoreConfig withSnapshotTable(String name) {
-    return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+    return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex, tipTable,
+        listener, positionsTable);
   }
 
   public StoreConfig withClock(Clock newClock) {
-    return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex, tipTable, listener);
+    return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex, tipTable,
+        listener, positionsTable);
   }
 
   public StoreConfig withObjectMapper(ObjectMapper mapper) {
-    return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex, tipTable, listener);
+    return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex, tipTable,
+        listener, positionsTable);
   }
 
   public StoreConfig withRetryPolicy(RetryPolicy policy) {
-    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex, tipTable, listener);
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex, tipTable,
+        listener, positionsTable);
   }
 
   public StoreConfig withAidIndex(boolean enabled) {
-    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled, tipTable, listener);
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled, tipTable,
+        listener, positionsTable);
   }
 
   public StoreConfig withTipTable(String name) {
-    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, name, listener);
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, name,
+        listener, positionsTable);
   }
 
   public StoreConfig withListener(StoreListener newListener) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable,
-        newListener);
+        newListener, positionsTable);
+  }
+
+  public StoreConfig withPositionsTable(String name) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
+        name);
   }
 }
