@@ -14,7 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 
 /**
@@ -34,6 +39,9 @@ final class FeedFixture {
           : new CounterRepository(store, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 3, true));
     }
   }
+
+  /** The key of the tests' read-model tables: the stream's id string. */
+  static final String READ_MODEL_KEY = "id";
 
   final StoreConfig config;
   final DynamoDbEventStore store;
@@ -75,6 +83,25 @@ final class FeedFixture {
     return response.hasItem() && !response.item().isEmpty()
         ? Long.parseLong(response.item().get(PositionStore.SEQ_NR).n())
         : 0;
+  }
+
+  /** A fresh table for a read model, keyed by {@value #READ_MODEL_KEY} (S). */
+  String createReadModelTable() {
+    String table = "feed-rm-" + UUID.randomUUID().toString().substring(0, 8);
+    TestDynamo.client().createTable(b -> b.tableName(table)
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(AttributeDefinition.builder()
+            .attributeName(READ_MODEL_KEY).attributeType(ScalarAttributeType.S).build())
+        .keySchema(KeySchemaElement.builder().attributeName(READ_MODEL_KEY).keyType(KeyType.HASH).build()));
+    TestDynamo.client().waiter().waitUntilTableExists(b -> b.tableName(table));
+    return table;
+  }
+
+  /** The read-model item of stream {@code id} in {@code table}, empty when there is none. */
+  static Map<String, AttributeValue> readModel(String table, String id) {
+    GetItemResponse response = TestDynamo.client().getItem(b -> b
+        .tableName(table).key(Map.of(READ_MODEL_KEY, AttributeValue.fromS(id))).consistentRead(true));
+    return response.hasItem() ? response.item() : Map.of();
   }
 
   /** How many positions {@code projection} has stored. */
