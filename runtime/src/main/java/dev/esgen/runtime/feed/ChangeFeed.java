@@ -201,7 +201,8 @@ public final class ChangeFeed implements StreamRecordsHandler {
 
     private Builder(EventStore store) {
       if (!(Objects.requireNonNull(store, "store") instanceof StoreInternals internals)) {
-        throw new IllegalArgumentException("a change feed needs one of esgen's stores, not " + store.getClass().getName());
+        throw new IllegalArgumentException(
+            "a change feed needs one of esgen's stores, not " + store.getClass().getName());
       }
       this.store = internals;
     }
@@ -230,7 +231,11 @@ public final class ChangeFeed implements StreamRecordsHandler {
       return add(Subscription.exactlyOnce(checked(name), definition, projection));
     }
 
-    /** How often and how long a failing event is tried before {@code handle} throws; {@link #DEFAULT_RETRY_POLICY} by default. */
+    /**
+     * How often and how long a failing event is tried before {@code handle} throws;
+     * {@link #DEFAULT_RETRY_POLICY} by default. Keep the deadline well inside the transport's own time
+     * limit (a Lambda function's timeout), so that the feed gives up before it is cut off.
+     */
     public Builder retryPolicy(RetryPolicy policy) {
       this.retryPolicy = Objects.requireNonNull(policy, "policy");
       return this;
@@ -242,10 +247,14 @@ public final class ChangeFeed implements StreamRecordsHandler {
       return this;
     }
 
-    /** How many scan segments (and threads) a replay reads each table in; {@value #DEFAULT_REPLAY_SEGMENTS} by default. */
+    /**
+     * How many scan segments (and threads) a replay reads each table in; {@value #DEFAULT_REPLAY_SEGMENTS}
+     * by default.
+     */
     public Builder replaySegments(int segments) {
       if (segments < 1 || segments > 1_000_000) {
-        throw new IllegalArgumentException("replay segments must be 1 to 1,000,000 (DynamoDB's limit), was " + segments);
+        throw new IllegalArgumentException(
+            "replay segments must be 1 to 1,000,000 (DynamoDB's limit), was " + segments);
       }
       this.replaySegments = segments;
       return this;
@@ -261,7 +270,8 @@ public final class ChangeFeed implements StreamRecordsHandler {
 
     private Builder add(Subscription<?, ?, ?> subscription) {
       String aggregate = subscription.definition().name();
-      List<Subscription<?, ?, ?>> named = byProjection.computeIfAbsent(subscription.projection(), n -> new ArrayList<>());
+      List<Subscription<?, ?, ?>> named =
+          byProjection.computeIfAbsent(subscription.projection(), n -> new ArrayList<>());
       if (named.stream().anyMatch(s -> s.definition().name().equals(aggregate))) {
         throw new IllegalArgumentException("projection '" + subscription.projection() + "' already follows "
             + aggregate + "; register one handler per aggregate type");

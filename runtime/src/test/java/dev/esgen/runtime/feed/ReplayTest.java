@@ -43,7 +43,8 @@ class ReplayTest {
       throws Exception {
     FeedFixture fixture = new FeedFixture();
     CounterRepository counters = fixture.counters(layout);
-    List<CounterId> ids = new CopyOnWriteArrayList<>(ExactlyOnceProjectionTest.writeCounters(counters, 12, new Random(5)));
+    List<CounterId> ids =
+        new CopyOnWriteArrayList<>(ExactlyOnceProjectionTest.writeCounters(counters, 12, new Random(5)));
     TableStream stream = fixture.stream(layout);
     // The history's records are gone, as they are 24 hours later: only a replay can deliver those events.
     stream.readNew();

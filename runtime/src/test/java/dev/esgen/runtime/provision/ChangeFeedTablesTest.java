@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
-/** {@link TableProvisioner#enableChangeFeed()}: streams on the event tables, the positions table, idempotent, refusing. */
+/** {@link TableProvisioner#enableChangeFeed()}: streams on the event tables and the positions table, once. */
 class ChangeFeedTablesTest {
 
   private final DynamoDbClient client = TestDynamo.client();

@@ -33,8 +33,18 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class DeliveryRounds {
 
-  /** How many events a batch delivered, and in how many streams. */
-  public record Delivered(long streams, long events) {}
+  /**
+   * What a batch delivered.
+   *
+   * @param streams the positions that moved
+   * @param events how many events the projections took
+   */
+  public record Delivered(Set<PositionKey> streams, long events) {
+
+    public Delivered {
+      streams = Set.copyOf(streams);
+    }
+  }
 
   private final StreamDeliverer deliverer;
   private final PositionStore positions;
@@ -43,7 +53,11 @@ public final class DeliveryRounds {
   private final FeedReporter reporter;
 
   public DeliveryRounds(
-      StreamDeliverer deliverer, PositionStore positions, StreamLocks locks, RetryPolicy policy, FeedReporter reporter) {
+      StreamDeliverer deliverer,
+      PositionStore positions,
+      StreamLocks locks,
+      RetryPolicy policy,
+      FeedReporter reporter) {
     this.deliverer = Objects.requireNonNull(deliverer, "deliverer");
     this.positions = Objects.requireNonNull(positions, "positions");
     this.locks = Objects.requireNonNull(locks, "locks");
@@ -68,7 +82,7 @@ public final class DeliveryRounds {
     }
     Set<Integer> touched = new HashSet<>();
     Map<PositionKey, Long> read = positions.read(keys);
-    long streams = 0;
+    Set<PositionKey> streams = new HashSet<>();
     long events = 0;
     List<Delivery> pending = deliveries;
     for (int attempt = 1; ; attempt++) {
@@ -86,7 +100,9 @@ public final class DeliveryRounds {
           return deliverer.deliver(delivery, fresh && !touched.contains(stripe) ? read.get(key) : positions.read(key));
         });
         events += outcome.delivered();
-        streams += outcome.delivered() > 0 ? 1 : 0;
+        if (outcome.delivered() > 0) {
+          streams.add(key);
+        }
         if (outcome.stuck().isPresent()) {
           stuck.add(delivery);
           where.add(outcome.stuck().get());
@@ -110,7 +126,8 @@ public final class DeliveryRounds {
     }
   }
 
-  private static ProjectionFailedException failure(List<Delivery> stuck, List<StreamDeliverer.Stuck> where, int attempts) {
+  private static ProjectionFailedException failure(
+      List<Delivery> stuck, List<StreamDeliverer.Stuck> where, int attempts) {
     ProjectionFailedException first = null;
     for (int k = 0; k < stuck.size(); k++) {
       Delivery delivery = stuck.get(k);

@@ -179,7 +179,9 @@ public final class PositionStore {
       do {
         QueryResponse page = client.query(query.exclusiveStartKey(start).build());
         for (Map<String, AttributeValue> item : page.items()) {
-          client.deleteItem(b -> b.tableName(table).key(Map.of(PROJECTION, item.get(PROJECTION), STREAM, item.get(STREAM))));
+          client.deleteItem(b -> b
+              .tableName(table)
+              .key(Map.of(PROJECTION, item.get(PROJECTION), STREAM, item.get(STREAM))));
           deleted++;
         }
         start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;

@@ -14,7 +14,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * events a projection has seen cost no decoding.
  *
  * <pre>{@code
- * StoredEvent stored = new StoredEvent(7, "money-deposited", "2026-11-23T10:15:30Z", null, body, MetadataAttributes.JOURNAL);
+ * StoredEvent stored =
+ *     new StoredEvent(7, "money-deposited", "2026-11-23T10:15:30Z", null, body, MetadataAttributes.JOURNAL);
  * RecordedEvent<AccountEvent> event = stored.decode(definition, "42");
  * }</pre>
  *

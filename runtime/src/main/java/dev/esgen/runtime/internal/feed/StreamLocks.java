@@ -13,7 +13,8 @@ import java.util.function.LongFunction;
  * <pre>{@code
  * long seen = locks.version(key);
  * long position = positions.read(List.of(key)).get(key);       // outside the lock, batched
- * Outcome outcome = locks.deliver(key, now -> deliverer.deliver(delivery, now == seen ? position : positions.read(key)));
+ * Outcome outcome = locks.deliver(key,
+ *     now -> deliverer.deliver(delivery, now == seen ? position : positions.read(key)));
  * }</pre>
  */
 public final class StreamLocks {

@@ -47,7 +47,8 @@ public final class StreamRecordDecoder {
       return Optional.empty();
     }
     if (!change.hasNewImage()) {
-      throw new StreamRecordDecodingException(record.eventID(), change.sequenceNumber(), describe(aggregate.get(), change.keys()),
+      throw new StreamRecordDecodingException(record.eventID(), change.sequenceNumber(),
+          describe(aggregate.get(), change.keys()),
           "the record has no new image; enable the table's stream with view type NEW_IMAGE");
     }
     try {

@@ -89,11 +89,7 @@ public final class TableReplay {
       aggregatesByTable.forEach((table, aggregates) -> {
         for (int segment = 0; segment < segments; segment++) {
           ScanRequest scan = scan(table, aggregates, segment);
-          running.add(threads.submit(() -> {
-            DeliveryRounds.Delivered delivered = replaySegment(scan, aggregates, byAggregate);
-            streams.addAndGet(delivered.streams());
-            events.addAndGet(delivered.events());
-          }));
+          running.add(threads.submit(() -> replaySegment(scan, aggregates, byAggregate, streams, events)));
         }
       });
       RuntimeException failure = null;
@@ -114,10 +110,14 @@ public final class TableReplay {
     return new ReplayReport(projection, streams.get(), events.get());
   }
 
-  private DeliveryRounds.Delivered replaySegment(
-      ScanRequest scan, Set<String> aggregates, Map<String, List<Subscription<?, ?, ?>>> byAggregate) {
-    long streams = 0;
-    long events = 0;
+  /**
+   * Scans one segment page by page, delivering each page, and counts into {@code streams} and
+   * {@code events}. A stream's items are contiguous in its segment, so a stream that moved on the last
+   * page and moves again on this one is counted once.
+   */
+  private void replaySegment(ScanRequest scan, Set<String> aggregates,
+      Map<String, List<Subscription<?, ?, ?>>> byAggregate, AtomicLong streams, AtomicLong events) {
+    Set<PositionKey> movedOnLastPage = Set.of();
     Map<String, AttributeValue> start = null;
     do {
       ScanResponse page = page(scan.toBuilder().exclusiveStartKey(start).build());
@@ -130,11 +130,12 @@ public final class TableReplay {
         }
       }
       DeliveryRounds.Delivered delivered = rounds.run(offered.deliveries(byAggregate::get));
-      streams += delivered.streams();
-      events += delivered.events();
+      Set<PositionKey> counted = movedOnLastPage;
+      streams.addAndGet(delivered.streams().stream().filter(key -> !counted.contains(key)).count());
+      events.addAndGet(delivered.events());
+      movedOnLastPage = delivered.streams();
       start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
     } while (start != null);
-    return new DeliveryRounds.Delivered(streams, events);
   }
 
   /**
