@@ -49,7 +49,7 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  *     .transactionalProjection("balances", accounts.definition(), balances::writes)
  *     .build();
  * feed.replay("balances");                       // a new projection catches up with the tables ...
- * poller.run(feed);                              // ... and the transport hands it every batch of records
+ * feed.handle(shardId, records);                 // ... and a transport hands it every batch of records
  * }</pre>
  */
 public final class ChangeFeed implements StreamRecordsHandler {

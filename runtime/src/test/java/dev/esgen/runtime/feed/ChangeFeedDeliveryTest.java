@@ -12,9 +12,11 @@ import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.error.ProjectionFailedException;
+import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.tip.TipAttributes;
+import dev.esgen.runtime.repository.AppendOptions;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +63,8 @@ class ChangeFeedDeliveryTest {
       counters.transact(a, c -> List.of(new Incremented(1, "a1"), new Incremented(2, "a2")));
       counters.transact(b, c -> c.increment("b"));
     }
+    counters.transact(b, AppendOptions.metadata(EventMetadata.none().withCorrelationId("request-7").withActor("teller")
+        .with("channel", "branch")), c -> c.increment("with metadata"));
     ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), this::take).build();
     List<Record> records;
     try (TableStream stream = fixture.stream(layout)) {
@@ -75,8 +79,9 @@ class ChangeFeedDeliveryTest {
     assertEquals(FeedFixture.stored(counters, a.value()), taken.get(a.value()));
     assertEquals(FeedFixture.stored(counters, b.value()), taken.get(b.value()));
     assertEquals(9, fixture.position("log", a.value()));
-    assertEquals(5, fixture.position("log", b.value()));
+    assertEquals(6, fixture.position("log", b.value()));
     assertEquals(9, feed.position("log", counters.definition(), a));
+    assertEquals("request-7", taken.get(b.value()).get(5).metadata().correlationId().orElseThrow());
   }
 
   @ParameterizedTest
