@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.config.RetryPolicy;
@@ -30,9 +31,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /** What the change feed makes of stream records: events of followed types, nothing else, and clear refusals. */
@@ -67,22 +73,28 @@ class ChangeFeedDecodingTest {
   @Test
   void snapshotRowsCommandRecordsAndRemovalsAreNoEvents() {
     FeedFixture fixture = new FeedFixture();
-    TestDynamo.client().updateTable(b -> b.tableName(fixture.config.snapshotTable())
+    // A snapshot table of this test's own, with a stream and without TTL (see FeedFixture).
+    String snapshots = fixture.config.journalTable().replace("feed-j-", "feed-s-");
+    TestDynamo.client().createTable(b -> b.tableName(snapshots)
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(stringKey(JournalAttributes.PKEY), stringKey(JournalAttributes.SKEY))
+        .keySchema(key(JournalAttributes.PKEY, KeyType.HASH), key(JournalAttributes.SKEY, KeyType.RANGE))
         .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE)));
-    TestDynamo.client().waiter().waitUntilTableExists(b -> b.tableName(fixture.config.snapshotTable()));
-    CounterRepository counters = new CounterRepository(fixture.store, SnapshotPolicy.every(1).keeping(1));
+    TestDynamo.client().waiter().waitUntilTableExists(b -> b.tableName(snapshots));
+    DynamoDbEventStore store = TestDynamo.store(fixture.config.withSnapshotTable(snapshots));
+    CounterRepository counters = new CounterRepository(store, SnapshotPolicy.every(1).keeping(1));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     for (int k = 0; k < 4; k++) {
       counters.transact(id, "command-" + k, c -> c.increment("x"));
     }
     List<Record> records;
-    try (TableStream stream = TableStream.of(fixture.config.snapshotTable())) {
+    try (TableStream stream = TableStream.of(snapshots)) {
       records = stream.readNewRecords();
     }
     assertTrue(records.stream().anyMatch(r -> r.eventName() == OperationType.REMOVE), "older snapshots were deleted");
     assertTrue(records.stream().anyMatch(r -> r.dynamodb().keys().get("skey").s().startsWith("command#")));
-    ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), taken::add).build();
+    ChangeFeed feed = ChangeFeed.builder(store).projection("log", counters.definition(), taken::add).build();
 
     TestDynamo.requests().reset();
     feed.handle("shard-1", records);
@@ -192,6 +204,14 @@ class ChangeFeedDecodingTest {
     assertFalse(e.getMessage().contains(SECRET));
     assertEquals(List.of(1L), taken.stream().map(RecordedEvent::seqNr).toList());
     assertEquals(1, fixture.position("log", id.value()));
+  }
+
+  private static AttributeDefinition stringKey(String name) {
+    return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
+  }
+
+  private static KeySchemaElement key(String name, KeyType type) {
+    return KeySchemaElement.builder().attributeName(name).keyType(type).build();
   }
 
   private static List<Record> records(FeedFixture fixture, FeedFixture.Layout layout) {
