@@ -70,6 +70,9 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  * has the name of one esgen would create. A mismatch throws {@link TableSchemaMismatchException} and
  * leaves all three tables as they were.
  *
+ * <p>{@link #enableChangeFeed()} adds what a {@link dev.esgen.runtime.feed.ChangeFeed} needs: streams on
+ * the journal and tip tables and the positions table.
+ *
  * <pre>{@code
  * new TableProvisioner(client, StoreConfig.defaults())
  *     .createTablesIfMissing(BankAccountRepository.definition(mapper), TransferRepository.definition(mapper));
