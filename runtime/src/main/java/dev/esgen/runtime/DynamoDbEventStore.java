@@ -6,6 +6,7 @@ import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.DuplicateAggregateNameException;
+import dev.esgen.runtime.internal.AggregateNameClaims;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.journal.JournalLayout;
@@ -15,8 +16,6 @@ import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import dev.esgen.runtime.internal.tip.TipLayout;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -43,18 +42,18 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
 
   private final StoreConfig config;
   private final OperationRecorder recorder;
+  private final DynamoDbClient sending;
   private final JournalLayout journal;
   private final TipLayout tip;
   private final StateCache cache;
-  /** Stored aggregate name to the class name of the aggregate type that claimed it. */
-  private final ConcurrentMap<String, String> claimedNames = new ConcurrentHashMap<>();
+  private final AggregateNameClaims claimedNames = new AggregateNameClaims();
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
     this.config = config;
     RetryBudgets budgets = new RetryBudgets(config.retryPolicy());
     this.recorder = new OperationRecorder(config.listener(), budgets);
     // Retries outside metering, so that every request sent again is counted and billed as such.
-    DynamoDbClient sending = new RetryingDynamoDbClient(recorder.meter(client), budgets);
+    this.sending = new RetryingDynamoDbClient(recorder.meter(client), budgets);
     this.journal = new JournalLayout(sending, config, recorder);
     this.tip = new TipLayout(sending, config, recorder);
     this.cache = StateCache.of(config.stateCache(), config.clock());
@@ -66,6 +65,7 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   }
 
   /** The settings this store was created with. */
+  @Override
   public StoreConfig config() {
     return config;
   }
@@ -81,11 +81,7 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
    */
   @Override
   public void claimName(AggregateDefinition<?, ?, ?> definition) {
-    String type = definition.aggregateType().getName();
-    String claimed = claimedNames.putIfAbsent(definition.name(), type);
-    if (claimed != null && !claimed.equals(type)) {
-      throw new DuplicateAggregateNameException(definition.name(), claimed, type);
-    }
+    claimedNames.claim(definition);
   }
 
   @Override
@@ -106,5 +102,10 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   @Override
   public StateCache stateCache() {
     return cache;
+  }
+
+  @Override
+  public DynamoDbClient client() {
+    return sending;
   }
 }

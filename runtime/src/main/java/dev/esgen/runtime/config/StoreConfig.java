@@ -43,6 +43,8 @@ import java.util.Objects;
  * @param readConsistencyByType the read consistency of single aggregate types, by stored name: the
  *     default of their repositories
  * @param stateCache what the store remembers of the streams it read and wrote; off by default
+ * @param positionsTable the table where a {@link dev.esgen.runtime.feed.ChangeFeed} keeps each
+ *     projection's position in each stream
  */
 public record StoreConfig(
     String journalTable,
@@ -55,7 +57,8 @@ public record StoreConfig(
     StoreListener listener,
     ReadConsistency readConsistency,
     Map<String, ReadConsistency> readConsistencyByType,
-    StateCachePolicy stateCache) {
+    StateCachePolicy stateCache,
+    String positionsTable) {
 
   public StoreConfig {
     Objects.requireNonNull(journalTable, "journalTable");
@@ -75,56 +78,61 @@ public record StoreConfig(
     Objects.requireNonNull(readConsistency, "readConsistency");
     readConsistencyByType = Map.copyOf(readConsistencyByType);
     Objects.requireNonNull(stateCache, "stateCache");
+    Objects.requireNonNull(positionsTable, "positionsTable");
+    if (positionsTable.equals(journalTable) || positionsTable.equals(snapshotTable) || positionsTable.equals(tipTable)) {
+      throw new IllegalArgumentException("the positions table must differ from the event store's tables, is '"
+          + positionsTable + "'");
+    }
   }
 
   /**
-   * Tables {@code journal}, {@code snapshot} and {@code streams}, the UTC system clock, esgen's JSON
-   * defaults, no listener, strongly consistent reads, no state cache.
+   * Tables {@code journal}, {@code snapshot}, {@code streams} and {@code positions}, the UTC system
+   * clock, esgen's JSON defaults, no listener, strongly consistent reads, no state cache.
    */
   public static StoreConfig defaults() {
     return new StoreConfig("journal", "snapshot", Clock.systemUTC(), EsgenJson.newObjectMapper(),
         RetryPolicy.defaults(), false, "streams", StoreListener.NONE, ReadConsistency.STRONG, Map.of(),
-        StateCachePolicy.disabled());
+        StateCachePolicy.disabled(), "positions");
   }
 
   public StoreConfig withJournalTable(String name) {
     return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
-        readConsistency, readConsistencyByType, stateCache);
+        readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   public StoreConfig withSnapshotTable(String name) {
     return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
-        readConsistency, readConsistencyByType, stateCache);
+        readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   public StoreConfig withClock(Clock newClock) {
     return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex, tipTable,
-        listener, readConsistency, readConsistencyByType, stateCache);
+        listener, readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   public StoreConfig withObjectMapper(ObjectMapper mapper) {
     return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex, tipTable, listener,
-        readConsistency, readConsistencyByType, stateCache);
+        readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   public StoreConfig withRetryPolicy(RetryPolicy policy) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex, tipTable, listener,
-        readConsistency, readConsistencyByType, stateCache);
+        readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   public StoreConfig withAidIndex(boolean enabled) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled, tipTable, listener,
-        readConsistency, readConsistencyByType, stateCache);
+        readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   public StoreConfig withTipTable(String name) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, name, listener,
-        readConsistency, readConsistencyByType, stateCache);
+        readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   public StoreConfig withListener(StoreListener newListener) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable,
-        newListener, readConsistency, readConsistencyByType, stateCache);
+        newListener, readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   /**
@@ -133,7 +141,7 @@ public record StoreConfig(
    */
   public StoreConfig withReadConsistency(ReadConsistency consistency) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
-        consistency, readConsistencyByType, stateCache);
+        consistency, readConsistencyByType, stateCache, positionsTable);
   }
 
   /**
@@ -145,13 +153,19 @@ public record StoreConfig(
     byType.put(Objects.requireNonNull(aggregateType, "aggregateType"),
         Objects.requireNonNull(consistency, "consistency"));
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
-        readConsistency, byType, stateCache);
+        readConsistency, byType, stateCache, positionsTable);
   }
 
   /** The store remembers streams as {@code policy} says; see {@link StateCachePolicy}. */
   public StoreConfig withStateCache(StateCachePolicy policy) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
-        readConsistency, readConsistencyByType, policy);
+        readConsistency, readConsistencyByType, policy, positionsTable);
+  }
+
+  /** A {@link dev.esgen.runtime.feed.ChangeFeed} keeps its projections' positions in the table {@code name}. */
+  public StoreConfig withPositionsTable(String name) {
+    return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
+        readConsistency, readConsistencyByType, stateCache, name);
   }
 
   /** How loads and lookups of {@code aggregateType} read when a call does not say. */

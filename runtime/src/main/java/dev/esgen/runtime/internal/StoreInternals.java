@@ -2,13 +2,17 @@ package dev.esgen.runtime.internal;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.ReadConsistency;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.StorageLayout;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * What a repository needs from its store beyond the public {@link dev.esgen.runtime.EventStore}: the storage layout of an
- * aggregate type, the recorder that runs its operations, how its reads default, and its state cache. Every store esgen ships implements it; it is
+ * aggregate type, the recorder that runs its operations, how its reads default, and its state cache; and
+ * what the change feed needs besides: the store's settings and the client its requests go through. Every
+ * store esgen ships implements it; it is
  * no API for users, who only ever hand a store to a repository.
  *
  * <pre>{@code
@@ -41,4 +45,13 @@ public interface StoreInternals {
   default StateCache stateCache() {
     return StateCache.disabled();
   }
+
+  /** The settings the store was created with: table names, clock, retry policy. */
+  StoreConfig config();
+
+  /**
+   * The client the layouts send through: esgen's retries (within the config's retry policy) and capacity
+   * metering around the client the store was created with. It implements only the operations esgen sends.
+   */
+  DynamoDbClient client();
 }

@@ -2,7 +2,10 @@ package dev.esgen.runtime.provision;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.StreamViewTypeMismatchException;
 import dev.esgen.runtime.error.TableSchemaMismatchException;
+import dev.esgen.runtime.internal.feed.PositionStore;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.TipKeys;
@@ -34,6 +37,8 @@ import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
@@ -64,6 +69,9 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  * range key must have the names and types of the definitions above, and so must each of its indexes that
  * has the name of one esgen would create. A mismatch throws {@link TableSchemaMismatchException} and
  * leaves all three tables as they were.
+ *
+ * <p>{@link #enableChangeFeed()} adds what a {@link dev.esgen.runtime.feed.ChangeFeed} needs: streams on
+ * the journal and tip tables and the positions table.
  *
  * <pre>{@code
  * new TableProvisioner(client, StoreConfig.defaults())
@@ -133,6 +141,62 @@ public final class TableProvisioner {
     addMissingIndexes(tip);
     enableSnapshotTtl();
     return created;
+  }
+
+  /**
+   * Prepares the tables for a {@link dev.esgen.runtime.feed.ChangeFeed}: enables a DynamoDB stream of view
+   * type {@code NEW_IMAGE} on the journal and the tip table (the feed reads each written item's new image),
+   * creates the positions table {@link StoreConfig#positionsTable()} (on-demand, hash key
+   * {@code projection} (S), range key {@code stream} (S)), and waits until all are active. Call it after
+   * {@link #createTablesIfMissing}. Idempotent: a table whose stream is enabled already, with
+   * {@code NEW_IMAGE} or {@code NEW_AND_OLD_IMAGES} (which holds the new image too), is left as it is.
+   *
+   * <p>All three tables are checked before anything is changed: a stream of another view type, or a
+   * positions table with other keys, throws and leaves every table as it was.
+   *
+   * <pre>{@code
+   * TableProvisioner provisioner = new TableProvisioner(client, config);
+   * provisioner.createTablesIfMissing(BankAccountRepository.definition(mapper));
+   * provisioner.enableChangeFeed();
+   * }</pre>
+   *
+   * @return the names of the tables this call changed or created, in that order (empty when all was in place)
+   * @throws MissingTableException when the journal or the tip table does not exist
+   * @throws StreamViewTypeMismatchException when one of them has a stream without new images
+   * @throws TableSchemaMismatchException when the positions table exists with other keys
+   */
+  public List<String> enableChangeFeed() {
+    CreateTableRequest positions = positionsTable();
+    List<String> streamed = new ArrayList<>();
+    for (String table : List.of(config.journalTable(), config.tipTable())) {
+      TableDescription existing = describe(table).orElseThrow(() -> new MissingTableException(List.of(table), null));
+      StreamSpecification stream = existing.streamSpecification();
+      if (stream == null || !Boolean.TRUE.equals(stream.streamEnabled())) {
+        streamed.add(table);
+      } else if (stream.streamViewType() != StreamViewType.NEW_IMAGE
+          && stream.streamViewType() != StreamViewType.NEW_AND_OLD_IMAGES) {
+        throw new StreamViewTypeMismatchException(table, stream.streamViewTypeAsString());
+      }
+    }
+    Optional<TableDescription> existingPositions = describe(positions.tableName());
+    existingPositions.ifPresent(existing -> checkSchema(positions, existing));
+
+    List<String> changed = new ArrayList<>();
+    for (String table : streamed) {
+      LOG.info("enabling a DynamoDB stream of view type NEW_IMAGE on table {}", table);
+      client.updateTable(b -> b.tableName(table)
+          .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE)));
+      changed.add(table);
+    }
+    if (existingPositions.isEmpty() && create(positions)) {
+      LOG.info("creating table {} for the change feed's positions", positions.tableName());
+      changed.add(positions.tableName());
+    }
+    for (String table : streamed) {
+      client.waiter().waitUntilTableExists(b -> b.tableName(table));
+    }
+    client.waiter().waitUntilTableExists(b -> b.tableName(positions.tableName()));
+    return changed;
   }
 
   /**
@@ -336,6 +400,15 @@ public final class TableProvisioner {
         .attributeDefinitions(attributes)
         .keySchema(key(TipAttributes.STREAM, KeyType.HASH), key(TipAttributes.INDEX, KeyType.RANGE))
         .globalSecondaryIndexes(indexes)
+        .build();
+  }
+
+  private CreateTableRequest positionsTable() {
+    return CreateTableRequest.builder()
+        .tableName(config.positionsTable())
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(stringKey(PositionStore.PROJECTION), stringKey(PositionStore.STREAM))
+        .keySchema(key(PositionStore.PROJECTION, KeyType.HASH), key(PositionStore.STREAM, KeyType.RANGE))
         .build();
   }
 

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import dev.esgen.runtime.provision.TableProvisioner;
@@ -47,9 +49,29 @@ final class TablesOnFirstUse implements EventStore, StoreInternals {
     return store.recorder();
   }
 
-  /** The settings of the store underneath, its table names among them. */
-  StoreConfig config() {
+  @Override
+  public void claimName(AggregateDefinition<?, ?, ?> definition) {
+    store.claimName(definition);
+  }
+
+  @Override
+  public ReadConsistency readConsistency(String aggregateType) {
+    return store.readConsistency(aggregateType);
+  }
+
+  @Override
+  public StateCache stateCache() {
+    return store.stateCache();
+  }
+
+  @Override
+  public StoreConfig config() {
     return store.config();
+  }
+
+  @Override
+  public DynamoDbClient client() {
+    return store.client();
   }
 
   private synchronized void provision(AggregateDefinition<?, ?, ?> definition) {

@@ -5,11 +5,13 @@ import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.AggregateNameClaims;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import java.util.Objects;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * An {@link EventStore} in the JVM's memory, for service tests: the generated repositories run on it
@@ -61,6 +63,7 @@ import java.util.Objects;
 public final class InMemoryEventStore implements EventStore, StoreInternals {
 
   private final StoreConfig config;
+  private final AggregateNameClaims claimedNames = new AggregateNameClaims();
   private final OperationRecorder recorder;
   private final MemoryLayout journal;
   private final MemoryLayout tip;
@@ -104,6 +107,26 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   @Override
   public OperationRecorder recorder() {
     return recorder;
+  }
+
+  @Override
+  public void claimName(AggregateDefinition<?, ?, ?> definition) {
+    claimedNames.claim(definition);
+  }
+
+  @Override
+  public StoreConfig config() {
+    return config;
+  }
+
+  /**
+   * Always throws: this store sends no DynamoDB requests, so what needs a client (the change feed, for
+   * now) needs a {@code DynamoDbEventStore}.
+   */
+  @Override
+  public DynamoDbClient client() {
+    throw new UnsupportedOperationException(
+        "the in-memory store has no DynamoDB client: the change feed runs on a DynamoDbEventStore only");
   }
 
   @Override

@@ -1,0 +1,194 @@
+package dev.esgen.runtime.internal.feed;
+
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.CorruptStreamException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.feed.ReplayReport;
+import dev.esgen.runtime.internal.journal.JournalAttributes;
+import dev.esgen.runtime.internal.keys.TipKeys;
+import dev.esgen.runtime.internal.tip.TipAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+
+/**
+ * Replays one projection from the tables: a parallel {@code Scan} of each table holding its aggregate
+ * types (the journal for journal-layout types, the tip table for tip-layout types), in
+ * {@code segments} segments on as many threads, strongly consistent. Each page of a segment is a batch
+ * like a batch of stream records: its events are offered per stream and delivered through the positions
+ * by the same {@link DeliveryRounds}, so what the projection took already is dropped, and the live feed
+ * may run at the same time.
+ *
+ * <p>A scan reads each stored event once, and finds every stream whether or not an index lists it. A
+ * stream's items share their partition key, so one segment reads all of them, in sort key order: a
+ * journal stream's events by seq_nr, a tip stream's batches oldest first, then its tip. The filter keeps
+ * other aggregate types' items off the wire; DynamoDB bills them all the same.
+ *
+ * <pre>{@code
+ * ReplayReport report = new TableReplay(client, config, rounds, 4).replay("balances", subscriptions);
+ * }</pre>
+ */
+public final class TableReplay {
+
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  private final DynamoDbClient client;
+  private final StoreConfig config;
+  private final DeliveryRounds rounds;
+  private final int segments;
+
+  public TableReplay(DynamoDbClient client, StoreConfig config, DeliveryRounds rounds, int segments) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.config = Objects.requireNonNull(config, "config");
+    this.rounds = Objects.requireNonNull(rounds, "rounds");
+    if (segments < 1) {
+      throw new IllegalArgumentException("a replay needs at least 1 segment, was " + segments);
+    }
+    this.segments = segments;
+  }
+
+  /**
+   * Delivers every stored event of the subscriptions' aggregate types to them.
+   *
+   * @param subscriptions one projection's subscriptions, at most one per aggregate type
+   */
+  public ReplayReport replay(String projection, List<Subscription<?, ?, ?>> subscriptions) {
+    Map<String, List<Subscription<?, ?, ?>>> byAggregate = subscriptions.stream()
+        .collect(Collectors.groupingBy(s -> s.definition().name()));
+    Map<String, Set<String>> aggregatesByTable = new HashMap<>();
+    for (Subscription<?, ?, ?> subscription : subscriptions) {
+      String table = subscription.definition().layout() == LayoutKind.TIP ? config.tipTable() : config.journalTable();
+      aggregatesByTable.computeIfAbsent(table, t -> new LinkedHashSet<>()).add(subscription.definition().name());
+    }
+    AtomicLong streams = new AtomicLong();
+    AtomicLong events = new AtomicLong();
+    ExecutorService threads = Executors.newFixedThreadPool(segments * aggregatesByTable.size(), work -> {
+      Thread thread = new Thread(work, "esgen-replay-" + THREADS.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      aggregatesByTable.forEach((table, aggregates) -> {
+        for (int segment = 0; segment < segments; segment++) {
+          ScanRequest scan = scan(table, aggregates, segment);
+          running.add(threads.submit(() -> replaySegment(scan, aggregates, byAggregate, streams, events)));
+        }
+      });
+      RuntimeException failure = null;
+      for (Future<?> segment : running) {
+        RuntimeException segmentFailure = outcome(segment);
+        if (segmentFailure != null && failure == null) {
+          failure = segmentFailure;
+        } else if (segmentFailure != null) {
+          failure.addSuppressed(segmentFailure);
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+    return new ReplayReport(projection, streams.get(), events.get());
+  }
+
+  /**
+   * Scans one segment page by page, delivering each page, and counts into {@code streams} and
+   * {@code events}. A stream's items are contiguous in its segment, so a stream that moved on the last
+   * page and moves again on this one is counted once.
+   */
+  private void replaySegment(ScanRequest scan, Set<String> aggregates,
+      Map<String, List<Subscription<?, ?, ?>>> byAggregate, AtomicLong streams, AtomicLong events) {
+    Set<PositionKey> movedOnLastPage = Set.of();
+    Map<String, AttributeValue> start = null;
+    do {
+      ScanResponse page = page(scan.toBuilder().exclusiveStartKey(start).build());
+      OfferedEvents offered = new OfferedEvents();
+      for (Map<String, AttributeValue> item : page.items()) {
+        try {
+          EventItems.parse(item, aggregates::contains).ifPresent(offered::add);
+        } catch (ItemShapeException e) {
+          throw new CorruptStreamException(e.aggregateName(), e.aggregateId(), e.problem());
+        }
+      }
+      DeliveryRounds.Delivered delivered = rounds.run(offered.deliveries(byAggregate::get));
+      Set<PositionKey> counted = movedOnLastPage;
+      streams.addAndGet(delivered.streams().stream().filter(key -> !counted.contains(key)).count());
+      events.addAndGet(delivered.events());
+      movedOnLastPage = delivered.streams();
+      start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+    } while (start != null);
+  }
+
+  /**
+   * Segment {@code segment} of a consistent scan of {@code table}, filtered to the event items of
+   * {@code aggregates} by key prefix (the parser checks each item's type exactly: {@code bank-} is also a
+   * prefix of {@code bank-account-3}).
+   */
+  private ScanRequest scan(String table, Set<String> aggregates, int segment) {
+    boolean tip = table.equals(config.tipTable());
+    Map<String, String> names = new HashMap<>();
+    names.put("#k", tip ? TipAttributes.STREAM : JournalAttributes.PKEY);
+    Map<String, AttributeValue> values = new HashMap<>();
+    List<String> prefixes = new ArrayList<>();
+    int k = 0;
+    for (String aggregate : aggregates) {
+      values.put(":a" + k, AttributeValue.fromS(aggregate + (tip ? TipKeys.STREAM_SEPARATOR : "-")));
+      prefixes.add("begins_with(#k, :a" + k + ")");
+      k++;
+    }
+    String filter = "(" + String.join(" OR ", prefixes) + ")";
+    if (!tip) {
+      names.put("#t", JournalAttributes.EVENT_TYPE);
+      filter = "attribute_exists(#t) AND " + filter;
+    }
+    return ScanRequest.builder()
+        .tableName(table)
+        .segment(segment)
+        .totalSegments(segments)
+        .consistentRead(true)
+        .filterExpression(filter)
+        .expressionAttributeNames(names)
+        .expressionAttributeValues(values)
+        .build();
+  }
+
+  private ScanResponse page(ScanRequest request) {
+    try {
+      return client.scan(request);
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(request.tableName()), e);
+    }
+  }
+
+  /** What a finished segment threw, or null. */
+  private static RuntimeException outcome(Future<?> segment) {
+    try {
+      segment.get();
+      return null;
+    } catch (ExecutionException e) {
+      return e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new IllegalStateException("interrupted while waiting for the replay's segments", e);
+    }
+  }
+}

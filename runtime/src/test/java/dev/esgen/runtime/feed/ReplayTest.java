@@ -1,0 +1,173 @@
+package dev.esgen.runtime.feed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.history.RecordedEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Replay from the tables: a new projection catches up, joins the live feed, survives outages and resets. */
+class ReplayTest {
+
+  private final Map<String, List<RecordedEvent<CounterEvent>>> taken = new ConcurrentHashMap<>();
+
+  private void take(RecordedEvent<CounterEvent> event) {
+    taken.computeIfAbsent(event.aggregateId(), id -> new CopyOnWriteArrayList<>()).add(event);
+  }
+
+  private static List<Long> seqNrs(List<RecordedEvent<CounterEvent>> events) {
+    return events == null ? List.of() : events.stream().map(RecordedEvent::seqNr).toList();
+  }
+
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void aNewProjectionReplaysWhileWritersAppendAndTheLiveFeedRunsAndTakesEveryEventOnce(FeedFixture.Layout layout)
+      throws Exception {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(layout);
+    List<CounterId> ids =
+        new CopyOnWriteArrayList<>(ExactlyOnceProjectionTest.writeCounters(counters, 12, new Random(5)));
+    TableStream stream = fixture.stream(layout);
+    // The history's records are gone, as they are 24 hours later: only a replay can deliver those events.
+    stream.readNew();
+    CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .projection("log", counters.definition(), this::take)
+        .transactionalProjection("totals", counters.definition(), totals)
+        .replaySegments(3)
+        .build();
+
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    AtomicBoolean writing = new AtomicBoolean(true);
+    List<Future<?>> writers = new ArrayList<>();
+    for (int w = 0; w < 3; w++) {
+      Random random = new Random(w);
+      writers.add(threads.submit(() -> {
+        CounterId fresh = CounterId.random();
+        counters.create(new CounterCreated(fresh, "new"));
+        ids.add(fresh);
+        for (int k = 0; k < 15; k++) {
+          CounterId id = ids.get(random.nextInt(ids.size()));
+          counters.transact(id, c -> List.of(new Incremented(1 + random.nextInt(5)), new Incremented(1)));
+        }
+        return null;
+      }));
+    }
+    Future<?> live = threads.submit(() -> {
+      boolean more = true;
+      while (more) {
+        more = writing.get();
+        for (TableStream.Batch batch : stream.readNew()) {
+          feed.handle(batch.shardId(), batch.records());
+        }
+      }
+      return null;
+    });
+    ReplayReport log = feed.replay("log");
+    ReplayReport replayedTotals = feed.replay("totals");
+    for (Future<?> writer : writers) {
+      writer.get();
+    }
+    writing.set(false);
+    live.get();
+    threads.shutdown();
+    stream.close();
+
+    assertEquals("log", log.projection());
+    assertTrue(log.events() > 12 && log.streams() >= 12, log.toString());
+    assertTrue(replayedTotals.events() > 12, replayedTotals.toString());
+    assertEquals(15, ids.size());
+    for (CounterId id : ids) {
+      List<RecordedEvent<CounterEvent>> stored = FeedFixture.stored(counters, id.value());
+      assertEquals(seqNrs(stored), seqNrs(taken.get(id.value())), "each event once, in order: " + id.value());
+      assertEquals(stored, taken.get(id.value()));
+      assertEquals(stored.size(), fixture.position("log", id.value()));
+      assertEquals(stored.size(), fixture.position("totals", id.value()));
+      assertEquals(counters.load(id).value(), totals.total(id.value()));
+    }
+  }
+
+  @Test
+  void afterAnOutageLongerThanTheStreamKeepsRecordsAReplayDeliversWhatWasMissed() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
+    List<CounterId> ids = ExactlyOnceProjectionTest.writeCounters(counters, 6, new Random(1));
+    ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), this::take).build();
+    try (TableStream stream = fixture.stream(FeedFixture.Layout.JOURNAL)) {
+      stream.readNew().forEach(batch -> feed.handle(batch.shardId(), batch.records()));
+      for (CounterId id : ids) {
+        counters.transact(id, c -> List.of(new Incremented(3), new Incremented(4)));
+      }
+      stream.readNew();
+      counters.transact(ids.get(0), c -> c.increment("after"));
+      stream.readNew().forEach(batch -> feed.handle(batch.shardId(), batch.records()));
+    }
+    long behind = 0;
+    for (CounterId id : ids) {
+      behind += FeedFixture.stored(counters, id.value()).size() - fixture.position("log", id.value());
+    }
+    assertEquals(10, behind, "the first stream caught up by reading its gap, five others are 2 events behind");
+
+    ReplayReport report = feed.replay("log");
+
+    assertEquals(new ReplayReport("log", 5, 10), report);
+    for (CounterId id : ids) {
+      assertEquals(FeedFixture.stored(counters, id.value()), taken.get(id.value()));
+    }
+    assertEquals(new ReplayReport("log", 0, 0), feed.replay("log"), "nothing left to deliver");
+  }
+
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void aResetProjectionIsRebuiltFromTheTables(FeedFixture.Layout layout) {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(layout);
+    List<CounterId> ids = ExactlyOnceProjectionTest.writeCounters(counters, 5, new Random(2));
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .projection("log", counters.definition(), this::take)
+        .projection("other", counters.definition(), event -> { })
+        .build();
+    feed.replay("log");
+    feed.replay("other");
+    taken.clear();
+
+    assertEquals(5, feed.reset("log"));
+
+    assertEquals(0, fixture.positions("log"));
+    assertEquals(5, fixture.positions("other"), "other projections keep their positions");
+    feed.replay("log");
+    for (CounterId id : ids) {
+      assertEquals(FeedFixture.stored(counters, id.value()), taken.get(id.value()));
+    }
+  }
+
+  @Test
+  void onlyRegisteredProjectionsReplayOrReset() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
+    ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), this::take).build();
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> feed.replay("lgo"));
+
+    assertEquals("no projection 'lgo' is registered; this feed has [log]", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> feed.reset("lgo"));
+  }
+}
