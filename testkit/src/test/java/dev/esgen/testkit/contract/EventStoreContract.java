@@ -631,6 +631,31 @@ abstract class EventStoreContract {
     assertEquals(skipping, members.loadVersioned(over));
   }
 
+  // ---------------------------------------------------------------------------------------- evolution
+
+  /**
+   * A snapshot written by code of another fingerprint is never decoded: the state is folded from the events,
+   * and the next append writes a fresh snapshot with the current fingerprint (on the journal whatever the
+   * snapshot interval says), which the earlier code then ignores in turn.
+   */
+  @Test
+  void aSnapshotOfAnotherFingerprintIsIgnoredAndRewrittenByTheNextAppend() {
+    MemberId id = MemberId.random();
+    members.create(Member.joining(id, "red", email(id)));
+    members.append(id, 1, List.of(new PointsAwarded(5), new PointsAwarded(7)));
+    MemberRepository changed =
+        MemberRepository.withDefinition(store, Definitions.changedAndUnreadableSnapshots(definition()));
+
+    assertEquals(new Versioned<>(new Member(id, "red", email(id), 12, ""), 2, 3), changed.loadVersioned(id),
+        "the earlier snapshot was not decoded");
+    changed.transact(id, member -> member.award(1));
+
+    SnapshotDecodingException fresh = assertThrows(SnapshotDecodingException.class, () -> changed.load(id));
+    assertEquals(4, fresh.seqNr(), "the append wrote a snapshot with the changed fingerprint");
+    assertEquals(new Versioned<>(new Member(id, "red", email(id), 13, ""), 3, 4), members.loadVersioned(id),
+        "the earlier code ignores it in turn");
+  }
+
   @Test
   void anAppendOfMoreThanOneHundredEventsIsRefusedOnTheJournalAndStoredOnTheTip() {
     MemberId id = MemberId.random();
