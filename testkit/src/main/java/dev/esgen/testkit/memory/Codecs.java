@@ -1,16 +1,19 @@
 package dev.esgen.testkit.memory;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
-import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.EventEncodingException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
 import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.internal.storage.StoredEventDecoder;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Runs an aggregate's generated codecs on what the in-memory store keeps, and reports their failures
- * with the exceptions DynamoDB's layouts report them with.
+ * with the exceptions DynamoDB's layouts report them with. Stored events are read as the layouts read
+ * them, through {@link StoredEventDecoder}: from their stored type name and version, upcasters included.
  */
 final class Codecs {
 
@@ -34,20 +37,23 @@ final class Codecs {
     }
   }
 
-  /** The event stored as {@code stored} at {@code seqNr}. */
-  static <E> E decodeEvent(AggregateDefinition<?, ?, E> definition, String aid, long seqNr, StoredEvent stored) {
-    try {
-      return definition.eventCodec().decode(stored.type(), stored.body());
-    } catch (IOException | RuntimeException e) {
-      throw new EventDecodingException(definition.name(), aid, seqNr, stored.type(), e);
-    }
+  /** The events the event stored as {@code stored} at {@code seqNr} stands for now: one, several or none. */
+  static <E> List<E> decodeEvent(AggregateDefinition<?, ?, E> definition, String aid, long seqNr, StoredEvent stored) {
+    return StoredEventDecoder.decode(definition, aid, seqNr, stored.type(), stored.version(), stored.body());
   }
 
-  /** The event stored as {@code stored} at {@code seqNr}, with what was recorded beside it. */
-  static <E> RecordedEvent<E> recorded(AggregateDefinition<?, ?, E> definition, String aid, long seqNr,
+  /**
+   * The events the event stored as {@code stored} at {@code seqNr} stands for now, each with what was
+   * recorded beside it and under its current type name.
+   */
+  static <E> List<RecordedEvent<E>> recorded(AggregateDefinition<?, ?, E> definition, String aid, long seqNr,
       StoredEvent stored) {
-    return new RecordedEvent<>(definition.name(), aid, seqNr, stored.type(), stored.recordedAt(), stored.metadata(),
-        decodeEvent(definition, aid, seqNr, stored));
+    List<RecordedEvent<E>> recorded = new ArrayList<>();
+    for (E event : decodeEvent(definition, aid, seqNr, stored)) {
+      recorded.add(new RecordedEvent<>(definition.name(), aid, seqNr, definition.eventCodec().typeName(event),
+          stored.recordedAt(), stored.metadata(), event));
+    }
+    return recorded;
   }
 
   /** The state in the snapshot {@code body} taken at {@code seqNr}. */

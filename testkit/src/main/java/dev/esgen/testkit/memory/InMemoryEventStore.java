@@ -39,9 +39,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *       400 KB fails with {@link dev.esgen.runtime.error.ItemTooLargeException}, an append needing more than
  *       100 actions or 4 MB in one transaction with
  *       {@link dev.esgen.runtime.error.TransactionTooLargeException}, before anything is stored; a snapshot
- *       too large to store is skipped and reported to the listener, as on DynamoDB; and an update DynamoDB
- *       itself would refuse for the size of the item it leaves (esgen's check before sending does not count
- *       everything the item keeps) is refused with what esgen reports from DynamoDB.
+ *       too large to store is skipped and reported to the listener, as on DynamoDB, measured with everything
+ *       the item keeps;
+ *   <li>evolution: events are kept with their version and read through the upcasters, snapshots with their
+ *       fingerprint; a snapshot of another fingerprint is ignored and the state folded from the events.
  * </ul>
  *
  * <p>What it does not do, see {@code docs/testing.md}: no tables (nothing to provision, no

@@ -62,6 +62,11 @@ final class ItemSizes {
     return (digits + 1) / 2 + 1;
   }
 
+  /** An event's version attribute {@code name}: none, 0 bytes, at version 1, as the layouts store it. */
+  static long eventVersion(String name, int version) {
+    return version == 1 ? 0 : attribute(name, number(version));
+  }
+
   /** A list or map value of {@code elements} elements whose own sizes add up to {@code elementBytes}. */
   static long container(long elements, long elementBytes) {
     return 3 + elements + elementBytes;

@@ -3,6 +3,7 @@ package dev.esgen.testkit.memory;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.AID;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.APPEND_ID;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.EVENT_TYPE;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.EVENT_VERSION;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.LAST_SEQ_NR;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.METADATA;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.OCCURRED_AT;
@@ -11,6 +12,7 @@ import static dev.esgen.runtime.internal.journal.JournalAttributes.PKEY;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.RETAINED_SEQ_NRS;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.SEQ_NR;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.SKEY;
+import static dev.esgen.runtime.internal.journal.JournalAttributes.SNAPSHOT_SCHEMA;
 import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
 import static dev.esgen.testkit.memory.ItemSizes.attribute;
 import static dev.esgen.testkit.memory.ItemSizes.container;
@@ -38,10 +40,11 @@ import java.util.List;
  * The journal + snapshot layout's rules (see {@code docs/schema.md}): an append is one transaction of a
  * journal item per event, the head row, a kept snapshot row and a delete per displaced one when a snapshot
  * is due and older ones are kept, a reservation or release per changed unique value and the command record.
- * A snapshot is due at creation and every {@code SnapshotPolicy.every()} events after the last one, and is
- * skipped, not refused, when the head row carrying it would pass 400 KB by esgen's measure; DynamoDB then
- * measures the whole row the update leaves ({@link ItemValidation}). Streams list by their head row's sort
- * key, {@code {aggregate}-{aid}-00000000000000000000}.
+ * A snapshot is due at creation, every {@code SnapshotPolicy.every()} events after the last one and after a
+ * load that found the head row's snapshot stale, and is skipped, not refused, when the head row carrying it
+ * would pass 400 KB, measured as DynamoDB measures the row the update leaves (the list of kept snapshots
+ * included). The older snapshot stays unless it no longer fits beside what the append changes. Streams
+ * list by their head row's sort key, {@code {aggregate}-{aid}-00000000000000000000}.
  */
 final class JournalRules implements LayoutRules {
 
@@ -67,6 +70,7 @@ final class JournalRules implements LayoutRules {
       long size = pkey + attribute(SKEY, utf8(keys.sortKey(aid, seqNr))) + aidBytes
           + attribute(SEQ_NR, number(seqNr)) + attribute(EVENT_TYPE, utf8(event.type()))
           + attribute(PAYLOAD, event.body().length) + attribute(OCCURRED_AT, utf8(now.toString()))
+          + ItemSizes.eventVersion(EVENT_VERSION, event.version())
           + (i == 0 ? attribute(APPEND_ID, utf8(request.appendId())) : 0) + metadata;
       if (size > ItemTooLargeException.LIMIT_BYTES) {
         throw new ItemTooLargeException(name, aid, "event " + seqNr, size);
@@ -77,24 +81,18 @@ final class JournalRules implements LayoutRules {
     actions++; // the head row
 
     SnapshotPolicy policy = definition.snapshotPolicy();
-    long headKey = pkey + attribute(SKEY, utf8(keys.headSortKey(aid))) + aidBytes;
-    long slots = ItemSizes.indexSlots(definition, request.newState());
-    long counters = attribute(LAST_SEQ_NR, number(lastSeqNr)) + attribute(VERSION, number(version));
+    // The head row as DynamoDB measures it after the update: what the update writes and what it leaves.
+    long head = pkey + attribute(SKEY, utf8(keys.headSortKey(aid))) + aidBytes
+        + ItemSizes.indexSlots(definition, request.newState())
+        + attribute(LAST_SEQ_NR, number(lastSeqNr)) + attribute(VERSION, number(version));
+    String fingerprint = definition.snapshotCodec().fingerprint();
+    long schema = fingerprint.isEmpty() ? 0 : attribute(SNAPSHOT_SCHEMA, utf8(fingerprint));
     byte[] snapshot = null;
-    if (request.creating() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
-      snapshot = Codecs.encodeSnapshot(definition, aid, lastSeqNr, request.newState());
-      // esgen's own measure: the head row without the list of kept snapshots.
-      long head = headKey + slots + counters + attribute(PAYLOAD, snapshot.length)
-          + attribute(SEQ_NR, number(lastSeqNr));
-      if (head > ItemTooLargeException.LIMIT_BYTES) {
-        recorder.snapshotSkipped(new SkippedSnapshot(name, aid, lastSeqNr, head, ItemTooLargeException.LIMIT_BYTES));
-        snapshot = null;
-      }
-    }
-    MemoryPosition next;
-    List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
-    long headSnapshot;
-    if (snapshot != null) {
+    MemoryPosition next = null;
+    boolean dropOlder = false;
+    if (request.creating() || position.snapshotStale() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+      byte[] body = Codecs.encodeSnapshot(definition, aid, lastSeqNr, request.newState());
+      List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
       if (policy.keep() > 0) {
         retained.add(lastSeqNr);
       }
@@ -103,28 +101,40 @@ final class JournalRules implements LayoutRules {
         retained.remove(0);
         displaced++;
       }
-      if (policy.keep() > 0) {
-        long kept = pkey + attribute(SKEY, utf8(keys.sortKey(aid, lastSeqNr))) + aidBytes
-            + attribute(PAYLOAD, snapshot.length) + attribute(SEQ_NR, number(lastSeqNr));
-        actions++;
-        bytes += kept;
+      long snapshotBytes = attribute(PAYLOAD, body.length) + schema;
+      long withSnapshot = head + attribute(SEQ_NR, number(lastSeqNr)) + snapshotBytes + retainedList(retained);
+      if (withSnapshot <= ItemTooLargeException.LIMIT_BYTES) {
+        snapshot = body;
+        head = withSnapshot;
+        if (policy.keep() > 0) {
+          long kept = pkey + attribute(SKEY, utf8(keys.sortKey(aid, lastSeqNr))) + aidBytes
+              + attribute(PAYLOAD, body.length) + attribute(SEQ_NR, number(lastSeqNr)) + schema;
+          actions++;
+          bytes += kept;
+        }
+        actions += displaced;
+        next = new MemoryPosition(LayoutKind.JOURNAL, lastSeqNr, snapshotBytes, false, retained, 0, 0, 0);
+      } else {
+        recorder.snapshotSkipped(
+            new SkippedSnapshot(name, aid, lastSeqNr, withSnapshot, ItemTooLargeException.LIMIT_BYTES));
       }
-      actions += displaced;
-      headSnapshot = attribute(PAYLOAD, snapshot.length) + attribute(SEQ_NR, number(lastSeqNr));
-      next = new MemoryPosition(LayoutKind.JOURNAL, lastSeqNr, snapshot.length, retained, 0, 0, 0);
-    } else {
-      // The head row keeps the snapshot it has (none, at seq_nr 0, for a stream whose first did not fit).
-      headSnapshot = (position.snapshotBytes() > 0 ? attribute(PAYLOAD, position.snapshotBytes()) : 0)
-          + attribute(SEQ_NR, number(position.snapshotSeqNr()));
-      next = position;
     }
-    // DynamoDB's measure: the whole head row the update leaves, the list of kept snapshots included.
-    long keptList = retained.isEmpty()
-        ? 0
-        : attribute(RETAINED_SEQ_NRS,
-            container(retained.size(), retained.stream().mapToLong(ItemSizes::number).sum()));
-    ItemValidation.check(name, aid, snapshot != null ? "snapshot at seq_nr " + lastSeqNr : "head",
-        headKey + slots + counters + headSnapshot + keptList, true);
+    if (snapshot == null) {
+      // The head row keeps the snapshot it has (none, at seq_nr 0, for a stream whose first did not fit),
+      // unless that no longer fits beside what the append changes: then it goes too.
+      long kept = position.snapshotBytes();
+      dropOlder = kept > 0
+          && head + attribute(SEQ_NR, number(position.snapshotSeqNr())) + kept
+              + retainedList(position.retainedSeqNrs()) > ItemTooLargeException.LIMIT_BYTES;
+      long snapshotSeqNr = dropOlder ? 0 : position.snapshotSeqNr();
+      head += attribute(SEQ_NR, number(snapshotSeqNr)) + (dropOlder ? 0 : kept)
+          + retainedList(position.retainedSeqNrs());
+      next = new MemoryPosition(LayoutKind.JOURNAL, snapshotSeqNr, dropOlder ? 0 : kept, position.snapshotStale(),
+          position.retainedSeqNrs(), 0, 0, 0);
+    }
+    if (head > ItemTooLargeException.LIMIT_BYTES) {
+      throw new ItemTooLargeException(name, aid, "head row", head);
+    }
     for (IndexChanges.UniqueChange reservation : changes.reservations()) {
       actions++;
       bytes += UniqueReservations.itemSize(reservation, aid);
@@ -138,7 +148,14 @@ final class JournalRules implements LayoutRules {
     if (actions > TransactionTooLargeException.ACTION_LIMIT || bytes > TransactionTooLargeException.BYTE_LIMIT) {
       throw new TransactionTooLargeException(name, aid, (int) actions, bytes);
     }
-    return new PlannedAppend(snapshot, false, next);
+    return new PlannedAppend(snapshot, dropOlder, next);
+  }
+
+  /** The head row's list of kept snapshots, absent while it is empty. */
+  private static long retainedList(List<Long> retained) {
+    return retained.isEmpty()
+        ? 0
+        : attribute(RETAINED_SEQ_NRS, container(retained.size(), retained.stream().mapToLong(ItemSizes::number).sum()));
   }
 
   @Override

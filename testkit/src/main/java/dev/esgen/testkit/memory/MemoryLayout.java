@@ -4,6 +4,7 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
+import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.RecordedEvent;
@@ -74,7 +75,7 @@ final class MemoryLayout implements StorageLayout {
       if (stream == null) {
         return Optional.empty();
       }
-      copy = stream.copy();
+      copy = stream.copy(definition.snapshotCodec().fingerprint());
     }
     return Optional.of(fold(definition, copy));
   }
@@ -90,7 +91,8 @@ final class MemoryLayout implements StorageLayout {
     List<StoredEvent> events = new ArrayList<>(request.events().size());
     for (E event : request.events()) {
       String type = definition.eventCodec().typeName(event);
-      events.add(new StoredEvent(type, Codecs.encodeEvent(definition, aid, type, event), now, request.metadata()));
+      events.add(new StoredEvent(type, definition.eventCodec().version(event),
+          Codecs.encodeEvent(definition, aid, type, event), now, request.metadata()));
     }
     IndexChanges changes = IndexChanges.between(
         name, definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
@@ -124,7 +126,7 @@ final class MemoryLayout implements StorageLayout {
         }
       }
       StoredStream target = stream != null ? stream : data.create(type(definition), aid);
-      target.append(events, plan);
+      target.append(events, plan, definition.snapshotCodec().fingerprint());
       writeSlots(target, changes);
       changes.reservations().forEach(reservation -> data.reserve(reservation.key(), aid));
       changes.releases().forEach(release -> data.release(release.key(), aid));
@@ -161,7 +163,7 @@ final class MemoryLayout implements StorageLayout {
     }
     List<RecordedEvent<E>> events = new ArrayList<>(slice.size());
     for (int i = 0; i < slice.size(); i++) {
-      events.add(Codecs.recorded(definition, aid, from + i, slice.get(i)));
+      events.addAll(Codecs.recorded(definition, aid, from + i, slice.get(i)));
     }
     return Optional.of(new EventPage<>(events, lastSeqNr));
   }
@@ -262,15 +264,23 @@ final class MemoryLayout implements StorageLayout {
     }
   }
 
-  /** The stream in {@code copy}: its snapshot, decoded, with the events after it folded on. */
+  /**
+   * The stream in {@code copy}: its snapshot, decoded, with the events after it folded on, each stored
+   * event as the events it stands for now.
+   */
   private <A, I, E> LoadedStream<A> fold(AggregateDefinition<A, I, E> definition, StreamCopy copy) {
     A state = copy.snapshot() == null
         ? null
         : Codecs.decodeSnapshot(definition, copy.aid(), copy.snapshotSeqNr(), copy.snapshot());
     long seqNr = copy.snapshotSeqNr();
     for (StoredEvent stored : copy.eventsAfterSnapshot()) {
-      E event = Codecs.decodeEvent(definition, copy.aid(), ++seqNr, stored);
-      state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
+      for (E event : Codecs.decodeEvent(definition, copy.aid(), ++seqNr, stored)) {
+        state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
+      }
+    }
+    if (state == null) {
+      throw new CorruptStreamException(definition.name(), copy.aid(),
+          "no stored event stands for a creating event any more (upcasters dropped them all)");
     }
     return new LoadedStream<>(state, copy.version(), copy.lastSeqNr(), copy.position());
   }

@@ -4,11 +4,13 @@ import dev.esgen.runtime.history.EventMetadata;
 import java.time.Instant;
 
 /**
- * One event as the in-memory store keeps it: in its stored form, so that reading it runs the codec.
+ * One event as the in-memory store keeps it: in its stored form, so that reading it runs the codec and
+ * its upcasters.
  *
  * @param type the stored type name
+ * @param version the version of the stored body (1 for events of types without versions)
  * @param body what the event codec wrote
  * @param recordedAt the store's clock at the append
  * @param metadata what the append said about itself
  */
-record StoredEvent(String type, byte[] body, Instant recordedAt, EventMetadata metadata) {}
+record StoredEvent(String type, int version, byte[] body, Instant recordedAt, EventMetadata metadata) {}

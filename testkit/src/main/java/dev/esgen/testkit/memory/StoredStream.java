@@ -18,6 +18,7 @@ final class StoredStream {
   private long version;
   private long snapshotSeqNr;
   private byte[] snapshot;
+  private String snapshotFingerprint;
   private MemoryPosition position;
 
   StoredStream(String aid, MemoryPosition position) {
@@ -55,24 +56,37 @@ final class StoredStream {
     }
   }
 
-  /** Adds an append: its events, the new version and position, and what happens to the snapshot. */
-  void append(List<StoredEvent> appended, PlannedAppend plan) {
+  /**
+   * Adds an append: its events, the new version and position, and what happens to the snapshot.
+   *
+   * @param fingerprint the snapshot codec's fingerprint, stored with a new snapshot
+   */
+  void append(List<StoredEvent> appended, PlannedAppend plan, String fingerprint) {
     events.addAll(appended);
     version++;
     position = plan.next();
     if (plan.snapshot() != null) {
       snapshot = plan.snapshot();
       snapshotSeqNr = events.size();
+      snapshotFingerprint = fingerprint;
     } else if (plan.dropSnapshot()) {
       snapshot = null;
       snapshotSeqNr = 0;
+      snapshotFingerprint = null;
     }
   }
 
-  /** What a load needs, copied so that it can be decoded without holding the store's monitor. */
-  StreamCopy copy() {
-    return new StreamCopy(aid, version, events.size(), snapshot == null ? 0 : snapshotSeqNr, snapshot,
-        List.copyOf(events.subList((int) (snapshot == null ? 0 : snapshotSeqNr), events.size())), position);
+  /**
+   * What a load by code with the snapshot fingerprint {@code fingerprint} needs, copied so that it can be
+   * decoded without holding the store's monitor. A snapshot with another fingerprint is left out, as
+   * DynamoDB's layouts ignore it: the copy holds every event, and its position asks the next append for a
+   * fresh snapshot.
+   */
+  StreamCopy copy(String fingerprint) {
+    boolean stale = snapshot != null && !fingerprint.equals(snapshotFingerprint);
+    long from = snapshot == null || stale ? 0 : snapshotSeqNr;
+    return new StreamCopy(aid, version, events.size(), from, stale ? null : snapshot,
+        List.copyOf(events.subList((int) from, events.size())), position.withSnapshotStale(stale));
   }
 
   /** Events {@code from} to {@code to} (both inclusive, within the stream), copied. */

@@ -6,10 +6,12 @@ import static dev.esgen.runtime.internal.tip.TipAttributes.APPEND_ID;
 import static dev.esgen.runtime.internal.tip.TipAttributes.CASES;
 import static dev.esgen.runtime.internal.tip.TipAttributes.DATA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.EVENTS;
+import static dev.esgen.runtime.internal.tip.TipAttributes.EVENT_VERSION;
 import static dev.esgen.runtime.internal.tip.TipAttributes.INDEX;
 import static dev.esgen.runtime.internal.tip.TipAttributes.LISTING;
 import static dev.esgen.runtime.internal.tip.TipAttributes.METADATA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.NEXT;
+import static dev.esgen.runtime.internal.tip.TipAttributes.SCHEMA;
 import static dev.esgen.runtime.internal.tip.TipAttributes.STREAM;
 import static dev.esgen.runtime.internal.tip.TipAttributes.TIMESTAMP;
 import static dev.esgen.runtime.internal.tip.TipAttributes.UNFOLD;
@@ -41,8 +43,8 @@ import java.util.List;
  * threshold they are calved into a batch item and the tip starts over with the new events. An append is a
  * transaction (with its 100-action and 4 MB limits) only when it calves, changes a unique value or carries a
  * command id. The snapshot is rewritten on every append unless the aggregate is events-only, and skipped
- * when it would not fit in the tip; the tip then keeps its older snapshot, which esgen does not count and
- * DynamoDB does ({@link ItemValidation}). Streams list by id.
+ * when it would not fit in the tip; the older snapshot then goes too, so that the tip measured before
+ * sending is the tip DynamoDB measures, and loads fold the stream from its first event. Streams list by id.
  */
 final class TipRules implements LayoutRules {
 
@@ -66,8 +68,9 @@ final class TipRules implements LayoutRules {
     long newTypeBytes = 0;
     for (int i = 0; i < events.size(); i++) {
       StoredEvent event = events.get(i);
-      int entries = 2 + (i == 0 ? 1 : 0) + (withMetadata ? 1 : 0);
+      int entries = 2 + (i == 0 ? 1 : 0) + (withMetadata ? 1 : 0) + (event.version() == 1 ? 0 : 1);
       newEventBytes += container(entries, timestamp + attribute(DATA, event.body().length)
+          + ItemSizes.eventVersion(EVENT_VERSION, event.version())
           + (i == 0 ? attribute(APPEND_ID, utf8(request.appendId())) : 0) + metadata);
       newTypeBytes += utf8(event.type());
     }
@@ -91,9 +94,12 @@ final class TipRules implements LayoutRules {
     long snapshotBytes = 0;
     if (policy.snapshot()) {
       byte[] body = Codecs.encodeSnapshot(definition, aid, next, request.newState());
-      snapshotBytes = attribute(UNFOLD,
-          container(3, attribute(INDEX, number(next)) + timestamp + attribute(DATA, body.length)));
+      String fingerprint = definition.snapshotCodec().fingerprint();
+      snapshotBytes = attribute(UNFOLD, container(fingerprint.isEmpty() ? 3 : 4,
+          attribute(INDEX, number(next)) + timestamp + attribute(DATA, body.length)
+              + (fingerprint.isEmpty() ? 0 : attribute(SCHEMA, utf8(fingerprint)))));
       if (tip + snapshotBytes > ItemTooLargeException.LIMIT_BYTES) {
+        // The update then removes the older snapshot too: the tip is measured without any.
         recorder.snapshotSkipped(
             new SkippedSnapshot(name, aid, next, tip + snapshotBytes, ItemTooLargeException.LIMIT_BYTES));
       } else {
@@ -110,19 +116,11 @@ final class TipRules implements LayoutRules {
     if (transactional) {
       checkTransaction(request, aid, changes, position, calve, tip, version, next, now);
     }
-    MemoryPosition after;
-    if (snapshot != null) {
-      after = new MemoryPosition(LayoutKind.TIP, next, snapshotBytes, List.of(), keptEvents, keptEventBytes,
-          keptTypeBytes);
-    } else if (policy.snapshot()) {
-      // The update names no snapshot, so the tip keeps the one it has, and DynamoDB counts it.
-      ItemValidation.check(name, aid, "tip", tip + position.snapshotBytes(), transactional);
-      after = new MemoryPosition(LayoutKind.TIP, position.snapshotSeqNr(), position.snapshotBytes(), List.of(),
-          keptEvents, keptEventBytes, keptTypeBytes);
-    } else {
-      after = new MemoryPosition(LayoutKind.TIP, 0, 0, List.of(), keptEvents, keptEventBytes, keptTypeBytes);
-    }
-    return new PlannedAppend(snapshot, !policy.snapshot(), after);
+    MemoryPosition after = snapshot != null
+        ? new MemoryPosition(LayoutKind.TIP, next, snapshotBytes, false, List.of(), keptEvents, keptEventBytes,
+            keptTypeBytes)
+        : new MemoryPosition(LayoutKind.TIP, 0, 0, false, List.of(), keptEvents, keptEventBytes, keptTypeBytes);
+    return new PlannedAppend(snapshot, snapshot == null, after);
   }
 
   @Override

@@ -94,4 +94,32 @@ final class Definitions {
         definition.eventCodec(), failing, definition.replay(), definition.indexColumns(), definition.shards(),
         definition.snapshotPolicy(), definition.layout(), definition.tipPolicy());
   }
+
+  /**
+   * {@code definition} whose snapshot codec has another fingerprint, as after a change of the aggregate, and
+   * cannot read the snapshots it writes: a load that decodes one of them fails.
+   */
+  static AggregateDefinition<Member, MemberId, MemberEvent> changedAndUnreadableSnapshots(
+      AggregateDefinition<Member, MemberId, MemberEvent> definition) {
+    SnapshotCodec<Member> real = definition.snapshotCodec();
+    SnapshotCodec<Member> changed = new SnapshotCodec<>() {
+      @Override
+      public byte[] encode(Member state) throws IOException {
+        return real.encode(state);
+      }
+
+      @Override
+      public Member decode(byte[] body) throws IOException {
+        throw new IOException("cannot read the snapshot");
+      }
+
+      @Override
+      public String fingerprint() {
+        return "changed0000";
+      }
+    };
+    return new AggregateDefinition<>(definition.name(), definition.aggregateType(), definition.keys(),
+        definition.eventCodec(), changed, definition.replay(), definition.indexColumns(), definition.shards(),
+        definition.snapshotPolicy(), definition.layout(), definition.tipPolicy());
+  }
 }

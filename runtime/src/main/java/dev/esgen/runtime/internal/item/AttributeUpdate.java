@@ -44,6 +44,31 @@ public final class AttributeUpdate {
     return set;
   }
 
+  /** A copy that can be added to without changing this update. */
+  public AttributeUpdate copy() {
+    AttributeUpdate copy = new AttributeUpdate();
+    copy.set.putAll(set);
+    copy.remove.addAll(remove);
+    return copy;
+  }
+
+  /**
+   * The size of each attribute of an item after this update, given the size of each attribute it holds
+   * before ({@link ItemSize#ofEach}): as DynamoDB applies an update, what it sets replaces, what it removes
+   * goes, and every attribute it does not name stays.
+   */
+  public Map<String, Long> sizesAfter(Map<String, Long> before) {
+    Map<String, Long> after = new HashMap<>(before);
+    remove.forEach(after::remove);
+    after.putAll(ItemSize.ofEach(set));
+    return after;
+  }
+
+  /** The size of the item {@link #sizesAfter} describes. */
+  public long sizeAfter(Map<String, Long> before) {
+    return sizesAfter(before).values().stream().mapToLong(Long::longValue).sum();
+  }
+
   /** Whether the update would neither set nor remove anything. */
   public boolean isEmpty() {
     return set.isEmpty() && remove.isEmpty();

@@ -2,6 +2,7 @@ package dev.esgen.runtime.internal.item;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.core.SdkBytes;
@@ -31,6 +32,16 @@ public final class ItemSize {
       size += utf8Length(attribute.getKey()) + valueSize(attribute.getValue());
     }
     return size;
+  }
+
+  /**
+   * The size of each attribute of {@code item}, by name, its name included: what an update that leaves
+   * some of them in place needs to know of the item it changes.
+   */
+  public static Map<String, Long> ofEach(Map<String, AttributeValue> item) {
+    Map<String, Long> sizes = new HashMap<>();
+    item.forEach((name, value) -> sizes.put(name, utf8Length(name) + valueSize(value)));
+    return sizes;
   }
 
   private static long valueSize(AttributeValue value) {

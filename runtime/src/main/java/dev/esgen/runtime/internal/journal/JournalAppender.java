@@ -25,7 +25,6 @@ import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotEncodingException;
 import dev.esgen.runtime.history.EventMetadata;
-import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.item.AttributeUpdate;
@@ -108,77 +107,95 @@ final class JournalAppender {
     SnapshotPolicy policy = definition.snapshotPolicy();
     IndexChanges changes = IndexChanges.between(
         definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
+    Map<String, AttributeValue> key = Map.of(
+        PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
+    // The head row as stored: DynamoDB measures the row an update leaves, and the update leaves in place
+    // every attribute it does not name (the snapshot it does not replace, the list of kept snapshots).
+    Map<String, Long> stored = new HashMap<>(creating ? Map.of() : position.headAttributeBytes());
+    stored.putAll(ItemSize.ofEach(key));
     AttributeUpdate head = new AttributeUpdate();
     head.set(LAST_SEQ_NR, number(lastSeqNr));
     head.set(VERSION, number(version));
-    JournalPosition next;
-    String headLabel;
-    byte[] snapshot = null;
-    List<Long> displaced = new ArrayList<>();
-    Map<String, AttributeValue> key = Map.of(
-        PKEY, AttributeValue.fromS(pkey), SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
     if (creating) {
       head.set(AID, AttributeValue.fromS(aid));
-    }
-    // A stale snapshot (written by other code) is replaced by the first append after it was ignored, so
-    // the rebuild from all events is paid once.
-    AttributeValue fingerprint = SnapshotFingerprint.attribute(definition);
-    if (creating || position.snapshotStale() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
-      snapshot = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
-      head.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(snapshot)));
-      head.set(SEQ_NR, number(lastSeqNr));
-      if (fingerprint != null) {
-        head.set(SNAPSHOT_SCHEMA, fingerprint);
-      }
-      long headSize = headSize(definition, key, aid, request.newState(), head);
-      if (headSize > ItemTooLargeException.LIMIT_BYTES) {
-        // A snapshot that does not fit must not block the stream: the events are stored without it, loads
-        // fold them onto the last snapshot that fitted, and the next append tries again.
-        head.unset(PAYLOAD);
-        head.unset(SEQ_NR);
-        head.unset(SNAPSHOT_SCHEMA);
-        if (creating) {
-          head.set(SEQ_NR, number(0));
-        }
-        recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, lastSeqNr, headSize,
-            ItemTooLargeException.LIMIT_BYTES));
-        snapshot = null;
-      }
-    }
-    if (snapshot != null) {
-      if (fingerprint == null && !creating) {
-        // a fingerprint left by other code would make this snapshot look stale
-        head.remove(SNAPSHOT_SCHEMA);
-      }
-      List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
-      if (policy.keep() > 0) {
-        retained.add(lastSeqNr);
-      }
-      while (retained.size() > policy.keep()) {
-        displaced.add(retained.remove(0));
-      }
-      if (policy.keep() > 0) {
-        head.set(RETAINED_SEQ_NRS, AttributeValue.fromL(retained.stream().map(JournalAppender::number).toList()));
-      } else if (!position.retainedSeqNrs().isEmpty()) {
-        // keep was lowered to 0: the rows listed are displaced by this append, so the list must go too,
-        // or every later snapshot would displace them again.
-        head.remove(RETAINED_SEQ_NRS);
-      }
-      next = new JournalPosition(lastSeqNr, retained);
-      headLabel = "snapshot at seq_nr " + lastSeqNr;
-    } else {
-      next = position;
-      headLabel = "head";
+      head.set(SEQ_NR, number(0));
     }
     // Only index attributes whose value changed are named: an attribute an update leaves alone causes no
     // write to the global secondary index over it.
     for (IndexChanges.SlotChange slot : changes.slots()) {
       String attribute = IndexKeys.slotAttribute(slot.slot());
-      slot.key().ifPresentOrElse(
-          slotKey -> head.set(attribute, AttributeValue.fromS(slotKey)), () -> head.remove(attribute));
+      if (slot.key().isPresent()) {
+        head.set(attribute, AttributeValue.fromS(slot.key().get()));
+      } else {
+        head.remove(attribute);
+      }
     }
-    // The head row's size matters only when it carries a snapshot, checked above; otherwise it changes by a
-    // few bytes.
+    JournalPosition next = position;
+    String headLabel = "head";
+    byte[] snapshot = null;
+    List<Long> displaced = new ArrayList<>();
+    // A stale snapshot (written by other code) is replaced by the first append after it was ignored, so
+    // the rebuild from all events is paid once.
+    AttributeValue fingerprint = SnapshotFingerprint.attribute(definition);
+    if (creating || position.snapshotStale() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+      byte[] encoded = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
+      AttributeUpdate withSnapshot = head.copy();
+      withSnapshot.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encoded)));
+      withSnapshot.set(SEQ_NR, number(lastSeqNr));
+      if (fingerprint != null) {
+        withSnapshot.set(SNAPSHOT_SCHEMA, fingerprint);
+      } else if (!creating) {
+        // a fingerprint left by other code would make this snapshot look stale
+        withSnapshot.remove(SNAPSHOT_SCHEMA);
+      }
+      List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
+      if (policy.keep() > 0) {
+        retained.add(lastSeqNr);
+      }
+      List<Long> beyondKeep = new ArrayList<>();
+      while (retained.size() > policy.keep()) {
+        beyondKeep.add(retained.remove(0));
+      }
+      if (policy.keep() > 0) {
+        withSnapshot.set(RETAINED_SEQ_NRS,
+            AttributeValue.fromL(retained.stream().map(JournalAppender::number).toList()));
+      } else if (!position.retainedSeqNrs().isEmpty()) {
+        // keep was lowered to 0: the rows listed are displaced by this append, so the list must go too,
+        // or every later snapshot would displace them again.
+        withSnapshot.remove(RETAINED_SEQ_NRS);
+      }
+      long withSnapshotSize = withSnapshot.sizeAfter(stored);
+      if (withSnapshotSize <= ItemTooLargeException.LIMIT_BYTES) {
+        head = withSnapshot;
+        snapshot = encoded;
+        displaced = beyondKeep;
+        next = new JournalPosition(lastSeqNr, retained, false, head.sizesAfter(stored));
+        headLabel = "snapshot at seq_nr " + lastSeqNr;
+      } else {
+        // A snapshot that does not fit must not block the stream: the events are stored without it, loads
+        // fold them onto the last snapshot that fitted, and the next append tries again.
+        recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, lastSeqNr, withSnapshotSize,
+            ItemTooLargeException.LIMIT_BYTES));
+      }
+    }
+    if (snapshot == null) {
+      boolean dropOlder = stored.containsKey(PAYLOAD) && head.sizeAfter(stored) > ItemTooLargeException.LIMIT_BYTES;
+      if (dropOlder) {
+        // Not even the older snapshot fits beside what this append changes (index values grew): it goes
+        // too, and loads fold the stream from its first event until a snapshot fits again.
+        head.remove(PAYLOAD);
+        if (stored.containsKey(SNAPSHOT_SCHEMA)) {
+          head.remove(SNAPSHOT_SCHEMA);
+        }
+        head.set(SEQ_NR, number(0));
+      }
+      next = new JournalPosition(dropOlder ? 0 : position.snapshotSeqNr(), position.retainedSeqNrs(),
+          position.snapshotStale(), head.sizesAfter(stored));
+    }
+    long headSize = head.sizeAfter(stored);
+    if (headSize > ItemTooLargeException.LIMIT_BYTES) {
+      throw new ItemTooLargeException(definition.name(), aid, "head row", headSize);
+    }
     Update headUpdate = creating
         ? head.toUpdate(config.snapshotTable(), key, "attribute_not_exists(#pkey)", Map.of("#pkey", PKEY), Map.of())
         : head.toUpdate(config.snapshotTable(), key, "#expectedVersion = :expected",
@@ -217,27 +234,6 @@ final class JournalAppender {
     transaction.checkLimits();
     send(transaction, request, keys, aid);
     return new LoadedStream<>(request.newState(), version, lastSeqNr, next);
-  }
-
-  /**
-   * The size of the head row after {@code head} is applied: the update names only what it changes, but the
-   * row also keeps {@code aid} and the index slots whose value stayed, and DynamoDB limits the whole row.
-   */
-  private static <A> long headSize(AggregateDefinition<A, ?, ?> definition, Map<String, AttributeValue> key,
-      String aid, A newState, AttributeUpdate head) {
-    Map<String, AttributeValue> row = new HashMap<>(key);
-    row.put(AID, AttributeValue.fromS(aid));
-    Map<String, String> values = definition.indexColumns().values(newState);
-    List<IndexColumn> slotted = definition.indexColumns().slotted();
-    for (int slot = 0; slot < slotted.size(); slot++) {
-      String value = values.get(slotted.get(slot).name());
-      if (value != null) {
-        row.put(IndexKeys.slotAttribute(slot),
-            AttributeValue.fromS(IndexKeys.valueKey(definition.name(), slotted.get(slot).name(), value)));
-      }
-    }
-    row.putAll(head.values());
-    return ItemSize.of(row);
   }
 
   private static JournalPosition journalPosition(LoadedStream<?> current, String aggregateName) {

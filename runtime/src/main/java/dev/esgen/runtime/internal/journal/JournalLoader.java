@@ -18,6 +18,7 @@ import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.error.StaleSnapshotException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.ConsistentBatchReader;
+import dev.esgen.runtime.internal.item.ItemSize;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.EventPage;
@@ -159,7 +160,7 @@ final class JournalLoader {
           ? "no stored event stands for a creating event any more (upcasters dropped them all)"
           : "the head row has neither a snapshot nor events");
     }
-    JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head), stale);
+    JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head), stale, ItemSize.ofEach(head));
     return new LoadedStream<>(state, version, lastSeqNr, position);
   }
 

@@ -2,10 +2,12 @@ package dev.esgen.runtime.internal.journal;
 
 import dev.esgen.runtime.internal.storage.StreamPosition;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The journal layout's bookkeeping for a loaded stream: where the head snapshot was taken and which
- * older snapshot rows are kept, so the next append can decide on a snapshot and on retention without
+ * The journal layout's bookkeeping for a loaded stream: where the head snapshot was taken, which older
+ * snapshot rows are kept and how large each attribute of the head row is, so the next append can decide
+ * on a snapshot and on retention, and measure the head row as DynamoDB will after its update, without
  * reading anything more.
  *
  * <pre>{@code
@@ -17,16 +19,23 @@ import java.util.List;
  * @param retainedSeqNrs seq_nrs of the kept older snapshot rows, oldest first
  * @param snapshotStale whether the head row's snapshot was written by other code (another fingerprint)
  *     and ignored: the next append writes a fresh one whatever the snapshot interval says
+ * @param headAttributeBytes the size of each attribute of the head row as stored, by name (keys included,
+ *     {@code ItemSize.ofEach}): an update leaves the attributes it does not name in place, and DynamoDB
+ *     limits the whole row
  */
-public record JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs, boolean snapshotStale)
-    implements StreamPosition {
+public record JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs, boolean snapshotStale,
+    Map<String, Long> headAttributeBytes) implements StreamPosition {
 
   public JournalPosition {
     retainedSeqNrs = List.copyOf(retainedSeqNrs);
+    headAttributeBytes = Map.copyOf(headAttributeBytes);
   }
 
-  /** The position of a stream whose head-row snapshot (if any) was written by the current code. */
+  /**
+   * The position of a stream whose head-row snapshot (if any) was written by the current code, for a
+   * caller that does not know the head row's attributes: the next append measures only what it writes.
+   */
   public JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs) {
-    this(snapshotSeqNr, retainedSeqNrs, false);
+    this(snapshotSeqNr, retainedSeqNrs, false, Map.of());
   }
 }

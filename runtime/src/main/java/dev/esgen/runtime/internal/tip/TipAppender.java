@@ -190,8 +190,9 @@ final class TipAppender {
       tip.put(UNFOLD, AttributeValue.fromM(unfold));
       long withSnapshot = ItemSize.of(tip);
       if (withSnapshot > ItemTooLargeException.LIMIT_BYTES) {
-        // A snapshot that does not fit must not block the stream: the tip keeps the last snapshot that
-        // fitted (loads fold the events after it) and the next append tries again.
+        // A snapshot that does not fit must not block the stream: the append is stored without it and the
+        // next one tries again. The older snapshot goes too (see tipUpdate), so the tip measured here
+        // without one is the tip DynamoDB measures; loads fold the stream from its first event meanwhile.
         tip.remove(UNFOLD);
         snapshot = false;
         recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, next, withSnapshot,
@@ -210,7 +211,7 @@ final class TipAppender {
       writeSingle(request, stream, () -> create(tip), e -> new AggregateAlreadyExistsException(definition.name(), aid,
           versionIn(e.hasItem() ? e.item() : Map.of())));
     } else if (!creating && !transactional) {
-      UpdateItemRequest update = tipUpdate(tip, baseVersion, true, policy, snapshot, changes);
+      UpdateItemRequest update = tipUpdate(tip, baseVersion, true, snapshot, changes);
       writeSingle(request, stream, () -> update(update), e -> new VersionConflictException(
           definition.name(), aid, baseVersion, versionIn(e.hasItem() ? e.item() : Map.of()), 1, e));
     } else {
@@ -233,7 +234,7 @@ final class TipAppender {
             .build(), ItemSize.of(batch));
       }
       transaction.addVersioned("tip",
-          creating ? createAction(tip) : updateAction(tipUpdate(tip, baseVersion, !calve, policy, snapshot, changes)),
+          creating ? createAction(tip) : updateAction(tipUpdate(tip, baseVersion, !calve, snapshot, changes)),
           tipSize);
       for (IndexChanges.UniqueChange reservation : changes.reservations()) {
         transaction.addReservation(reservation, reservations.reserve(reservation, aid),
@@ -271,11 +272,11 @@ final class TipAppender {
 
   /**
    * The update that turns the stored tip into {@code tip}: appending its new events to the stored lists,
-   * or, after calving, replacing them, and setting or removing the index slots whose value changed.
-   * Conditioned on the version the stream was loaded at.
+   * or, after calving, replacing them, writing the new snapshot or removing the older one, and setting or
+   * removing the index slots whose value changed. Conditioned on the version the stream was loaded at.
    */
   private UpdateItemRequest tipUpdate(Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists,
-      TipPolicy policy, boolean snapshot, IndexChanges changes) {
+      boolean snapshot, IndexChanges changes) {
     Map<String, String> names = new HashMap<>(Map.of(
         "#v", VERSION, "#n", NEXT, "#a", APPENDED, "#e", EVENTS, "#c", CASES));
     Map<String, AttributeValue> values = new HashMap<>();
@@ -297,14 +298,14 @@ final class TipAppender {
       values.put(":c", tip.get(CASES));
       set.append(", #e = :e, #c = :c");
     }
+    names.put("#u", UNFOLD);
     if (snapshot) {
-      names.put("#u", UNFOLD);
       values.put(":u", tip.get(UNFOLD));
       set.append(", #u = :u");
-    } else if (!policy.snapshot()) {
-      // A snapshot left from before the aggregate became events-only would go stale: drop it. (A snapshot
-      // skipped for its size leaves the older one, which loads fold the newer events onto.)
-      names.put("#u", UNFOLD);
+    } else {
+      // Without a new snapshot the older one goes: left from before the aggregate became events-only it
+      // would go stale, and beside a newer one skipped for its size it would take the room the events
+      // need, in an item esgen could not measure before sending without knowing the older one's size.
       remove.add("#u");
     }
     // Only slots whose value changed are named: an attribute the update leaves alone causes no write to

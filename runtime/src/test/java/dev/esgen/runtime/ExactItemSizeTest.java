@@ -1,0 +1,228 @@
+package dev.esgen.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.counter.Counter;
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Noted;
+import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.index.IndexColumns;
+import dev.esgen.runtime.internal.item.ItemSize;
+import dev.esgen.runtime.internal.journal.JournalAttributes;
+import dev.esgen.runtime.internal.keys.JournalKeys;
+import dev.esgen.runtime.internal.tip.TipAttributes;
+import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import dev.esgen.runtime.metrics.StoreListener;
+import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.testing.MutableClock;
+import dev.esgen.runtime.testing.TestDynamo;
+import dev.esgen.runtime.testing.TipItems;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * esgen measures the item an update leaves, not only what the update names: DynamoDB limits the whole
+ * item, and an {@code UpdateItem} keeps every attribute it does not name. Each test calibrates a stream on
+ * a probe of the same shape, then drives another to exactly 409,600 bytes, which DynamoDB Local must
+ * accept, and one to 409,601, which esgen must skip or refuse itself, before sending anything.
+ *
+ * <p>The store's clock stands still so that every timestamp, and with it every item, has the same size
+ * in the probe and in the stream measured against it.
+ */
+class ExactItemSizeTest {
+
+  private static final long LIMIT = ItemTooLargeException.LIMIT_BYTES;
+
+  private final List<SkippedSnapshot> skipped = new CopyOnWriteArrayList<>();
+  private final DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults()
+      .withClock(new MutableClock(Instant.parse("2026-03-04T05:06:07.890Z")))
+      .withListener(hearingSkips(skipped)));
+
+  @Test
+  void onTheJournalTheListOfKeptSnapshotsCountsWhenASnapshotIsDecided() {
+    String name = "kept-list-counter";
+    CounterRepository counters = new CounterRepository(store,
+        CounterRepository.builder(name, store.objectMapper(), SnapshotPolicy.every(1).keeping(2)).build());
+    CounterId probe = CounterId.random();
+    createNoteTwice(counters, probe, "x".repeat(300_000));
+    long probeSize = ItemSize.of(headRow(name, probe));
+    String atTheLimit = "x".repeat(300_000 + (int) (LIMIT - probeSize));
+    CounterId fits = CounterId.random();
+    CounterId over = CounterId.random();
+
+    createNoteTwice(counters, fits, atTheLimit);
+    Versioned<Counter> stored = createNoteTwice(counters, over, atTheLimit + "x");
+
+    Map<String, AttributeValue> fitting = headRow(name, fits);
+    assertEquals(LIMIT, ItemSize.of(fitting), "DynamoDB stored a head row of exactly 409,600 bytes");
+    assertEquals("3", fitting.get(JournalAttributes.SEQ_NR).n());
+    assertEquals(List.of("2", "3"), fitting.get(JournalAttributes.RETAINED_SEQ_NRS).l().stream()
+        .map(AttributeValue::n).toList());
+    assertEquals(List.of(new SkippedSnapshot(name, over.value(), 3, LIMIT + 1, LIMIT)), skipped);
+    Map<String, AttributeValue> kept = headRow(name, over);
+    assertEquals("2", kept.get(JournalAttributes.SEQ_NR).n(), "the older snapshot stays");
+    assertEquals("3", kept.get(JournalAttributes.LAST_SEQ_NR).n());
+    assertEquals(new Versioned<>(new Counter(over, atTheLimit + "x", 0, 2, "b".repeat(32)), 3, 3), stored);
+    assertEquals(stored, counters.loadVersioned(over));
+  }
+
+  @Test
+  void onTheJournalAnOlderSnapshotThatNoLongerFitsBesideAGrownIndexValueGoes() {
+    String name = "grown-index-value-counter";
+    CounterRepository counters = new CounterRepository(store,
+        CounterRepository.builder(name, store.objectMapper(), SnapshotPolicy.every(2))
+            .indexColumns(new LastNoteColumn())
+            .build());
+    CounterId probe = CounterId.random();
+    createAndNote(counters, probe, "x".repeat(300_000));
+    long probeSize = ItemSize.of(headRow(name, probe));
+    // A head row 10 bytes under the limit, with a snapshot at seq_nr 3 and a one-character index value.
+    String large = "x".repeat(300_000 + (int) (LIMIT - 10 - probeSize));
+    CounterId id = CounterId.random();
+    createAndNote(counters, id, large);
+    assertEquals(LIMIT - 10, ItemSize.of(headRow(name, id)));
+    assertEquals(List.of(), skipped);
+
+    // No snapshot is due at seq_nr 4, but the index value grows by 63 bytes beside the older snapshot.
+    Versioned<Counter> noted = counters.append(id, 3, new Noted("z".repeat(64)));
+
+    Map<String, AttributeValue> head = headRow(name, id);
+    assertFalse(head.containsKey(JournalAttributes.PAYLOAD), "the older snapshot went");
+    assertEquals("0", head.get(JournalAttributes.SEQ_NR).n());
+    assertEquals("4", head.get(JournalAttributes.LAST_SEQ_NR).n());
+    assertEquals(name + "#lastNote#" + "z".repeat(64), head.get("ix0_pk").s());
+    assertEquals(List.of(), skipped, "no snapshot was due");
+    assertEquals(new Versioned<>(new Counter(id, large, 0, 3, "z".repeat(64)), 4, 4), noted);
+    assertEquals(noted, counters.loadVersioned(id), "folded from the first event");
+
+    Versioned<Counter> next = counters.transact(id, counter -> counter.increment("one"));
+
+    assertEquals(List.of(5L), skipped.stream().map(SkippedSnapshot::seqNr).toList(),
+        "the snapshot due next does not fit either");
+    assertEquals(new Versioned<>(new Counter(id, large, 1, 3, "z".repeat(64)), 5, 5), next);
+    assertEquals(next, counters.loadVersioned(id));
+  }
+
+  @Test
+  void onTheTipASnapshotThatDoesNotFitTakesTheOlderOneWithIt() {
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 0, true));
+    String name = "x".repeat(150_000);
+    CounterId probe = CounterId.random();
+    counters.create(new CounterCreated(probe, name));
+    counters.append(probe, 1, new Noted("n".repeat(100)));
+    int atTheLimit = 100 + (int) (LIMIT - ItemSize.of(tip(probe)));
+    CounterId fits = CounterId.random();
+    CounterId over = CounterId.random();
+    counters.create(new CounterCreated(fits, name));
+    counters.create(new CounterCreated(over, name));
+
+    counters.append(fits, 1, new Noted("n".repeat(atTheLimit)));
+    Versioned<Counter> stored = counters.append(over, 1, new Noted("n".repeat(atTheLimit + 1)));
+
+    Map<String, AttributeValue> fitting = tip(fits);
+    assertEquals(LIMIT, ItemSize.of(fitting), "DynamoDB stored a tip of exactly 409,600 bytes");
+    assertEquals("2", fitting.get(TipAttributes.UNFOLD).m().get(TipAttributes.INDEX).n());
+    assertEquals(List.of(new SkippedSnapshot(CounterRepository.NAME, over.value(), 2, LIMIT + 1, LIMIT)), skipped);
+    assertFalse(tip(over).containsKey(TipAttributes.UNFOLD),
+        "the snapshot taken at creation went with the one that did not fit");
+    assertEquals(new Versioned<>(new Counter(over, name, 0, 1, ""), 2, 2), stored);
+    assertEquals(stored, counters.loadVersioned(over), "folded from the first event");
+  }
+
+  @Test
+  void onTheTipEventsThatDoNotFitEvenWithoutASnapshotAreRefusedBeforeAnythingIsSent() {
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 0, true));
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "x".repeat(150_000)));
+    // Two notes too large to share the tip with a snapshot: the second tells what a note adds.
+    counters.append(id, 1, new Noted("n".repeat(200_000)));
+    long before = ItemSize.of(tip(id));
+    counters.append(id, 2, new Noted("m".repeat(100)));
+    long after = ItemSize.of(tip(id));
+    int over = (int) (100 + LIMIT + 1 - after - (after - before));
+    TestDynamo.requests().reset();
+
+    ItemTooLargeException e = assertThrows(ItemTooLargeException.class,
+        () -> counters.append(id, 3, new Noted("o".repeat(over))));
+
+    assertEquals("tip with events 1 to 4", e.item());
+    assertEquals(LIMIT + 1, e.sizeBytes());
+    assertEquals(0, TestDynamo.requests().of("UpdateItem") + TestDynamo.requests().of("TransactWriteItems"),
+        "nothing was sent");
+    assertEquals(3, counters.loadVersioned(id).version());
+    Versioned<Counter> stored = counters.append(id, 3, new Noted("o".repeat(over - 1)));
+    assertEquals(LIMIT, ItemSize.of(tip(id)), "DynamoDB stored a tip of exactly 409,600 bytes");
+    assertEquals(stored, counters.loadVersioned(id));
+  }
+
+  /**
+   * Creates the counter, then notes a 64-character and a one-character note: with a snapshot every 2
+   * events, one is taken at seq_nr 1 and 3, the index value of the last note is one character.
+   */
+  private static void createAndNote(CounterRepository counters, CounterId id, String name) {
+    counters.create(new CounterCreated(id, name));
+    counters.append(id, 1, new Noted("b".repeat(64)));
+    counters.append(id, 2, new Noted("c"));
+  }
+
+  /** Creates the counter, then notes twice: three head-row updates, the last with two kept snapshots. */
+  private static Versioned<Counter> createNoteTwice(CounterRepository counters, CounterId id, String name) {
+    counters.create(new CounterCreated(id, name));
+    counters.append(id, 1, new Noted("a"));
+    return counters.append(id, 2, new Noted("b".repeat(32)));
+  }
+
+  private static Map<String, AttributeValue> headRow(String aggregate, CounterId id) {
+    JournalKeys keys = new JournalKeys(aggregate, 4);
+    return TestDynamo.client().getItem(b -> b
+        .tableName("snapshot")
+        .key(Map.of(
+            JournalAttributes.PKEY, AttributeValue.fromS(keys.partitionKey(id.value())),
+            JournalAttributes.SKEY, AttributeValue.fromS(keys.headSortKey(id.value()))))
+        .consistentRead(true)).item();
+  }
+
+  private static Map<String, AttributeValue> tip(CounterId id) {
+    List<Map<String, AttributeValue>> items = TipItems.of(id.value());
+    return items.get(items.size() - 1);
+  }
+
+  private static StoreListener hearingSkips(List<SkippedSnapshot> skipped) {
+    return new StoreListener() {
+      @Override
+      public void onOperation(OperationMetrics metrics) {}
+
+      @Override
+      public void onSnapshotSkipped(SkippedSnapshot snapshot) {
+        skipped.add(snapshot);
+      }
+    };
+  }
+
+  /** Indexes the counter's last note (up to 64 characters); none while it has none. */
+  private static final class LastNoteColumn implements IndexColumns<Counter> {
+    @Override
+    public List<IndexColumn> columns() {
+      return List.of(IndexColumn.indexed("lastNote"));
+    }
+
+    @Override
+    public Map<String, String> values(Counter state) {
+      return state.lastNote().isEmpty() ? Map.of() : Map.of("lastNote", state.lastNote());
+    }
+  }
+}
