@@ -91,6 +91,7 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   }
 
   /** The settings this store was created with. */
+  @Override
   public StoreConfig config() {
     return config;
   }
@@ -113,11 +114,6 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   @Override
   public void claimName(AggregateDefinition<?, ?, ?> definition) {
     claimedNames.claim(definition);
-  }
-
-  @Override
-  public StoreConfig config() {
-    return config;
   }
 
   /**
