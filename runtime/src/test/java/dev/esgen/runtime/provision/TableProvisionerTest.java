@@ -17,12 +17,19 @@ import dev.esgen.runtime.error.TableSchemaMismatchException;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
-import dev.esgen.runtime.testing.TestDynamo;
+import dev.esgen.runtime.testing.RequestCounter;
+import dev.esgen.test.DynamoDbLocal;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -38,7 +45,30 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
 class TableProvisionerTest {
 
-  private final DynamoDbClient client = TestDynamo.client();
+  // A server of its own, in a JVM of its own: DynamoDB Local builds added indexes on a small thread pool
+  // that each TTL-enabled table keeps busy for good, and the suite's shared server holds many such tables
+  // (an index build there waited minutes for a free thread).
+  private static final RequestCounter REQUESTS = new RequestCounter();
+  private static DynamoDbLocal server;
+  private static DynamoDbClient client;
+
+  @BeforeAll
+  static void startServer() {
+    server = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM);
+    client = DynamoDbClient.builder()
+        .endpointOverride(server.endpoint())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(REQUESTS))
+        .build();
+  }
+
+  @AfterAll
+  static void stopServer() {
+    client.close();
+    server.close();
+  }
 
   @Test
   void createsBothTablesWithTheOptionalIndexAndTtlThenDoesNothing() {
@@ -61,10 +91,10 @@ class TableProvisionerTest {
     assertEquals("ttl", client.describeTimeToLive(b -> b.tableName(config.snapshotTable()))
         .timeToLiveDescription().attributeName());
 
-    TestDynamo.requests().reset();
+    REQUESTS.reset();
     assertEquals(List.of(), provisioner.createTablesIfMissing());
-    assertEquals(0, TestDynamo.requests().of("CreateTable"));
-    assertEquals(0, TestDynamo.requests().of("UpdateTimeToLive"));
+    assertEquals(0, REQUESTS.of("CreateTable"));
+    assertEquals(0, REQUESTS.of("UpdateTimeToLive"));
   }
 
   @Test
@@ -99,10 +129,10 @@ class TableProvisionerTest {
       assertEquals("aid", index.keySchema().get(1).attributeName());
     });
 
-    TestDynamo.requests().reset();
+    REQUESTS.reset();
     provisioner.createTablesIfMissing(withColumns("three",
         IndexColumn.indexed("a"), IndexColumn.indexed("b"), IndexColumn.indexed("c")));
-    assertEquals(0, TestDynamo.requests().of("UpdateTable"));
+    assertEquals(0, REQUESTS.of("UpdateTable"));
   }
 
   @Test
