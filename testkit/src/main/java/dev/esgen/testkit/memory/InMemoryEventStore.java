@@ -68,11 +68,11 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   private final OperationRecorder recorder;
   private final MemoryLayout journal;
   private final MemoryLayout tip;
+  private final StoredData data = new StoredData();
 
   private InMemoryEventStore(StoreConfig config) {
     this.config = config;
     this.recorder = new OperationRecorder(config.listener(), new RetryBudgets(config.retryPolicy()));
-    StoredData data = new StoredData();
     this.journal = new MemoryLayout(LayoutKind.JOURNAL, data, config.clock(), recorder);
     this.tip = new MemoryLayout(LayoutKind.TIP, data, config.clock(), recorder);
   }
@@ -117,13 +117,19 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   }
 
   /**
-   * Always throws: this store sends no DynamoDB requests, so what needs a client (the change feed, for
-   * now) needs a {@code DynamoDbEventStore}.
+   * Always throws: this store sends no DynamoDB requests, so {@code ChangeFeed} needs a
+   * {@code DynamoDbEventStore}; {@link InMemoryFeed} delivers this store's events to the same projections.
    */
   @Override
   public DynamoDbClient client() {
     throw new UnsupportedOperationException(
-        "the in-memory store has no DynamoDB client: the change feed runs on a DynamoDbEventStore only");
+        "the in-memory store has no DynamoDB client: use InMemoryFeed instead of ChangeFeed, which needs a"
+            + " DynamoDbEventStore");
+  }
+
+  /** What this store holds, for its change feed. */
+  StoredData data() {
+    return data;
   }
 
   @Override

@@ -133,6 +133,7 @@ final class MemoryLayout implements StorageLayout {
       if (command != null) {
         data.record(command, new CommandRecord(command.commandId(), version, lastSeqNr, request.appendId(), now));
       }
+      data.appended(type(definition), aid);
     }
     return new LoadedStream<>(request.newState(), version, lastSeqNr, plan.next());
   }
