@@ -88,10 +88,10 @@ final class MemoryLayout implements StorageLayout {
     MemoryPosition position = request.current().map(current -> position(current, name))
         .orElse(MemoryPosition.initial(kind));
     Instant now = clock.instant();
-    List<StoredEvent> events = new ArrayList<>(request.events().size());
+    List<KeptEvent> events = new ArrayList<>(request.events().size());
     for (E event : request.events()) {
       String type = definition.eventCodec().typeName(event);
-      events.add(new StoredEvent(type, definition.eventCodec().version(event),
+      events.add(new KeptEvent(type, definition.eventCodec().version(event),
           Codecs.encodeEvent(definition, aid, type, event), now, request.metadata()));
     }
     IndexChanges changes = IndexChanges.between(
@@ -151,7 +151,7 @@ final class MemoryLayout implements StorageLayout {
   public <A, I, E> Optional<EventPage<E>> readEvents(
       AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
     String aid = definition.keys().idString(id);
-    List<StoredEvent> slice;
+    List<KeptEvent> slice;
     long lastSeqNr;
     long from = Math.max(1, fromSeqNr);
     synchronized (data) {
@@ -274,7 +274,7 @@ final class MemoryLayout implements StorageLayout {
         ? null
         : Codecs.decodeSnapshot(definition, copy.aid(), copy.snapshotSeqNr(), copy.snapshot());
     long seqNr = copy.snapshotSeqNr();
-    for (StoredEvent stored : copy.eventsAfterSnapshot()) {
+    for (KeptEvent stored : copy.eventsAfterSnapshot()) {
       for (E event : Codecs.decodeEvent(definition, copy.aid(), ++seqNr, stored)) {
         state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
       }

@@ -13,4 +13,4 @@ import java.time.Instant;
  * @param recordedAt the store's clock at the append
  * @param metadata what the append said about itself
  */
-record StoredEvent(String type, int version, byte[] body, Instant recordedAt, EventMetadata metadata) {}
+record KeptEvent(String type, int version, byte[] body, Instant recordedAt, EventMetadata metadata) {}
