@@ -10,6 +10,7 @@ import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
 import dev.esgen.runtime.internal.storage.StorageLayout;
+import java.util.List;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -125,6 +126,32 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
     throw new UnsupportedOperationException(
         "the in-memory store has no DynamoDB client: use InMemoryFeed instead of ChangeFeed, which needs a"
             + " DynamoDbEventStore");
+  }
+
+  /**
+   * Stores the stream {@code id} of {@code definition}'s type as older code stored it: {@code events} in their
+   * stored form, untouched by today's codec, in one append. Loads, {@code events(id)} and the
+   * {@link InMemoryFeed} read them as they read anything stored, through the upcasters, so a test proves that
+   * today's code reads what was stored years ago. The stream's version is 1 afterwards; it has no snapshot,
+   * index values or unique reservations (run the repository's {@code reindex(id)} for those).
+   *
+   * <pre>{@code
+   * store.seed(meters.definition(), id,
+   *     new StoredEvent("installed", 1, "{"id":"m-1"}"),
+   *     new StoredEvent("reading-taken", 1, "{"kwh":3}"));
+   * assertEquals(3_000, meters.load(id).wattHours());
+   * }</pre>
+   *
+   * @throws IllegalArgumentException when no event is given
+   * @throws dev.esgen.runtime.error.AggregateAlreadyExistsException when the stream exists: seeding writes
+   *     history, and never behind an existing one
+   */
+  public <A, I, E> void seed(AggregateDefinition<A, I, E> definition, I id, StoredEvent... events) {
+    Objects.requireNonNull(definition, "definition");
+    if (events.length == 0) {
+      throw new IllegalArgumentException(definition.name() + ": seed needs at least one stored event");
+    }
+    ((MemoryLayout) layoutFor(definition)).seed(definition, definition.keys().idString(id), List.of(events));
   }
 
   /** What this store holds, for its change feed. */

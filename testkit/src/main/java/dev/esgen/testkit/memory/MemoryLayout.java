@@ -7,6 +7,7 @@ import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.VersionConflictException;
+import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
@@ -136,6 +137,28 @@ final class MemoryLayout implements StorageLayout {
       data.appended(type(definition), aid);
     }
     return new LoadedStream<>(request.newState(), version, lastSeqNr, plan.next());
+  }
+
+  /**
+   * Stores a new stream {@code aid} of {@code events} as they are, in one append, at the clock's time and
+   * without metadata, snapshot or index values.
+   *
+   * @throws AggregateAlreadyExistsException when the stream exists
+   */
+  <A, I, E> void seed(AggregateDefinition<A, I, E> definition, String aid, List<StoredEvent> events) {
+    Instant now = clock.instant();
+    List<KeptEvent> kept = events.stream()
+        .map(event -> new KeptEvent(event.type(), event.version(), event.body(), now, EventMetadata.none()))
+        .toList();
+    synchronized (data) {
+      StoredStream stream = data.stream(type(definition), aid);
+      if (stream != null) {
+        throw new AggregateAlreadyExistsException(definition.name(), aid, OptionalLong.of(stream.version()));
+      }
+      data.create(type(definition), aid).append(kept, new PlannedAppend(null, false, MemoryPosition.initial(kind)),
+          definition.snapshotCodec().fingerprint());
+      data.appended(type(definition), aid);
+    }
   }
 
   @Override
