@@ -43,7 +43,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *       too large to store is skipped and reported to the listener, as on DynamoDB, measured with everything
  *       the item keeps;
  *   <li>evolution: events are kept with their version and read through the upcasters, snapshots with their
- *       fingerprint; a snapshot of another fingerprint is ignored and the state folded from the events.
+ *       fingerprint; a snapshot of another fingerprint is ignored and the state folded from the events;
+ *       {@link #seed} stores a stream as older code stored it, to test upcasters;
+ *   <li>the change feed: {@link InMemoryFeed} delivers every append to the application's projections.
  * </ul>
  *
  * <p>What it does not do, see {@code docs/testing.md}: no tables (nothing to provision, no
