@@ -38,7 +38,7 @@ final class Codecs {
   }
 
   /** The events the event stored as {@code stored} at {@code seqNr} stands for now: one, several or none. */
-  static <E> List<E> decodeEvent(AggregateDefinition<?, ?, E> definition, String aid, long seqNr, StoredEvent stored) {
+  static <E> List<E> decodeEvent(AggregateDefinition<?, ?, E> definition, String aid, long seqNr, KeptEvent stored) {
     return StoredEventDecoder.decode(definition, aid, seqNr, stored.type(), stored.version(), stored.body());
   }
 
@@ -47,7 +47,7 @@ final class Codecs {
    * recorded beside it and under its current type name.
    */
   static <E> List<RecordedEvent<E>> recorded(AggregateDefinition<?, ?, E> definition, String aid, long seqNr,
-      StoredEvent stored) {
+      KeptEvent stored) {
     List<RecordedEvent<E>> recorded = new ArrayList<>();
     for (E event : decodeEvent(definition, aid, seqNr, stored)) {
       recorded.add(new RecordedEvent<>(definition.name(), aid, seqNr, definition.eventCodec().typeName(event),

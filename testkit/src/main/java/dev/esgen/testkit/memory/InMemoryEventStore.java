@@ -10,6 +10,7 @@ import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
 import dev.esgen.runtime.internal.storage.StorageLayout;
+import java.util.List;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -42,7 +43,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *       too large to store is skipped and reported to the listener, as on DynamoDB, measured with everything
  *       the item keeps;
  *   <li>evolution: events are kept with their version and read through the upcasters, snapshots with their
- *       fingerprint; a snapshot of another fingerprint is ignored and the state folded from the events.
+ *       fingerprint; a snapshot of another fingerprint is ignored and the state folded from the events;
+ *       {@link #seed} stores a stream as older code stored it, to test upcasters;
+ *   <li>the change feed: {@link InMemoryFeed} delivers every append to the application's projections.
  * </ul>
  *
  * <p>What it does not do, see {@code docs/testing.md}: no tables (nothing to provision, no
@@ -68,11 +71,11 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   private final OperationRecorder recorder;
   private final MemoryLayout journal;
   private final MemoryLayout tip;
+  private final StoredData data = new StoredData();
 
   private InMemoryEventStore(StoreConfig config) {
     this.config = config;
     this.recorder = new OperationRecorder(config.listener(), new RetryBudgets(config.retryPolicy()));
-    StoredData data = new StoredData();
     this.journal = new MemoryLayout(LayoutKind.JOURNAL, data, config.clock(), recorder);
     this.tip = new MemoryLayout(LayoutKind.TIP, data, config.clock(), recorder);
   }
@@ -117,13 +120,45 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   }
 
   /**
-   * Always throws: this store sends no DynamoDB requests, so what needs a client (the change feed, for
-   * now) needs a {@code DynamoDbEventStore}.
+   * Always throws: this store sends no DynamoDB requests, so {@code ChangeFeed} needs a
+   * {@code DynamoDbEventStore}; {@link InMemoryFeed} delivers this store's events to the same projections.
    */
   @Override
   public DynamoDbClient client() {
     throw new UnsupportedOperationException(
-        "the in-memory store has no DynamoDB client: the change feed runs on a DynamoDbEventStore only");
+        "the in-memory store has no DynamoDB client: use InMemoryFeed instead of ChangeFeed, which needs a"
+            + " DynamoDbEventStore");
+  }
+
+  /**
+   * Stores the stream {@code id} of {@code definition}'s type as older code stored it: {@code events} in their
+   * stored form, untouched by today's codec, in one append. Loads, {@code events(id)} and the
+   * {@link InMemoryFeed} read them as they read anything stored, through the upcasters, so a test proves that
+   * today's code reads what was stored years ago. The stream's version is 1 afterwards; it has no snapshot,
+   * index values or unique reservations (run the repository's {@code reindex(id)} for those).
+   *
+   * <pre>{@code
+   * store.seed(meters.definition(), id,
+   *     new StoredEvent("installed", 1, "{"id":"m-1"}"),
+   *     new StoredEvent("reading-taken", 1, "{"kwh":3}"));
+   * assertEquals(3_000, meters.load(id).wattHours());
+   * }</pre>
+   *
+   * @throws IllegalArgumentException when no event is given
+   * @throws dev.esgen.runtime.error.AggregateAlreadyExistsException when the stream exists: seeding writes
+   *     history, and never behind an existing one
+   */
+  public <A, I, E> void seed(AggregateDefinition<A, I, E> definition, I id, StoredEvent... events) {
+    Objects.requireNonNull(definition, "definition");
+    if (events.length == 0) {
+      throw new IllegalArgumentException(definition.name() + ": seed needs at least one stored event");
+    }
+    ((MemoryLayout) layoutFor(definition)).seed(definition, definition.keys().idString(id), List.of(events));
+  }
+
+  /** What this store holds, for its change feed. */
+  StoredData data() {
+    return data;
   }
 
   @Override

@@ -49,7 +49,7 @@ import java.util.List;
 final class JournalRules implements LayoutRules {
 
   @Override
-  public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<StoredEvent> events,
+  public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
       IndexChanges changes, MemoryPosition position, OperationRecorder recorder) {
     AggregateDefinition<A, I, E> definition = request.definition();
     String name = definition.name();
@@ -66,7 +66,7 @@ final class JournalRules implements LayoutRules {
     long bytes = 0;
     for (int i = 0; i < events.size(); i++) {
       long seqNr = baseSeqNr + 1 + i;
-      StoredEvent event = events.get(i);
+      KeptEvent event = events.get(i);
       long size = pkey + attribute(SKEY, utf8(keys.sortKey(aid, seqNr))) + aidBytes
           + attribute(SEQ_NR, number(seqNr)) + attribute(EVENT_TYPE, utf8(event.type()))
           + attribute(PAYLOAD, event.body().length) + attribute(OCCURRED_AT, utf8(now.toString()))

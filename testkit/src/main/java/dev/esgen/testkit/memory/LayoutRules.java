@@ -26,7 +26,7 @@ interface LayoutRules {
    *     exceed 100 actions or 4 MB
    * @throws dev.esgen.runtime.error.SnapshotEncodingException when the snapshot codec fails
    */
-  <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<StoredEvent> events,
+  <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
       IndexChanges changes, MemoryPosition position, OperationRecorder recorder);
 
   /** What the layout sorts the streams of one shard by when it lists them: compared in UTF-8 order. */

@@ -7,6 +7,7 @@ import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.VersionConflictException;
+import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
@@ -88,10 +89,10 @@ final class MemoryLayout implements StorageLayout {
     MemoryPosition position = request.current().map(current -> position(current, name))
         .orElse(MemoryPosition.initial(kind));
     Instant now = clock.instant();
-    List<StoredEvent> events = new ArrayList<>(request.events().size());
+    List<KeptEvent> events = new ArrayList<>(request.events().size());
     for (E event : request.events()) {
       String type = definition.eventCodec().typeName(event);
-      events.add(new StoredEvent(type, definition.eventCodec().version(event),
+      events.add(new KeptEvent(type, definition.eventCodec().version(event),
           Codecs.encodeEvent(definition, aid, type, event), now, request.metadata()));
     }
     IndexChanges changes = IndexChanges.between(
@@ -133,8 +134,31 @@ final class MemoryLayout implements StorageLayout {
       if (command != null) {
         data.record(command, new CommandRecord(command.commandId(), version, lastSeqNr, request.appendId(), now));
       }
+      data.appended(type(definition), aid);
     }
     return new LoadedStream<>(request.newState(), version, lastSeqNr, plan.next());
+  }
+
+  /**
+   * Stores a new stream {@code aid} of {@code events} as they are, in one append, at the clock's time and
+   * without metadata, snapshot or index values.
+   *
+   * @throws AggregateAlreadyExistsException when the stream exists
+   */
+  <A, I, E> void seed(AggregateDefinition<A, I, E> definition, String aid, List<StoredEvent> events) {
+    Instant now = clock.instant();
+    List<KeptEvent> kept = events.stream()
+        .map(event -> new KeptEvent(event.type(), event.version(), event.body(), now, EventMetadata.none()))
+        .toList();
+    synchronized (data) {
+      StoredStream stream = data.stream(type(definition), aid);
+      if (stream != null) {
+        throw new AggregateAlreadyExistsException(definition.name(), aid, OptionalLong.of(stream.version()));
+      }
+      data.create(type(definition), aid).append(kept, new PlannedAppend(null, false, MemoryPosition.initial(kind)),
+          definition.snapshotCodec().fingerprint());
+      data.appended(type(definition), aid);
+    }
   }
 
   @Override
@@ -150,7 +174,7 @@ final class MemoryLayout implements StorageLayout {
   public <A, I, E> Optional<EventPage<E>> readEvents(
       AggregateDefinition<A, I, E> definition, I id, long fromSeqNr, long toSeqNr) {
     String aid = definition.keys().idString(id);
-    List<StoredEvent> slice;
+    List<KeptEvent> slice;
     long lastSeqNr;
     long from = Math.max(1, fromSeqNr);
     synchronized (data) {
@@ -273,7 +297,7 @@ final class MemoryLayout implements StorageLayout {
         ? null
         : Codecs.decodeSnapshot(definition, copy.aid(), copy.snapshotSeqNr(), copy.snapshot());
     long seqNr = copy.snapshotSeqNr();
-    for (StoredEvent stored : copy.eventsAfterSnapshot()) {
+    for (KeptEvent stored : copy.eventsAfterSnapshot()) {
       for (E event : Codecs.decodeEvent(definition, copy.aid(), ++seqNr, stored)) {
         state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
       }

@@ -2,6 +2,7 @@ package dev.esgen.testkit.memory;
 
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.internal.command.CommandRecord;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -11,6 +12,9 @@ import java.util.Map;
  * Everything one in-memory store holds, arranged as DynamoDB's tables are: the streams of each layout
  * apart (the journal's and the tip's tables), while unique-value reservations and command records are
  * shared by both layouts (they live in the snapshot table, one namespace per aggregate type).
+ *
+ * <p>As DynamoDB Streams does for the tables, it tells its {@link AppendWatcher}s of every stored append, in
+ * the order the appends were stored.
  *
  * <p>Not thread-safe by itself: the store's layouts hold this object's monitor around every read and write,
  * so that an append's checks and its writes are one atomic step, as a DynamoDB transaction is.
@@ -26,6 +30,7 @@ final class StoredData {
   private final Map<StreamType, Map<String, StoredStream>> streams = new HashMap<>();
   private final Map<String, String> reservations = new HashMap<>();
   private final Map<CommandKey, CommandRecord> commands = new HashMap<>();
+  private final List<AppendWatcher> watchers = new ArrayList<>();
 
   /** The stream {@code aid} of {@code type}, or null. */
   StoredStream stream(StreamType type, String aid) {
@@ -66,5 +71,21 @@ final class StoredData {
 
   void record(CommandKey key, CommandRecord record) {
     commands.put(key, record);
+  }
+
+  /** From now on, {@code watcher} hears of every append stored. */
+  void watch(AppendWatcher watcher) {
+    watchers.add(watcher);
+  }
+
+  void unwatch(AppendWatcher watcher) {
+    watchers.remove(watcher);
+  }
+
+  /** Tells every watcher that events were appended to the stream {@code aid} of {@code type}. */
+  void appended(StreamType type, String aid) {
+    for (AppendWatcher watcher : watchers) {
+      watcher.appended(type, aid);
+    }
   }
 }

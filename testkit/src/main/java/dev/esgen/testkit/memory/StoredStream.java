@@ -13,7 +13,7 @@ import java.util.Map;
 final class StoredStream {
 
   private final String aid;
-  private final List<StoredEvent> events = new ArrayList<>();
+  private final List<KeptEvent> events = new ArrayList<>();
   private final Map<Integer, String> slots = new HashMap<>();
   private long version;
   private long snapshotSeqNr;
@@ -61,7 +61,7 @@ final class StoredStream {
    *
    * @param fingerprint the snapshot codec's fingerprint, stored with a new snapshot
    */
-  void append(List<StoredEvent> appended, PlannedAppend plan, String fingerprint) {
+  void append(List<KeptEvent> appended, PlannedAppend plan, String fingerprint) {
     events.addAll(appended);
     version++;
     position = plan.next();
@@ -90,7 +90,7 @@ final class StoredStream {
   }
 
   /** Events {@code from} to {@code to} (both inclusive, within the stream), copied. */
-  List<StoredEvent> events(long from, long to) {
+  List<KeptEvent> events(long from, long to) {
     return from > to ? List.of() : List.copyOf(events.subList((int) from - 1, (int) to));
   }
 }

@@ -15,4 +15,4 @@ import java.util.List;
  * @param position where the next append starts from, stale snapshot noted
  */
 record StreamCopy(String aid, long version, long lastSeqNr, long snapshotSeqNr, byte[] snapshot,
-    List<StoredEvent> eventsAfterSnapshot, MemoryPosition position) {}
+    List<KeptEvent> eventsAfterSnapshot, MemoryPosition position) {}

@@ -49,7 +49,7 @@ import java.util.List;
 final class TipRules implements LayoutRules {
 
   @Override
-  public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<StoredEvent> events,
+  public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
       IndexChanges changes, MemoryPosition position, OperationRecorder recorder) {
     AggregateDefinition<A, I, E> definition = request.definition();
     String name = definition.name();
@@ -67,7 +67,7 @@ final class TipRules implements LayoutRules {
     long newEventBytes = 0;
     long newTypeBytes = 0;
     for (int i = 0; i < events.size(); i++) {
-      StoredEvent event = events.get(i);
+      KeptEvent event = events.get(i);
       int entries = 2 + (i == 0 ? 1 : 0) + (withMetadata ? 1 : 0) + (event.version() == 1 ? 0 : 1);
       newEventBytes += container(entries, timestamp + attribute(DATA, event.body().length)
           + ItemSizes.eventVersion(EVENT_VERSION, event.version())
