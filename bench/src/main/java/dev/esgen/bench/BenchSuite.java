@@ -10,6 +10,7 @@ import dev.esgen.bench.domain.CartRepository;
 import dev.esgen.bench.domain.CartVariants;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.IndexWriteCost;
+import dev.esgen.bench.feed.FeedBenchmark;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.memory.InMemoryStoreBenchmark;
 import dev.esgen.bench.scale.ScaleBenchmark;
@@ -59,6 +60,7 @@ public final class BenchSuite {
       List<ContentionBenchmark.Result> contention,
       List<ScaleBenchmark.Point> scale,
       List<TipWriteCost.Curve> tipWriteCost,
+      List<FeedBenchmark.Result> feed,
       CompileTimeBenchmark.Result compile,
       String dynamoDbLocal,
       Duration took) {}
@@ -97,6 +99,7 @@ public final class BenchSuite {
     List<ContentionBenchmark.Result> contention;
     List<ScaleBenchmark.Point> scale;
     List<TipWriteCost.Curve> tipWriteCost;
+    List<FeedBenchmark.Result> feed;
     String dynamoDbLocal;
     settings.progress().println("Starting DynamoDB Local...");
     // In a JVM of its own, so that the server's allocation, garbage collection and JIT stay out of the
@@ -114,11 +117,13 @@ public final class BenchSuite {
       scale = new ScaleBenchmark(settings, local.endpoint()).run();
       settings.progress().println("Tip write cost...");
       tipWriteCost = new TipWriteCost(settings, local.endpoint()).run();
+      settings.progress().println("Change feed...");
+      feed = new FeedBenchmark(settings, local.endpoint()).run();
     }
     ScaleChart.write(scale, out.resolve(CHART));
     TipWriteChart.write(tipWriteCost, out.resolve(TIP_CHART));
     Results results = new Results(settings, micro, inMemory, endToEnd, indexWrites, contention, scale, tipWriteCost,
-        compile, dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
+        feed, compile, dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
     Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
         StandardCharsets.UTF_8);
     return results;

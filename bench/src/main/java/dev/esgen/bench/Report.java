@@ -7,6 +7,7 @@ import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.IndexWriteCost;
+import dev.esgen.bench.feed.FeedBenchmark;
 import dev.esgen.bench.memory.InMemoryStoreBenchmark;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.tip.TipWriteCost;
@@ -23,7 +24,7 @@ final class Report {
   /** The section headings, in order; the smoke test checks that each is written. */
   static final List<String> SECTIONS = List.of(
       "## Summary", "## End to end", "## Index writes", "## Codec", "## Replay", "## In-memory store", "## Contention",
-      "## Compile time", "## Scale", "## Tip write cost", "## How it is measured");
+      "## Compile time", "## Scale", "## Tip write cost", "## Change feed", "## How it is measured");
 
   private final BenchSuite.Results results;
   private final Machine machine;
@@ -56,6 +57,7 @@ final class Report {
     compile();
     scale();
     tipWriteCost();
+    feed();
     method();
     return md.toString();
   }
@@ -268,6 +270,25 @@ final class Report {
           cells.toString(), c.worstWindow(10), num(c.loadReadUnits()));
     }
     md.append("\n![write units per append against stream length](").append(BenchSuite.TIP_CHART).append(")\n");
+  }
+
+  private void feed() {
+    md.append("\n## Change feed\n\n");
+    FeedBenchmark.Result first = results.feed().get(0);
+    line("%d streams of %d events each (a create, then single-event appends) are written first; then one"
+        + " `StreamPoller` (batches of up to 1000 records) hands the table's stream to a `ChangeFeed` until it is"
+        + " idle. Requests and capacity are the feed's own (positions, gap reads, the exactly-once transactions),"
+        + " per projected event; the poller's checkpoints are apart. Events/s: the events over the wall time of"
+        + " the delivery, one consumer on one thread, DynamoDB Local on the same machine (load average above).",
+        first.streams(), first.events() / first.streams());
+    md.append("| layout | delivery | batches | requests / event | RCU / event | WCU / event | gap reads"
+        + " | checkpoint requests | events/s | lost / doubled |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (FeedBenchmark.Result r : results.feed()) {
+      row("%s | %s", "%d | %.3f | %.3f | %.3f | %d | %d | %.0f | %d / %d", r.layout(), r.delivery().label(),
+          r.handleCalls(), r.requestsPerEvent(), r.readUnitsPerEvent(), r.writeUnitsPerEvent(), r.gapReads(),
+          r.checkpoints().requests(), r.eventsPerSecond(), r.missing(), r.doubled());
+    }
   }
 
   private void method() {

@@ -2,6 +2,7 @@ package dev.esgen.bench;
 
 import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
+import dev.esgen.bench.feed.FeedBenchmark;
 import dev.esgen.test.DynamoDbLocal;
 import java.util.Arrays;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.List;
  *
  * <pre>
  * java -cp ... dev.esgen.bench.Scenario contention
+ * java -cp ... dev.esgen.bench.Scenario feed
  * java -cp ... dev.esgen.bench.Scenario e2e "journal, create" "journal, append 1" "tip, append 1"
  * </pre>
  *
@@ -23,8 +25,8 @@ public final class Scenario {
   private Scenario() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 1 || !(args[0].equals("e2e") || args[0].equals("contention"))) {
-      System.err.println("usage: Scenario e2e [LAYOUT, OPERATION-PREFIX]... | Scenario contention");
+    if (args.length < 1 || !(args[0].equals("e2e") || args[0].equals("contention") || args[0].equals("feed"))) {
+      System.err.println("usage: Scenario e2e [LAYOUT, OPERATION-PREFIX]... | Scenario contention | Scenario feed");
       System.exit(2);
     }
     List<String> rows = Arrays.asList(args).subList(1, args.length);
@@ -32,7 +34,15 @@ public final class Scenario {
     System.out.println("load average before: " + Machine.current().loadAverage());
     try (DynamoDbLocal local = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM)) {
       BenchSuite.createTables(local.endpoint());
-      if (args[0].equals("contention")) {
+      if (args[0].equals("feed")) {
+        System.out.println("| layout | delivery | batches | requests / event | RCU / event | WCU / event | gap reads"
+            + " | events/s | lost / doubled |");
+        for (FeedBenchmark.Result r : new FeedBenchmark(settings, local.endpoint()).run()) {
+          System.out.printf("| %s | %s | %d | %.3f | %.3f | %.3f | %d | %.0f | %d / %d |%n", r.layout(),
+              r.delivery().label(), r.handleCalls(), r.requestsPerEvent(), r.readUnitsPerEvent(),
+              r.writeUnitsPerEvent(), r.gapReads(), r.eventsPerSecond(), r.missing(), r.doubled());
+        }
+      } else if (args[0].equals("contention")) {
         System.out.println("| case | commands/s | conflicts | attempts p99 | attempts max | latency p50 ms"
             + " | latency p99 ms | latency max ms | gave up | requests per command |");
         for (ContentionBenchmark.Result c : new ContentionBenchmark(settings, local.endpoint()).run()) {

@@ -27,6 +27,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * @param jmhIterationMillis the length of one JMH iteration
  * @param tipCurveLength the stream length the tip write-cost curve grows each setting's stream to (a
  *     quarter of it with 2 KB events)
+ * @param feedStreams streams the change-feed scenario writes per case
+ * @param feedEventsPerStream events per stream in that scenario: a create, then one append per event
  */
 public record Settings(
     String mode,
@@ -45,15 +47,17 @@ public record Settings(
     int jmhWarmupIterations,
     int jmhIterations,
     int jmhIterationMillis,
-    int tipCurveLength) {
+    int tipCurveLength,
+    int feedStreams,
+    int feedEventsPerStream) {
 
   public static Settings full() {
     return new Settings("full", 100, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 200_000, 5, 1, 3, 5,
-        1_000, 300);
+        1_000, 300, 200, 10);
   }
 
   public static Settings smoke() {
-    return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 1_000, 1, 0, 1, 1, 50, 40);
+    return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 1_000, 1, 0, 1, 1, 50, 40, 10, 5);
   }
 
   /** Whether this run reports its progress: the full run does; the smoke run in {@code mvn verify} keeps quiet. */

@@ -9,6 +9,7 @@ import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.e2e.IndexWriteCost;
+import dev.esgen.bench.feed.FeedBenchmark;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.tip.TipWriteCost;
 import java.nio.file.Files;
@@ -156,6 +157,31 @@ class BenchSuiteSmokeTest {
       assertEquals(0.0, indexWrite(layout, IndexWriteCost.UNIQUE_CHANGED).indexUnitsAllRuns(),
           layout + ": reservations are in no index");
     }
+  }
+
+  @Test
+  void theFeedProjectsEveryEventOnceAtTheRequestCountsDocsProjectionsStates() {
+    assertEquals(4, results.feed().size(), "two layouts, two deliveries");
+    List<org.junit.jupiter.api.function.Executable> checks = new ArrayList<>();
+    for (FeedBenchmark.Result r : results.feed()) {
+      String what = r.layout() + ", " + r.delivery().label();
+      int positionReads = r.handleCalls() * ((r.streams() + 99) / 100);
+      checks.add(() -> assertEquals(0, r.missing(), what + ": lost"));
+      checks.add(() -> assertEquals(0, r.doubled(), what + ": doubled"));
+      checks.add(() -> assertEquals(r.events(), r.projected(), what + ": projected"));
+      checks.add(() -> assertEquals(0, r.gapReads(), what + ": every record arrived in order, no gap to read"));
+      // docs/projections.md: one position read per batch (100 streams a BatchGetItem) and, at least once, one
+      // position write per stream and batch; exactly once, one transaction per event instead.
+      long expected = r.delivery() == FeedBenchmark.Delivery.AT_LEAST_ONCE
+          ? positionReads + (long) r.streams() * r.handleCalls()
+          : positionReads + r.events();
+      checks.add(() -> assertTrue(r.feed().requests() <= expected,
+          what + ": " + r.feed().requests() + " requests, at most " + expected));
+      checks.add(() -> assertTrue(r.feed().requests() >= (r.delivery() == FeedBenchmark.Delivery.AT_LEAST_ONCE
+          ? r.streams() : r.events()), what + ": every stream's position moved"));
+      checks.add(() -> assertEquals(0, r.feed().unreported(), what + ": unreported capacity"));
+    }
+    assertAll(checks);
   }
 
   @Test

@@ -12,15 +12,21 @@ import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.VersionConflictException;
+import dev.esgen.example.readmodel.AccountBalances;
+import dev.esgen.runtime.feed.ChangeFeed;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.streams.CheckpointTable;
+import dev.esgen.runtime.streams.StreamPoller;
 import dev.esgen.test.DynamoDbLocal;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -29,11 +35,14 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbServiceClientConfiguration;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * Runs the bank end to end: opens accounts, finds one by e-mail and lists them by owner, shows a
  * refused duplicate e-mail, moves money, shows a refused transfer, concurrent deposits and a version
- * conflict, and prints what happened: the stored events of one account and what each operation cost.
+ * conflict, and prints what happened: the stored events of one account, the balances a projection kept
+ * in a read model from the journal's stream, and what each operation cost.
  *
  * <p>Uses DynamoDB Local, started here, unless {@code ESGEN_DYNAMODB_ENDPOINT} names an endpoint; then
  * the AWS SDK's default credentials and region apply (for example {@code AWS_REGION}).
@@ -86,6 +95,32 @@ public final class ExampleApp {
     TransferRepository transfers = new TransferRepository(store);
     TransferService transferService = new TransferService(accounts, transfers, clock);
 
+    // The read side: a projection keeps balances in a table of their own, fed by the journal's stream.
+    AccountBalances balances = new AccountBalances(client, "account-balances");
+    balances.createTableIfMissing();
+    new TableProvisioner(client, config).enableChangeFeed();
+    CheckpointTable.createIfMissing(client, "esgen-feed");
+    ChangeFeed feed = ChangeFeed.builder(store)
+        .transactionalProjection(AccountBalances.PROJECTION, accounts.definition(), balances.projection())
+        .build();
+    DynamoDbServiceClientConfiguration settings = client.serviceClientConfiguration();
+    DynamoDbStreamsClient streamsClient = DynamoDbStreamsClient.builder()
+        .endpointOverride(settings.endpointOverride().orElse(null))
+        .region(settings.region())
+        .credentialsProvider(settings.credentialsProvider())
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .build();
+    StreamPoller poller = StreamPoller.builder()
+        .streamsClient(streamsClient)
+        .dynamoDbClient(client)
+        .tableName(config.journalTable())
+        .checkpointTable("esgen-feed")
+        .consumer(AccountBalances.PROJECTION)
+        .handler(feed)
+        .pollInterval(Duration.ofMillis(200))
+        .build();
+    poller.start();
+
     AccountId ann = AccountId.random();
     AccountId bob = AccountId.random();
     AccountId annSavings = AccountId.random();
@@ -134,8 +169,33 @@ public final class ExampleApp {
     try (Stream<RecordedEvent<AccountEvent>> history = accounts.events(ann)) {
       history.forEach(e -> out.printf("  %2d  %-20s %s%n", e.seqNr(), e.eventType(), e.recordedAt()));
     }
+
+    // The read model lags the writes by a poll or so; wait until it has taken each account's last event.
+    for (AccountId id : List.of(ann, bob, annSavings)) {
+      awaitProjected(feed, poller, accounts, id);
+      AccountBalances.Balance balance = balances.find(id).orElseThrow();
+      out.printf("read model: %s owner=%s balance=%d cents closed=%s (%d events)%n",
+          id.value(), balance.owner(), balance.cents(), balance.closed(), balance.events());
+    }
+    poller.close();
+    streamsClient.close();
     out.println(costs.table());
     out.println("Done.");
+  }
+
+  private static void awaitProjected(ChangeFeed feed, StreamPoller poller, BankAccountRepository accounts,
+      AccountId id) throws InterruptedException {
+    long last = accounts.loadVersioned(id).seqNr();
+    Instant deadline = Instant.now().plusSeconds(60);
+    while (feed.position(AccountBalances.PROJECTION, accounts.definition(), id) < last) {
+      if (poller.failure().isPresent()) {
+        throw new IllegalStateException("the poller stopped", poller.failure().get());
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException("the read model did not reach event " + last + " of " + id.value());
+      }
+      Thread.sleep(100);
+    }
   }
 
   /** Finds an account by e-mail (any case), lists Ann's accounts, and shows a refused duplicate address. */

@@ -168,6 +168,8 @@ class BankDynamoDbTest {
     assertTrue(history.matches("(?s)Ann's account, as stored:\n +1 +account-opened .*\n +6 +account-closed .*"), history);
     assertTrue(printed.contains("bonus sent again, not applied twice"), printed);
     assertTrue(printed.contains("bank-account transact"), printed);
+    assertTrue(printed.matches("(?s).*\nread model: \\S+ owner=Ann balance=0 cents closed=true \\(6 events\\)\n.*"),
+        printed);
   }
 
   @Test
