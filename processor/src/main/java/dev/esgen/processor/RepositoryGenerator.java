@@ -132,7 +132,8 @@ final class RepositoryGenerator {
     if (column.unique()) {
       String consistency = "The value (compared " + IndexColumnsGenerator.compared(column) + ") is looked up through"
           + " its uniqueness reservation with a strongly consistent read, so an aggregate created or changed by"
-          + " a completed append is found at once.\n";
+          + " a completed append is found at once (unless this aggregate type's reads are made eventually"
+          + " consistent in the store's config).\n";
       repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
           .addJavadoc("The $L whose {@code $L} is {@code $N}.\n\n<p>$L$L\n", aggregate, column.name(), parameter,
               consistency, nullNote)
@@ -153,8 +154,9 @@ final class RepositoryGenerator {
       return;
     }
     String consistency = "Found through a global secondary index, which is eventually consistent: an append"
-        + " that just set this value may not be visible for a moment. Every aggregate returned is loaded with a"
-        + " strongly consistent read and still holds the value.\n";
+        + " that just set this value may not be visible for a moment. Every aggregate returned is loaded (with a"
+        + " strongly consistent read, unless this aggregate type's reads are made eventually consistent in the"
+        + " store's config) and still holds the value.\n";
     repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
         .addJavadoc("The $L with the smallest id among those whose {@code $L} is {@code $N}.\n\n<p>$L$L\n",
             aggregate, column.name(), parameter, consistency, nullNote)
