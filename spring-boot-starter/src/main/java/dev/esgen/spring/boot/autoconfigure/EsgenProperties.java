@@ -1,8 +1,12 @@
 package dev.esgen.spring.boot.autoconfigure;
 
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -32,6 +36,17 @@ public class EsgenProperties {
    */
   private boolean aidIndex = false;
 
+  /**
+   * How loads and lookups read unless a call says otherwise: {@code strong} (the default) or
+   * {@code eventual}, which costs half the read units; see docs/operations.md for which reads may.
+   */
+  private ReadConsistency readConsistency = ReadConsistency.STRONG;
+
+  /** The read consistency of single aggregate types, by stored name (their {@code @Aggregate} name). */
+  private final Map<String, ReadConsistency> readConsistencyByType = new LinkedHashMap<>();
+
+  private final StateCache stateCache = new StateCache();
+
   private final Provision provision = new Provision();
 
   private final Repositories repositories = new Repositories();
@@ -54,6 +69,22 @@ public class EsgenProperties {
     this.aidIndex = aidIndex;
   }
 
+  public ReadConsistency getReadConsistency() {
+    return readConsistency;
+  }
+
+  public void setReadConsistency(ReadConsistency readConsistency) {
+    this.readConsistency = readConsistency;
+  }
+
+  public Map<String, ReadConsistency> getReadConsistencyByType() {
+    return readConsistencyByType;
+  }
+
+  public StateCache getStateCache() {
+    return stateCache;
+  }
+
   public Provision getProvision() {
     return provision;
   }
@@ -66,14 +97,24 @@ public class EsgenProperties {
     return metrics;
   }
 
-  /** {@link StoreConfig#defaults()} with these tables, this retry policy and this aid index setting. */
+  /**
+   * {@link StoreConfig#defaults()} with these tables, this retry policy, aid index setting, read
+   * consistency and state cache.
+   */
   public StoreConfig toStoreConfig() {
-    return StoreConfig.defaults()
+    StoreConfig config = StoreConfig.defaults()
         .withJournalTable(tables.getJournal())
         .withSnapshotTable(tables.getSnapshot())
         .withTipTable(tables.getTip())
+        .withPositionsTable(tables.getPositions())
         .withRetryPolicy(retry.toRetryPolicy())
-        .withAidIndex(aidIndex);
+        .withAidIndex(aidIndex)
+        .withReadConsistency(readConsistency)
+        .withStateCache(stateCache.toPolicy());
+    for (Map.Entry<String, ReadConsistency> type : readConsistencyByType.entrySet()) {
+      config = config.withReadConsistency(type.getKey(), type.getValue());
+    }
+    return config;
   }
 
   /** The names of the tables the store uses. */
@@ -87,6 +128,9 @@ public class EsgenProperties {
 
     /** The table holding each stream's tip item and calved batches (tip layout). */
     private String tip = "streams";
+
+    /** The table where the change feed keeps each projection's position in each stream. */
+    private String positions = "positions";
 
     public String getJournal() {
       return journal;
@@ -110,6 +154,59 @@ public class EsgenProperties {
 
     public void setTip(String tip) {
       this.tip = tip;
+    }
+
+    public String getPositions() {
+      return positions;
+    }
+
+    public void setPositions(String positions) {
+      this.positions = positions;
+    }
+  }
+
+  /**
+   * What the store remembers of the streams it read and wrote, so that {@code transact} decides on the
+   * remembered state and sends one request when no one else wrote; off unless enabled.
+   */
+  public static class StateCache {
+
+    /** Whether the store keeps a state cache. */
+    private boolean enabled = false;
+
+    /** How many streams the cache holds at most. */
+    private long maxStreams = 10_000;
+
+    /** How long after it was read or written a stream's entry is dropped. */
+    private Duration maxAge = Duration.ofMinutes(5);
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public long getMaxStreams() {
+      return maxStreams;
+    }
+
+    public void setMaxStreams(long maxStreams) {
+      this.maxStreams = maxStreams;
+    }
+
+    public Duration getMaxAge() {
+      return maxAge;
+    }
+
+    public void setMaxAge(Duration maxAge) {
+      this.maxAge = maxAge;
+    }
+
+    /** The policy these settings describe; {@link StateCachePolicy#disabled()} unless enabled. */
+    public StateCachePolicy toPolicy() {
+      return enabled ? StateCachePolicy.of(maxStreams, maxAge) : StateCachePolicy.disabled();
     }
   }
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.esgen.micrometer.MicrometerStoreListener;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.metrics.OperationMetrics;
 import dev.esgen.runtime.metrics.StoreListener;
@@ -118,6 +120,20 @@ class EsgenAutoConfigurationTest {
   }
 
   @Test
+  void readConsistencyStateCacheAndPositionsTableBindToTheStoreConfig() {
+    runner.withPropertyValues("esgen.read-consistency=eventual", "esgen.read-consistency-by-type.bank-account=strong",
+        "esgen.state-cache.enabled=true", "esgen.state-cache.max-streams=500", "esgen.state-cache.max-age=30s",
+        "esgen.tables.positions=p").run(context -> {
+          StoreConfig config = context.getBean(StoreConfig.class);
+          assertThat(config.readConsistency()).isEqualTo(ReadConsistency.EVENTUAL);
+          assertThat(config.readConsistencyOf("order")).isEqualTo(ReadConsistency.EVENTUAL);
+          assertThat(config.readConsistencyOf("bank-account")).isEqualTo(ReadConsistency.STRONG);
+          assertThat(config.stateCache()).isEqualTo(StateCachePolicy.of(500, Duration.ofSeconds(30)));
+          assertThat(config.positionsTable()).isEqualTo("p");
+        });
+  }
+
+  @Test
   void withoutPropertiesTheSettingsAreStoreConfigDefaultsAndNothingIsProvisioned() {
     runner.run(context -> {
       StoreConfig config = context.getBean(StoreConfig.class);
@@ -127,6 +143,9 @@ class EsgenAutoConfigurationTest {
       assertThat(config.tipTable()).isEqualTo(defaults.tipTable());
       assertThat(config.retryPolicy()).isEqualTo(RetryPolicy.defaults());
       assertThat(config.aidIndex()).isEqualTo(defaults.aidIndex());
+      assertThat(config.positionsTable()).isEqualTo(defaults.positionsTable());
+      assertThat(config.readConsistency()).isEqualTo(ReadConsistency.STRONG);
+      assertThat(config.stateCache().enabled()).isFalse();
       assertThat(config.listener()).isSameAs(StoreListener.NONE);
       assertThat(context).doesNotHaveBean(EsgenTableProvisioning.class);
     });
