@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -90,57 +91,43 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
 
   @Override
   public GetItemResponse getItem(GetItemRequest request) {
-    return read(client::getItem,
-        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
-            : request,
+    return read(client::getItem, unretried(request),
         () -> "GetItem on [" + request.tableName() + "]");
   }
 
   @Override
   public QueryResponse query(QueryRequest request) {
-    return read(client::query,
-        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
-            : request,
+    return read(client::query, unretried(request),
         () -> "Query on [" + request.tableName() + "]");
   }
 
   @Override
   public ScanResponse scan(ScanRequest request) {
-    return read(client::scan,
-        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
-            : request,
+    return read(client::scan, unretried(request),
         () -> "Scan on [" + request.tableName() + "]");
   }
 
   @Override
   public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
-    return read(client::batchGetItem,
-        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
-            : request,
+    return read(client::batchGetItem, unretried(request),
         () -> "BatchGetItem on " + List.copyOf(request.requestItems().keySet()));
   }
 
   @Override
   public PutItemResponse putItem(PutItemRequest request) {
-    return write(client::putItem,
-        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
-            : request,
+    return write(client::putItem, unretried(request),
         () -> "PutItem on [" + request.tableName() + "]");
   }
 
   @Override
   public UpdateItemResponse updateItem(UpdateItemRequest request) {
-    return write(client::updateItem,
-        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
-            : request,
+    return write(client::updateItem, unretried(request),
         () -> "UpdateItem on [" + request.tableName() + "]");
   }
 
   @Override
   public DeleteItemResponse deleteItem(DeleteItemRequest request) {
-    return write(client::deleteItem,
-        sdkRetriesOn ? request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build()
-            : request,
+    return write(client::deleteItem, unretried(request),
         () -> "DeleteItem on [" + request.tableName() + "]");
   }
 
@@ -236,6 +223,19 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
           description.get(), budget.failedAttempts(), kind, Failures.describe(failure), failure);
     }
     return failure;
+  }
+
+  /**
+   * {@code request} as it is sent: with the SDK's own retries switched off by a per-request plugin when
+   * the client was built with them, and unchanged otherwise (the plugin makes the SDK rebuild its client
+   * configuration on every request, so it is added only where it is needed).
+   */
+  @SuppressWarnings("unchecked") // toBuilder().build() returns a request of the same class
+  private <R extends DynamoDbRequest> R unretried(R request) {
+    if (!sdkRetriesOn) {
+      return request;
+    }
+    return (R) request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build();
   }
 
   private static AwsRequestOverrideConfiguration withoutSdkRetries(
