@@ -89,12 +89,7 @@ class AccountBalancesKillRestartTest {
     balances.createTableIfMissing();
     checkpoints = tables.name("checkpoints");
     CheckpointTable.createIfMissing(client, checkpoints);
-    streams = DynamoDbStreamsClient.builder()
-        .endpointOverride(DynamoDbLocal.shared().endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .build();
+    streams = DynamoDbLocal.shared().newStreamsClient();
   }
 
   @AfterAll

@@ -3,10 +3,6 @@ package dev.esgen.lambda;
 import dev.esgen.test.DynamoDbLocal;
 import java.util.ArrayList;
 import java.util.List;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -56,12 +52,7 @@ final class RealStream {
 
   /** Every record the stream holds, shard by shard, each shard in its order. */
   List<Record> records() {
-    try (DynamoDbStreamsClient streams = DynamoDbStreamsClient.builder()
-        .endpointOverride(DynamoDbLocal.shared().endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .build()) {
+    try (DynamoDbStreamsClient streams = DynamoDbLocal.shared().newStreamsClient()) {
       String arn = streamArn();
       List<Record> records = new ArrayList<>();
       for (Shard shard : streams.describeStream(b -> b.streamArn(arn)).streamDescription().shards()) {

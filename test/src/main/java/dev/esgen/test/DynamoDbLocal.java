@@ -12,6 +12,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * A DynamoDB Local server on a free loopback port, in memory, with telemetry off.
@@ -206,6 +207,25 @@ public final class DynamoDbLocal implements AutoCloseable {
    */
   public DynamoDbClient newClient() {
     return DynamoDbClient.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .build();
+  }
+
+  /**
+   * A new client of this server's DynamoDB Streams endpoint (the same URL), set up as {@link #newClient()};
+   * close it when done.
+   *
+   * <pre>{@code
+   * try (DynamoDbStreamsClient streams = DynamoDbLocal.shared().newStreamsClient()) {
+   *   streams.listStreams();
+   * }
+   * }</pre>
+   */
+  public DynamoDbStreamsClient newStreamsClient() {
+    return DynamoDbStreamsClient.builder()
         .endpointOverride(endpoint)
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))

@@ -41,6 +41,7 @@ final class TableStream implements AutoCloseable {
     if (arn == null) {
       throw new IllegalStateException("table " + table + " has no stream");
     }
+    // Not DynamoDbLocal.newStreamsClient(): DynamoDB Local keeps tables per access key, and TestDynamo's is "x".
     DynamoDbStreamsClient client = DynamoDbStreamsClient.builder()
         .endpointOverride(DynamoDbLocal.shared().endpoint())
         .region(Region.US_EAST_1)

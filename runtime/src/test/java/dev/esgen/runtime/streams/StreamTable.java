@@ -4,10 +4,6 @@ import dev.esgen.test.DynamoDbLocal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -51,12 +47,7 @@ final class StreamTable {
   }
 
   static DynamoDbStreamsClient streamsClient() {
-    return DynamoDbStreamsClient.builder()
-        .endpointOverride(DynamoDbLocal.shared().endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .build();
+    return DynamoDbLocal.shared().newStreamsClient();
   }
 
   String name() {
