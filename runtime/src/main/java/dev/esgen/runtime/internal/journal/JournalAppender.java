@@ -52,6 +52,7 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -62,25 +63,41 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
 /**
  * Writes one append as a single {@code TransactWriteItems}: builds every action, checks item and
  * transaction sizes before sending, maps cancellations to esgen's errors, and settles a write whose
- * outcome is unknown by reading back the append id stored with its first event.
+ * outcome is unknown by reading back the append id stored with its first event. Building the append and
+ * judging what came back ({@link #prepare}, {@link #readBack}, {@link #outcome}, {@link #verdict}) send
+ * nothing, so the synchronous {@link #append} and the asynchronous layout share them.
  */
 final class JournalAppender {
 
-  private final DynamoDbClient client;
   private final StoreConfig config;
   private final OperationRecorder recorder;
   private final UniqueReservations reservations;
   private final CommandRecords commands;
 
-  JournalAppender(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
-    this.client = client;
+  JournalAppender(StoreConfig config, OperationRecorder recorder) {
     this.config = config;
     this.recorder = recorder;
     this.reservations = new UniqueReservations(config.snapshotTable());
     this.commands = new CommandRecords(config.snapshotTable());
   }
 
-  <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
+  /** An append built and checked, ready to send: its transaction and the stream as it is once stored. */
+  record Prepared<A>(AppendTransaction transaction, LoadedStream<A> stored) {}
+
+  /** Sends {@code request} through {@code client}; returns the stream once the append is stored. */
+  <A, I, E> LoadedStream<A> append(DynamoDbClient client, AppendRequest<A, I, E> request) {
+    Prepared<A> prepared = prepare(request);
+    send(client, prepared.transaction(), request);
+    return prepared.stored();
+  }
+
+  /**
+   * Builds {@code request}'s transaction without sending it.
+   *
+   * @throws ItemTooLargeException when an item would exceed DynamoDB's limit
+   * @throws dev.esgen.runtime.error.TransactionTooLargeException when the transaction would
+   */
+  <A, I, E> Prepared<A> prepare(AppendRequest<A, I, E> request) {
     AggregateDefinition<A, I, E> definition = request.definition();
     String aid = definition.keys().idString(request.id());
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
@@ -232,8 +249,7 @@ final class JournalAppender {
     }
 
     transaction.checkLimits();
-    send(transaction, request, keys, aid);
-    return new LoadedStream<>(request.newState(), version, lastSeqNr, next);
+    return new Prepared<>(transaction, new LoadedStream<>(request.newState(), version, lastSeqNr, next));
   }
 
   private static JournalPosition journalPosition(LoadedStream<?> current, String aggregateName) {
@@ -324,55 +340,89 @@ final class JournalAppender {
    * Sends the transaction. The retrying client resends it with the same token while its outcome is
    * unknown; when it gives up on such a write, the first event's append id tells whether it was stored.
    */
-  private void send(AppendTransaction transaction, AppendRequest<?, ?, ?> request, JournalKeys keys, String aid) {
+  private void send(DynamoDbClient client, AppendTransaction transaction, AppendRequest<?, ?, ?> request) {
     try {
       client.transactWriteItems(b -> b.transactItems(transaction.items()));
     } catch (TransactionCanceledException e) {
       throw transaction.toException(e, request.expectedVersion(), request.creating(), VERSION);
     } catch (AmbiguousWriteException e) {
-      settle(e, transaction, request, keys, aid);
+      settle(client, e, transaction, request);
     } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(config.journalTable(), config.snapshotTable()), e);
+      throw missingTables(e);
     }
   }
 
   /** Returns when the append is stored; throws what is true otherwise. */
-  private void settle(AmbiguousWriteException ambiguous, AppendTransaction transaction,
-      AppendRequest<?, ?, ?> request, JournalKeys keys, String aid) {
-    RuntimeException last = ambiguous.lastFailure();
+  private void settle(DynamoDbClient client, AmbiguousWriteException ambiguous, AppendTransaction transaction,
+      AppendRequest<?, ?, ?> request) {
     StoredOutcome outcome;
     try {
-      outcome = readBack(keys, aid, request.baseSeqNr() + 1, request.appendId());
+      outcome = outcome(client.getItem(readBack(request)), request);
     } catch (RuntimeException unreadable) {
-      AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, last);
-      unknown.addSuppressed(unreadable);
-      throw unknown;
+      throw unreadable(ambiguous, request, unreadable);
     }
-    switch (outcome) {
-      case THIS_APPEND:
-        return;
-      case ANOTHER_APPEND:
-        throw StoredOutcome.lostTo(request, last);
-      default:
-        throw transaction.notStored(request, last, VERSION, recorder.currentBudget().failedAttempts());
+    RuntimeException notStored = verdict(outcome, ambiguous, transaction, request,
+        recorder.currentBudget().failedAttempts());
+    if (notStored != null) {
+      throw notStored;
     }
   }
 
-  /** Which append, if any, wrote event {@code seqNr} of the stream: read with strong consistency. */
-  private StoredOutcome readBack(JournalKeys keys, String aid, long seqNr, String appendId) {
-    GetItemResponse response = client.getItem(b -> b
+  /** The error for the tables of an append that are missing. */
+  MissingTableException missingTables(ResourceNotFoundException e) {
+    return new MissingTableException(List.of(config.journalTable(), config.snapshotTable()), e);
+  }
+
+  /** The error for an append of unknown outcome whose read-back failed too. */
+  static AppendOutcomeUnknownException unreadable(
+      AmbiguousWriteException ambiguous, AppendRequest<?, ?, ?> request, Throwable unreadable) {
+    AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, ambiguous.lastFailure());
+    unknown.addSuppressed(unreadable);
+    return unknown;
+  }
+
+  /**
+   * What is true of an append of unknown outcome, given what reading back found: null when it is stored,
+   * else the error that says why it is not.
+   *
+   * @param failedAttempts the failed attempts of the operation so far
+   */
+  static RuntimeException verdict(StoredOutcome outcome, AmbiguousWriteException ambiguous,
+      AppendTransaction transaction, AppendRequest<?, ?, ?> request, int failedAttempts) {
+    RuntimeException last = ambiguous.lastFailure();
+    return switch (outcome) {
+      case THIS_APPEND -> null;
+      case ANOTHER_APPEND -> StoredOutcome.lostTo(request, last);
+      case NOTHING -> transaction.notStored(request, last, VERSION, failedAttempts);
+    };
+  }
+
+  /**
+   * The read that tells which append, if any, wrote the first event of {@code request}: the append id of
+   * that journal item, read with strong consistency.
+   */
+  GetItemRequest readBack(AppendRequest<?, ?, ?> request) {
+    AggregateDefinition<?, ?, ?> definition = request.definition();
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    String aid = request.aggregateId();
+    return GetItemRequest.builder()
         .tableName(config.journalTable())
         .key(Map.of(
             PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
-            SKEY, AttributeValue.fromS(keys.sortKey(aid, seqNr))))
+            SKEY, AttributeValue.fromS(keys.sortKey(aid, request.baseSeqNr() + 1))))
         .projectionExpression("#a")
         .expressionAttributeNames(Map.of("#a", APPEND_ID))
-        .consistentRead(true));
+        .consistentRead(true)
+        .build();
+  }
+
+  /** What the {@link #readBack} response says about {@code request}. */
+  static StoredOutcome outcome(GetItemResponse response, AppendRequest<?, ?, ?> request) {
     if (!response.hasItem() || response.item().isEmpty()) {
       return StoredOutcome.NOTHING;
     }
     AttributeValue stored = response.item().get(APPEND_ID);
-    return stored != null && appendId.equals(stored.s()) ? StoredOutcome.THIS_APPEND : StoredOutcome.ANOTHER_APPEND;
+    return stored != null && request.appendId().equals(stored.s()) ? StoredOutcome.THIS_APPEND : StoredOutcome.ANOTHER_APPEND;
   }
 
   private static AttributeValue number(long value) {

@@ -52,7 +52,7 @@ public final class JournalLayout implements StorageLayout {
   public JournalLayout(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
     this.client = client;
     this.loader = new JournalLoader(client, config, recorder);
-    this.appender = new JournalAppender(client, config, recorder);
+    this.appender = new JournalAppender(config, recorder);
     this.indexReader = new JournalIndexReader(client, config, loader);
     this.commands = new CommandRecords(config.snapshotTable());
     this.reindexer = new JournalReindexer(client, config, recorder);
@@ -71,7 +71,7 @@ public final class JournalLayout implements StorageLayout {
 
   @Override
   public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
-    return appender.append(request);
+    return appender.append(client, request);
   }
 
   @Override

@@ -35,6 +35,7 @@ import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
@@ -130,6 +131,24 @@ final class JournalLoader {
    */
   <A, I, E> LoadedStream<A> fromHead(AggregateDefinition<A, I, E> definition, JournalKeys keys, String aid,
       Map<String, AttributeValue> head, boolean consistent) {
+    HeadFold<A, E> fold = foldFrom(definition, aid, head);
+    if (fold.needsEvents()) {
+      try {
+        forEachEvent(definition, keys, aid, fold.from(), fold.to(), consistent, fold);
+      } catch (CorruptStreamException missing) {
+        throw fold.missing(missing);
+      }
+    }
+    return fold.finish();
+  }
+
+  /**
+   * Starts folding the stream whose head row is {@code head}: checks the row and decodes its snapshot,
+   * unless it is stale. The events after the snapshot, {@link HeadFold#from()} to {@link HeadFold#to()},
+   * are then visited in order, and {@link HeadFold#finish()} gives the stream.
+   */
+  static <A, I, E> HeadFold<A, E> foldFrom(
+      AggregateDefinition<A, I, E> definition, String aid, Map<String, AttributeValue> head) {
     long snapshotSeqNr = headNumber(definition, aid, head, SEQ_NR);
     long lastSeqNr = headNumber(definition, aid, head, LAST_SEQ_NR);
     long version = headNumber(definition, aid, head, VERSION);
@@ -144,40 +163,90 @@ final class JournalLoader {
     // folded from the first event.
     boolean usable = hasSnapshot && !stale;
     A state = usable ? decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe()) : null;
-    long folded = usable ? snapshotSeqNr : 0;
-    if (lastSeqNr > folded) {
-      try {
-        state = foldEventsAfter(definition, keys, aid, state, folded, lastSeqNr, consistent);
-      } catch (CorruptStreamException missing) {
-        if (stale) {
-          throw new StaleSnapshotException(definition.name(), aid, snapshotSeqNr, missing);
-        }
-        throw missing;
+    JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head), stale, ItemSize.ofEach(head));
+    return new HeadFold<>(definition, aid, state, usable ? snapshotSeqNr : 0, lastSeqNr, version, hasSnapshot,
+        stale, position);
+  }
+
+  /** A stream being folded from its head row: the snapshot, then each event after it, in seq_nr order. */
+  static final class HeadFold<A, E> implements ItemVisitor {
+    private final AggregateDefinition<A, ?, E> definition;
+    private final String aid;
+    private final long folded;
+    private final long lastSeqNr;
+    private final long version;
+    private final boolean hasSnapshot;
+    private final boolean stale;
+    private final JournalPosition position;
+    private A state;
+
+    private HeadFold(AggregateDefinition<A, ?, E> definition, String aid, A state, long folded, long lastSeqNr,
+        long version, boolean hasSnapshot, boolean stale, JournalPosition position) {
+      this.definition = definition;
+      this.aid = aid;
+      this.state = state;
+      this.folded = folded;
+      this.lastSeqNr = lastSeqNr;
+      this.version = version;
+      this.hasSnapshot = hasSnapshot;
+      this.stale = stale;
+      this.position = position;
+    }
+
+    /** Whether events follow the snapshot (or there is no usable one). */
+    boolean needsEvents() {
+      return lastSeqNr > folded;
+    }
+
+    long from() {
+      return folded + 1;
+    }
+
+    long to() {
+      return lastSeqNr;
+    }
+
+    @Override
+    public void visit(long seqNr, Map<String, AttributeValue> item) {
+      for (E event : JournalEvents.events(definition, aid, seqNr, item)) {
+        state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
       }
     }
-    if (state == null) {
-      throw new CorruptStreamException(definition.name(), aid, hasSnapshot || lastSeqNr > 0
-          ? "no stored event stands for a creating event any more (upcasters dropped them all)"
-          : "the head row has neither a snapshot nor events");
+
+    /** The error for events found missing: a stale snapshot that cannot be rebuilt says so. */
+    RuntimeException missing(CorruptStreamException missing) {
+      return stale ? new StaleSnapshotException(definition.name(), aid, position.snapshotSeqNr(), missing) : missing;
     }
-    JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head), stale, ItemSize.ofEach(head));
-    return new LoadedStream<>(state, version, lastSeqNr, position);
+
+    LoadedStream<A> finish() {
+      if (state == null) {
+        throw new CorruptStreamException(definition.name(), aid, hasSnapshot || lastSeqNr > 0
+            ? "no stored event stands for a creating event any more (upcasters dropped them all)"
+            : "the head row has neither a snapshot nor events");
+      }
+      return new LoadedStream<>(state, version, lastSeqNr, position);
+    }
   }
 
   private Map<String, AttributeValue> readHead(JournalKeys keys, String aid, boolean consistent) {
     try {
-      GetItemResponse response = client.getItem(b -> b
-          .tableName(config.snapshotTable())
-          .key(Map.of(
-              PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
-              SKEY, AttributeValue.fromS(keys.headSortKey(aid))))
-          .consistentRead(consistent));
+      GetItemResponse response = client.getItem(headRequest(keys, aid, consistent));
       return response.hasItem() ? response.item() : Map.of();
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.snapshotTable()), e);
     }
   }
 
+  /** The read of stream {@code aid}'s head row. */
+  GetItemRequest headRequest(JournalKeys keys, String aid, boolean consistent) {
+    return GetItemRequest.builder()
+        .tableName(config.snapshotTable())
+        .key(Map.of(
+            PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
+            SKEY, AttributeValue.fromS(keys.headSortKey(aid))))
+        .consistentRead(consistent)
+        .build();
+  }
   private static long headNumber(
       AggregateDefinition<?, ?, ?> definition, String aid, Map<String, AttributeValue> head, String attribute) {
     AttributeValue value = head.get(attribute);
@@ -197,42 +266,9 @@ final class JournalLoader {
     }
   }
 
-  /**
-   * Folds events {@code snapshotSeqNr + 1 .. lastSeqNr} onto {@code snapshot}, or from the creating event
-   * when it is null. The range stops at the head row's last seq_nr,
-   * so events a concurrent writer appends after the head was read are not mixed into this state.
-   */
-  private <A, I, E> A foldEventsAfter(
-      AggregateDefinition<A, I, E> definition,
-      JournalKeys keys,
-      String aid,
-      A snapshot,
-      long snapshotSeqNr,
-      long lastSeqNr,
-      boolean consistent) {
-    Fold<A> fold = new Fold<>(snapshot);
-    forEachEvent(definition, keys, aid, snapshotSeqNr + 1, lastSeqNr, consistent, (seqNr, item) -> {
-      for (E event : JournalEvents.events(definition, aid, seqNr, item)) {
-        fold.state = fold.state == null
-            ? definition.replay().create(event)
-            : definition.replay().apply(fold.state, event);
-      }
-    });
-    return fold.state;
-  }
-
-  /** The state being folded while a range of events is visited. */
-  private static final class Fold<A> {
-    private A state;
-
-    Fold(A state) {
-      this.state = state;
-    }
-  }
-
   /** What to do with each journal item of a range, in seq_nr order. */
   @FunctionalInterface
-  private interface ItemVisitor {
+  interface ItemVisitor {
     void visit(long seqNr, Map<String, AttributeValue> item);
   }
 
@@ -245,6 +281,21 @@ final class JournalLoader {
    */
   private void forEachEvent(AggregateDefinition<?, ?, ?> definition, JournalKeys keys, String aid, long from,
       long to, boolean consistent, ItemVisitor visitor) {
+    EventRange range = eventRange(definition, keys, aid, from, to, consistent, visitor);
+    Optional<QueryRequest> page = Optional.of(range.firstPage());
+    while (page.isPresent()) {
+      page = range.visit(query(page.get()));
+    }
+    if (range.readAgainStrongly()) {
+      forEachEvent(definition, keys, aid, range.expected(), to, true, visitor);
+      return;
+    }
+    range.checkComplete();
+  }
+
+  /** The range query of events {@code from .. to}, visiting each with {@code visitor} as its pages come. */
+  EventRange eventRange(AggregateDefinition<?, ?, ?> definition, JournalKeys keys, String aid, long from, long to,
+      boolean consistent, ItemVisitor visitor) {
     QueryRequest.Builder query = QueryRequest.builder()
         .tableName(config.journalTable())
         .keyConditionExpression("#pkey = :pkey AND #skey BETWEEN :from AND :to")
@@ -254,10 +305,40 @@ final class JournalLoader {
             ":from", AttributeValue.fromS(keys.sortKey(aid, from)),
             ":to", AttributeValue.fromS(keys.sortKey(aid, to))))
         .consistentRead(consistent);
-    long expected = from;
-    Map<String, AttributeValue> startKey = null;
-    do {
-      QueryResponse page = query(query.exclusiveStartKey(startKey).build());
+    return new EventRange(definition, aid, query, from, to, consistent, visitor);
+  }
+
+  /**
+   * One range query of a stream's events, page by page: hands out the request of each page and checks
+   * and visits the items of each response. Sends nothing itself, so the synchronous and the asynchronous
+   * loads page through the same checks.
+   */
+  static final class EventRange {
+    private final AggregateDefinition<?, ?, ?> definition;
+    private final String aid;
+    private final QueryRequest.Builder query;
+    private final long to;
+    private final boolean consistent;
+    private final ItemVisitor visitor;
+    private long expected;
+
+    private EventRange(AggregateDefinition<?, ?, ?> definition, String aid, QueryRequest.Builder query, long from,
+        long to, boolean consistent, ItemVisitor visitor) {
+      this.definition = definition;
+      this.aid = aid;
+      this.query = query;
+      this.expected = from;
+      this.to = to;
+      this.consistent = consistent;
+      this.visitor = visitor;
+    }
+
+    QueryRequest firstPage() {
+      return query.exclusiveStartKey(null).build();
+    }
+
+    /** Visits the items of {@code page}; returns the request of the next page, empty after the last. */
+    Optional<QueryRequest> visit(QueryResponse page) {
       for (Map<String, AttributeValue> item : page.items()) {
         // Another stream's sort keys can fall in this range when its id starts with this id followed by
         // "-" and digits; the aid attribute tells them apart.
@@ -272,15 +353,27 @@ final class JournalLoader {
         visitor.visit(seqNr, item);
         expected++;
       }
-      startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-    } while (startKey != null);
-    if (!consistent && expected <= to) {
-      forEachEvent(definition, keys, aid, expected, to, true, visitor);
-      return;
+      return page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+          ? Optional.of(query.exclusiveStartKey(page.lastEvaluatedKey()).build())
+          : Optional.empty();
     }
-    if (expected - 1 != to) {
-      throw new CorruptStreamException(definition.name(), aid, "the head row says the stream reaches event " + to
-          + " but the journal holds events only up to " + (expected - 1));
+
+    /** The seq_nr of the next event expected. */
+    long expected() {
+      return expected;
+    }
+
+    /** Whether an eventually consistent read ended short: the rest is to be read from {@link #expected()} strongly. */
+    boolean readAgainStrongly() {
+      return !consistent && expected <= to;
+    }
+
+    /** @throws CorruptStreamException when the range ended before the event the head row says is last */
+    void checkComplete() {
+      if (expected - 1 != to) {
+        throw new CorruptStreamException(definition.name(), aid, "the head row says the stream reaches event " + to
+            + " but the journal holds events only up to " + (expected - 1));
+      }
     }
   }
 

@@ -82,6 +82,16 @@ public final class OperationRecorder {
     }
   }
 
+  /**
+   * Starts an operation whose steps do not run on one thread: an asynchronous repository's. Its retry
+   * budget and its measurements travel with the returned {@link Operation}, which every request of the
+   * operation is handed, instead of with a thread; it is reported to the listener when it
+   * {@linkplain Operation#end ends}.
+   */
+  public Operation begin(String aggregateType, String operation) {
+    return new Recording(aggregateType, operation);
+  }
+
   private void report(Recording recording, long started, RuntimeException failure) {
     OperationMetrics metrics = new OperationMetrics(recording.aggregateType, recording.operation,
         recording.requests, recording.readUnits, recording.writeUnits, recording.attempts, recording.conflicts,
@@ -120,20 +130,8 @@ public final class OperationRecorder {
    */
   void requestSent(List<ConsumedCapacity> consumed, boolean write) {
     Recording recording = current.get();
-    if (recording == null) {
-      return;
-    }
-    recording.requests++;
-    double units = 0;
-    for (ConsumedCapacity capacity : consumed) {
-      if (capacity != null && capacity.capacityUnits() != null) {
-        units += capacity.capacityUnits();
-      }
-    }
-    if (write) {
-      recording.writeUnits += units;
-    } else {
-      recording.readUnits += units;
+    if (recording != null) {
+      recording.requestSent(consumed, write);
     }
   }
 
@@ -150,10 +148,27 @@ public final class OperationRecorder {
     RetryBudget budget();
   }
 
-  private final class Recording implements Attempts {
+  /**
+   * An operation that carries its own budget and measurements: the requests an asynchronous layout
+   * sends for it are added to it explicitly, as the metered client adds a thread's.
+   */
+  public interface Operation extends Attempts {
+
+    /** Whether a listener hears about this operation, so that its requests should ask for consumed capacity. */
+    boolean metered();
+
+    /** Adds one request and the capacity DynamoDB reported for it, as {@code requestSent} does for a thread's. */
+    void requestSent(List<ConsumedCapacity> consumed, boolean write);
+
+    /** Ends the operation and reports it; {@code failure} is what it failed with, null when it succeeded. */
+    void end(RuntimeException failure);
+  }
+
+  private final class Recording implements Operation {
     private final String aggregateType;
     private final String operation;
     private final RetryBudget budget;
+    private final long started = System.nanoTime();
     private int requests;
     private double readUnits;
     private double writeUnits;
@@ -181,6 +196,34 @@ public final class OperationRecorder {
     @Override
     public RetryBudget budget() {
       return budget;
+    }
+
+    @Override
+    public boolean metered() {
+      return listening;
+    }
+
+    @Override
+    public void requestSent(List<ConsumedCapacity> consumed, boolean write) {
+      requests++;
+      double units = 0;
+      for (ConsumedCapacity capacity : consumed) {
+        if (capacity != null && capacity.capacityUnits() != null) {
+          units += capacity.capacityUnits();
+        }
+      }
+      if (write) {
+        writeUnits += units;
+      } else {
+        readUnits += units;
+      }
+    }
+
+    @Override
+    public void end(RuntimeException failure) {
+      if (listening) {
+        report(this, started, failure);
+      }
     }
 
     private void failed(FailureKind kind, int failedAttempts, String errorCode, Optional<Duration> retryAfter) {

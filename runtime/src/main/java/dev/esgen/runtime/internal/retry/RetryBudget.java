@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * What is left of one operation's {@link RetryPolicy}: the failed attempts so far and the deadline.
  * Every retry of the operation, of whatever kind and at whatever level (a request sent again, a stream
  * reloaded after a conflict), asks {@link #retry} first. Not thread-safe: one operation runs on one
- * thread.
+ * thread at a time (an asynchronous operation's steps follow each other through its futures).
  *
  * <pre>{@code
  * RetryBudget budget = new RetryBudget(RetryPolicy.defaults(), RetryBudget.Observer.NONE);
@@ -74,11 +74,7 @@ public final class RetryBudget {
 
   /** As {@link #retry(FailureKind, Throwable)}, for a failure that is no exception, named by {@code errorCode}. */
   public boolean retry(FailureKind kind, String errorCode) {
-    failedAttempts++;
-    Duration pause = kind == FailureKind.VERSION_CONFLICT
-        ? conflictPause()
-        : policy.delayAfter(failedAttempts, ThreadLocalRandom.current());
-    return pause(kind, errorCode, pause);
+    return nextPause(kind, errorCode).map(RetryBudget::sleep).orElse(false);
   }
 
   /**
@@ -160,9 +156,32 @@ public final class RetryBudget {
   }
 
   private boolean pause(FailureKind kind, String errorCode, Duration pause) {
+    return allowPause(kind, errorCode, pause).map(RetryBudget::sleep).orElse(false);
+  }
+
+  /**
+   * Counts a failed attempt of kind {@code kind} as {@link #retry(FailureKind, Throwable)} does, but does
+   * not wait: returns the pause to wait before the next attempt, empty when the budget is spent. For
+   * callers that must not block a thread (asynchronous operations wait on a delayed executor); a version
+   * conflict pauses with the conflict backoff, without taking a stream's turn.
+   */
+  public Optional<Duration> pauseBeforeRetry(FailureKind kind, Throwable cause) {
+    return nextPause(kind, Failures.describe(cause));
+  }
+
+  private Optional<Duration> nextPause(FailureKind kind, String errorCode) {
+    failedAttempts++;
+    Duration pause = kind == FailureKind.VERSION_CONFLICT
+        ? conflictPause()
+        : policy.delayAfter(failedAttempts, ThreadLocalRandom.current());
+    return allowPause(kind, errorCode, pause);
+  }
+
+  private Optional<Duration> allowPause(FailureKind kind, String errorCode, Duration pause) {
     boolean allowed = failedAttempts < policy.maxAttempts() && System.nanoTime() + pause.toNanos() < deadlineNanos;
-    observer.failed(kind, failedAttempts, errorCode, allowed ? Optional.of(pause) : Optional.empty());
-    return allowed && sleep(pause);
+    Optional<Duration> retryAfter = allowed ? Optional.of(pause) : Optional.empty();
+    observer.failed(kind, failedAttempts, errorCode, retryAfter);
+    return retryAfter;
   }
 
   /** How many attempts have failed so far. */
