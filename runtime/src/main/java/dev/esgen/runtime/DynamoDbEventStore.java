@@ -16,6 +16,7 @@ import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import dev.esgen.runtime.internal.tip.TipLayout;
 import java.util.Objects;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -107,5 +108,22 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   @Override
   public DynamoDbClient client() {
     return sending;
+  }
+
+  /**
+   * An asynchronous store on {@code asyncClient} that shares this store's config, listener, state cache
+   * and aggregate name claims: synchronous and asynchronous repositories of one aggregate type then see
+   * the same cached streams, and a name claimed by one type in either is refused to another type in both.
+   * Both clients should reach the same DynamoDB tables; this store keeps using its own client.
+   *
+   * <pre>{@code
+   * DynamoDbEventStore store = DynamoDbEventStore.create(client, config);
+   * BankAccountRepository accounts = new BankAccountRepository(store);
+   * BankAccountAsyncRepository asyncAccounts = new BankAccountAsyncRepository(store.withAsyncClient(asyncClient));
+   * }</pre>
+   */
+  public AsyncEventStore withAsyncClient(DynamoDbAsyncClient asyncClient) {
+    return new DynamoDbAsyncEventStore(Objects.requireNonNull(asyncClient, "asyncClient"), config, recorder, cache,
+        claimedNames);
   }
 }

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -107,10 +108,25 @@ public final class CommandRecords {
   public Optional<CommandRecord> find(DynamoDbClient client, String aggregateName, String aid, String commandId) {
     GetItemResponse response;
     try {
-      response = client.getItem(b -> b.tableName(table).key(key(aggregateName, aid, commandId)).consistentRead(true));
+      response = client.getItem(findRequest(aggregateName, aid, commandId));
     } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(table), e);
+      throw missingTable(e);
     }
+    return found(commandId, response);
+  }
+
+  /** The strongly consistent read of the record of {@code commandId} on stream {@code aid}. */
+  public GetItemRequest findRequest(String aggregateName, String aid, String commandId) {
+    return GetItemRequest.builder().tableName(table).key(key(aggregateName, aid, commandId)).consistentRead(true).build();
+  }
+
+  /** The error for the table of command records missing. */
+  public MissingTableException missingTable(ResourceNotFoundException e) {
+    return new MissingTableException(List.of(table), e);
+  }
+
+  /** The record of {@code commandId} that {@link #findRequest}'s {@code response} holds, if any. */
+  public static Optional<CommandRecord> found(String commandId, GetItemResponse response) {
     if (!response.hasItem() || response.item().isEmpty()) {
       return Optional.empty();
     }

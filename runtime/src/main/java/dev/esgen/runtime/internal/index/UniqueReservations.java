@@ -13,6 +13,7 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -101,17 +102,28 @@ public final class UniqueReservations {
    */
   public Optional<String> holder(
       DynamoDbClient client, String aggregateName, IndexColumn column, String value, boolean consistent) {
-    String key = IndexKeys.valueKey(aggregateName, column.name(), column.normalize(value));
     Map<String, AttributeValue> item;
     try {
-      item = client.getItem(b -> b
-          .tableName(table)
-          .key(key(key))
-          .consistentRead(consistent))
-          .item();
+      item = client.getItem(holderRequest(aggregateName, column, value, consistent)).item();
     } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(table), e);
+      throw missingTable(e);
     }
+    return holderIn(item);
+  }
+
+  /** The read of the reservation of {@code value} (not yet normalised) in {@code column}. */
+  public GetItemRequest holderRequest(String aggregateName, IndexColumn column, String value, boolean consistent) {
+    String key = IndexKeys.valueKey(aggregateName, column.name(), column.normalize(value));
+    return GetItemRequest.builder().tableName(table).key(key(key)).consistentRead(consistent).build();
+  }
+
+  /** The error for the table of reservations missing. */
+  public MissingTableException missingTable(ResourceNotFoundException e) {
+    return new MissingTableException(List.of(table), e);
+  }
+
+  /** The id string of the aggregate holding the reservation {@code item} (as {@link #holderRequest} read it), if any. */
+  public static Optional<String> holderIn(Map<String, AttributeValue> item) {
     if (item == null || !item.containsKey(IndexKeys.AID)) {
       return Optional.empty();
     }

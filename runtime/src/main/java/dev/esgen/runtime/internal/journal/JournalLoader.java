@@ -230,7 +230,7 @@ final class JournalLoader {
 
   private Map<String, AttributeValue> readHead(JournalKeys keys, String aid, boolean consistent) {
     try {
-      GetItemResponse response = client.getItem(headRequest(keys, aid, consistent));
+      GetItemResponse response = client.getItem(headRequest(config, keys, aid, consistent));
       return response.hasItem() ? response.item() : Map.of();
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.snapshotTable()), e);
@@ -238,7 +238,7 @@ final class JournalLoader {
   }
 
   /** The read of stream {@code aid}'s head row. */
-  GetItemRequest headRequest(JournalKeys keys, String aid, boolean consistent) {
+  static GetItemRequest headRequest(StoreConfig config, JournalKeys keys, String aid, boolean consistent) {
     return GetItemRequest.builder()
         .tableName(config.snapshotTable())
         .key(Map.of(
@@ -281,7 +281,7 @@ final class JournalLoader {
    */
   private void forEachEvent(AggregateDefinition<?, ?, ?> definition, JournalKeys keys, String aid, long from,
       long to, boolean consistent, ItemVisitor visitor) {
-    EventRange range = eventRange(definition, keys, aid, from, to, consistent, visitor);
+    EventRange range = eventRange(config, definition, keys, aid, from, to, consistent, visitor);
     Optional<QueryRequest> page = Optional.of(range.firstPage());
     while (page.isPresent()) {
       page = range.visit(query(page.get()));
@@ -294,8 +294,8 @@ final class JournalLoader {
   }
 
   /** The range query of events {@code from .. to}, visiting each with {@code visitor} as its pages come. */
-  EventRange eventRange(AggregateDefinition<?, ?, ?> definition, JournalKeys keys, String aid, long from, long to,
-      boolean consistent, ItemVisitor visitor) {
+  static EventRange eventRange(StoreConfig config, AggregateDefinition<?, ?, ?> definition, JournalKeys keys,
+      String aid, long from, long to, boolean consistent, ItemVisitor visitor) {
     QueryRequest.Builder query = QueryRequest.builder()
         .tableName(config.journalTable())
         .keyConditionExpression("#pkey = :pkey AND #skey BETWEEN :from AND :to")

@@ -213,7 +213,8 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
     }
   }
 
-  private static RuntimeException giveUp(Supplier<String> description, FailureKind kind, RuntimeException failure,
+  /** What a request's caller is told when it is not sent again: the failure, or what giving up means. */
+  static RuntimeException giveUp(Supplier<String> description, FailureKind kind, RuntimeException failure,
       boolean mayBeApplied, RetryBudget budget) {
     if (mayBeApplied) {
       return new AmbiguousWriteException(failure);
@@ -238,7 +239,7 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
     return (R) request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build();
   }
 
-  private static AwsRequestOverrideConfiguration withoutSdkRetries(
+  static AwsRequestOverrideConfiguration withoutSdkRetries(
       Optional<AwsRequestOverrideConfiguration> existing) {
     return existing.map(AwsRequestOverrideConfiguration::toBuilder)
         .orElseGet(AwsRequestOverrideConfiguration::builder)

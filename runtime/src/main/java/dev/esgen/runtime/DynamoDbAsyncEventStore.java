@@ -1,0 +1,113 @@
+package dev.esgen.runtime;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.ReadConsistency;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.AggregateNameClaims;
+import dev.esgen.runtime.internal.AsyncStoreInternals;
+import dev.esgen.runtime.internal.cache.StateCache;
+import dev.esgen.runtime.internal.journal.AsyncJournalLayout;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.retry.RetryBudgets;
+import dev.esgen.runtime.internal.retry.RetryingAsyncClient;
+import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+
+/**
+ * The {@link AsyncEventStore} on Amazon DynamoDB, over a {@link DynamoDbAsyncClient}: the same tables,
+ * items, retries (within the config's {@link dev.esgen.runtime.config.RetryPolicy}) and listener reports
+ * as {@link DynamoDbEventStore}, with every operation a chain of futures that never blocks a thread.
+ * Pauses before a retry are spent on a delayed executor; the step after one runs on the
+ * {@link ForkJoinPool#commonPool() common pool}. Everything else runs on the threads that complete the
+ * client's futures (see {@code docs/async.md} for what that means for callbacks and the HTTP client's
+ * connection pool).
+ *
+ * <p>Asynchronous repositories serve aggregate types of the journal layout
+ * ({@link LayoutKind#JOURNAL}, the default); a repository of a tip-layout type is refused when it is
+ * constructed. The store is safe to share; it does not own the client and does not close it.
+ *
+ * <pre>{@code
+ * DynamoDbAsyncClient client = DynamoDbAsyncClient.builder()
+ *     .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(64))
+ *     .build();
+ * AsyncEventStore store = DynamoDbAsyncEventStore.create(client, StoreConfig.defaults());
+ * BankAccountAsyncRepository accounts = new BankAccountAsyncRepository(store);
+ * }</pre>
+ */
+public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStoreInternals {
+
+  private final StoreConfig config;
+  private final OperationRecorder recorder;
+  private final StateCache cache;
+  private final AggregateNameClaims claimedNames;
+  private final Executor executor;
+  private final AsyncJournalLayout journal;
+
+  DynamoDbAsyncEventStore(DynamoDbAsyncClient client, StoreConfig config, OperationRecorder recorder,
+      StateCache cache, AggregateNameClaims claimedNames) {
+    this.config = config;
+    this.recorder = recorder;
+    this.cache = cache;
+    this.claimedNames = claimedNames;
+    this.executor = ForkJoinPool.commonPool();
+    this.journal = new AsyncJournalLayout(new RetryingAsyncClient(client, executor), config, recorder);
+  }
+
+  /** A store on {@code client} with {@code config}, with a state cache and name claims of its own. */
+  public static DynamoDbAsyncEventStore create(DynamoDbAsyncClient client, StoreConfig config) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(config, "config");
+    return new DynamoDbAsyncEventStore(client, config,
+        new OperationRecorder(config.listener(), new RetryBudgets(config.retryPolicy())),
+        StateCache.of(config.stateCache(), config.clock()), new AggregateNameClaims());
+  }
+
+  @Override
+  public StoreConfig config() {
+    return config;
+  }
+
+  @Override
+  public ObjectMapper objectMapper() {
+    return config.objectMapper();
+  }
+
+  @Override
+  public void claimName(AggregateDefinition<?, ?, ?> definition) {
+    claimedNames.claim(definition);
+  }
+
+  @Override
+  public AsyncStorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+    if (definition.layout() != LayoutKind.JOURNAL) {
+      throw new IllegalArgumentException("aggregate " + definition.name() + " uses the " + definition.layout()
+          + " layout; asynchronous repositories serve the journal layout only (see docs/async.md)");
+    }
+    return journal;
+  }
+
+  @Override
+  public OperationRecorder recorder() {
+    return recorder;
+  }
+
+  @Override
+  public ReadConsistency readConsistency(String aggregateType) {
+    return config.readConsistencyOf(aggregateType);
+  }
+
+  @Override
+  public StateCache stateCache() {
+    return cache;
+  }
+
+  @Override
+  public Executor executor() {
+    return executor;
+  }
+}

@@ -1,0 +1,170 @@
+package dev.esgen.runtime.internal.journal;
+
+import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
+
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.ReadConsistency;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.CorruptStreamException;
+import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.internal.async.CompletableFutures;
+import dev.esgen.runtime.internal.command.CommandRecord;
+import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.keys.JournalKeys;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
+import dev.esgen.runtime.internal.retry.RetryingAsyncClient;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
+import dev.esgen.runtime.internal.storage.LoadedStream;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * The journal + snapshot layout of {@link JournalLayout}, sent through an asynchronous client: the same
+ * requests (a {@code GetItem} of the head row, a {@code Query} of the events after its snapshot, one
+ * {@code TransactWriteItems} per append), built and judged by the same code ({@link JournalAppender},
+ * {@link JournalLoader.HeadFold}, {@link JournalLoader.EventRange}), composed as futures.
+ *
+ * <pre>{@code
+ * AsyncStorageLayout journal = new AsyncJournalLayout(new RetryingAsyncClient(asyncClient, executor), config, recorder);
+ * journal.load(definition, id, ReadConsistency.STRONG, operation).thenAccept(stream -> ...);
+ * }</pre>
+ */
+public final class AsyncJournalLayout implements AsyncStorageLayout {
+
+  private final RetryingAsyncClient client;
+  private final StoreConfig config;
+  private final JournalAppender appender;
+  private final CommandRecords commands;
+  private final UniqueReservations reservations;
+
+  /** @param recorder hears about skipped snapshots */
+  public AsyncJournalLayout(RetryingAsyncClient client, StoreConfig config, OperationRecorder recorder) {
+    this.client = client;
+    this.config = config;
+    this.appender = new JournalAppender(config, recorder);
+    this.commands = new CommandRecords(config.snapshotTable());
+    this.reservations = new UniqueReservations(config.snapshotTable());
+  }
+
+  @Override
+  public <A, I, E> CompletableFuture<Optional<LoadedStream<A>>> load(AggregateDefinition<A, I, E> definition, I id,
+      ReadConsistency consistency, OperationRecorder.Operation operation) {
+    String aid = definition.keys().idString(id);
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    boolean consistent = consistency == ReadConsistency.STRONG;
+    return CompletableFutures.translateFailure(
+            client.getItem(JournalLoader.headRequest(config, keys, aid, consistent), operation),
+            failure -> missingTable(failure, config.snapshotTable()))
+        .thenCompose(response -> {
+          if (!response.hasItem() || response.item().isEmpty()) {
+            return CompletableFuture.completedFuture(Optional.empty());
+          }
+          JournalLoader.HeadFold<A, E> fold = JournalLoader.foldFrom(definition, aid, response.item());
+          if (!fold.needsEvents()) {
+            return CompletableFuture.completedFuture(Optional.of(fold.finish()));
+          }
+          CompletableFuture<Void> events =
+              visitEvents(definition, keys, aid, fold.from(), fold.to(), consistent, fold, operation);
+          return CompletableFutures.translateFailure(events,
+                  failure -> failure instanceof CorruptStreamException missing ? fold.missing(missing) : failure)
+              .thenApply(visited -> Optional.of(fold.finish()));
+        });
+  }
+
+  /** As the loader's {@code forEachEvent}: every page of the range, then strongly what an eventual read missed. */
+  private CompletableFuture<Void> visitEvents(AggregateDefinition<?, ?, ?> definition, JournalKeys keys, String aid,
+      long from, long to, boolean consistent, JournalLoader.ItemVisitor visitor, OperationRecorder.Operation operation) {
+    JournalLoader.EventRange range = JournalLoader.eventRange(config, definition, keys, aid, from, to, consistent, visitor);
+    return pages(range, range.firstPage(), operation).thenCompose(visited -> {
+      if (range.readAgainStrongly()) {
+        return visitEvents(definition, keys, aid, range.expected(), to, true, visitor, operation);
+      }
+      range.checkComplete();
+      return CompletableFuture.completedFuture(null);
+    });
+  }
+
+  private CompletableFuture<Void> pages(
+      JournalLoader.EventRange range, QueryRequest page, OperationRecorder.Operation operation) {
+    return CompletableFutures.translateFailure(client.query(page, operation),
+            failure -> missingTable(failure, config.journalTable()))
+        .thenCompose(response -> range.visit(response)
+            .map(next -> pages(range, next, operation))
+            .orElseGet(() -> CompletableFuture.completedFuture(null)));
+  }
+
+  @Override
+  public <A, I, E> CompletableFuture<LoadedStream<A>> append(
+      AppendRequest<A, I, E> request, OperationRecorder.Operation operation) {
+    JournalAppender.Prepared<A> prepared = appender.prepare(request);
+    TransactWriteItemsRequest transaction =
+        TransactWriteItemsRequest.builder().transactItems(prepared.transaction().items()).build();
+    return client.transactWriteItems(transaction, operation)
+        .handle((response, failure) -> {
+          if (failure == null) {
+            return CompletableFuture.completedFuture(prepared.stored());
+          }
+          Throwable cause = CompletableFutures.unwrap(failure);
+          if (cause instanceof AmbiguousWriteException ambiguous) {
+            return settle(ambiguous, prepared, request, operation);
+          }
+          Throwable error = cause instanceof TransactionCanceledException cancelled
+              ? prepared.transaction().toException(cancelled, request.expectedVersion(), request.creating(), VERSION)
+              : cause instanceof ResourceNotFoundException missing ? appender.missingTables(missing) : cause;
+          return CompletableFuture.<LoadedStream<A>>failedFuture(error);
+        })
+        .thenCompose(next -> next);
+  }
+
+  /** Completes when the append is stored; fails with what is true otherwise. */
+  private <A> CompletableFuture<LoadedStream<A>> settle(AmbiguousWriteException ambiguous,
+      JournalAppender.Prepared<A> prepared, AppendRequest<A, ?, ?> request, OperationRecorder.Operation operation) {
+    return client.getItem(appender.readBack(request), operation)
+        .handle((response, failure) -> {
+          if (failure != null) {
+            throw JournalAppender.unreadable(ambiguous, request, CompletableFutures.unwrap(failure));
+          }
+          RuntimeException notStored = JournalAppender.verdict(JournalAppender.outcome(response, request), ambiguous,
+              prepared.transaction(), request, operation.budget().failedAttempts());
+          if (notStored != null) {
+            throw notStored;
+          }
+          return prepared.stored();
+        });
+  }
+
+  @Override
+  public <A, I, E> CompletableFuture<Optional<CommandRecord>> findCommand(AggregateDefinition<A, I, E> definition,
+      I id, String commandId, OperationRecorder.Operation operation) {
+    String aid = definition.keys().idString(id);
+    return CompletableFutures.translateFailure(
+            client.getItem(commands.findRequest(definition.name(), aid, commandId), operation),
+            failure -> failure instanceof ResourceNotFoundException missing ? commands.missingTable(missing) : failure)
+        .thenApply(response -> CommandRecords.found(commandId, response));
+  }
+
+  @Override
+  public <A, I, E> CompletableFuture<Optional<I>> findUnique(AggregateDefinition<A, I, E> definition,
+      IndexColumn column, String value, ReadConsistency consistency, OperationRecorder.Operation operation) {
+    return CompletableFutures.translateFailure(
+            client.getItem(reservations.holderRequest(definition.name(), column, value,
+                consistency == ReadConsistency.STRONG), operation),
+            failure -> failure instanceof ResourceNotFoundException missing ? reservations.missingTable(missing) : failure)
+        .thenApply(response -> UniqueReservations.holderIn(response.item()).map(definition.keys()::parseId));
+  }
+
+  private static Throwable missingTable(Throwable failure, String table) {
+    return failure instanceof ResourceNotFoundException missing
+        ? new MissingTableException(List.of(table), missing)
+        : failure;
+  }
+}

@@ -1,0 +1,660 @@
+package dev.esgen.runtime.repository;
+
+import dev.esgen.runtime.AsyncEventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.config.ReadConsistency;
+import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.ValueNotFoundException;
+import dev.esgen.runtime.error.VersionConflictException;
+import dev.esgen.runtime.history.EventContext;
+import dev.esgen.runtime.history.EventMetadata;
+import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.internal.AsyncStoreInternals;
+import dev.esgen.runtime.internal.async.CompletableFutures;
+import dev.esgen.runtime.internal.cache.StateCache;
+import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
+import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.storage.AppendIds;
+import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
+import dev.esgen.runtime.internal.storage.LoadedStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * The typed asynchronous repository API every generated {@code FooAsyncRepository} inherits (see
+ * {@code @Aggregate(async = true)}): the operations of {@link EventSourcedRepository}, with the same
+ * names, overloads and meaning, answered with {@link CompletableFuture}s over a
+ * {@code DynamoDbAsyncClient}. It shares with the synchronous repository the codecs, the replay, the
+ * requests each layout sends, how failures are classified and retried within the store's
+ * {@link dev.esgen.runtime.config.RetryPolicy}, how an append of unknown outcome is settled, command ids,
+ * and (with a store made by {@link dev.esgen.runtime.DynamoDbEventStore#withAsyncClient}) the state cache.
+ *
+ * <p><b>No thread blocks.</b> Every request is sent through the asynchronous client, and every pause (a
+ * retry after throttling, the backoff after a version conflict) is spent on a delayed executor, not in
+ * {@code Thread.sleep}. A method returns its future at once; the operation continues on whichever thread
+ * completes the SDK's futures, and so do {@code decide} functions of {@link #transact} and any callback a
+ * caller chains onto the future: they must not block either (see {@code docs/async.md}).
+ *
+ * <p><b>Failures.</b> The methods never throw: every failure, bad input included (an empty event list, an
+ * invalid command id, an item over DynamoDB's size limit), fails the returned future, and for bad input
+ * nothing is sent or written. The failure is esgen's exception itself, never wrapped: what
+ * {@code exceptionally} and {@code whenComplete} see, and the cause of {@code get()}'s
+ * {@link java.util.concurrent.ExecutionException}, is e.g. the {@link VersionConflictException}. The
+ * exceptions and what they say about what is stored are those of {@link EventSourcedRepository}.
+ *
+ * <p><b>Contention.</b> A synchronous {@code transact} that loses a race makes this store's writers of the
+ * stream take turns, which blocks their threads. {@link #transact} here never waits for a turn: after a
+ * conflict it backs off through the delayed executor (the policy's conflict backoff), then decides on the
+ * state the winner left in the state cache, or on a strongly consistent reload.
+ *
+ * <p>Each operation is reported to the store's {@link dev.esgen.runtime.metrics.StoreListener} with its
+ * requests, capacity and attempts, as the synchronous ones are.
+ *
+ * <pre>{@code
+ * BankAccountAsyncRepository accounts = new BankAccountAsyncRepository(asyncStore);
+ * accounts.create(new AccountOpened(id, "Ann", "ann@example.com", now))
+ *     .thenCompose(opened -> accounts.transact(id, account -> account.deposit(500)))
+ *     .thenAccept(deposited -> log.info("balance {}", deposited.state().balanceCents()))
+ *     .exceptionally(failure -> {                       // e.g. VersionConflictException itself
+ *       log.warn("deposit failed", failure);
+ *       return null;
+ *     });
+ * }</pre>
+ *
+ * @param <A> the aggregate type
+ * @param <I> its id type
+ * @param <E> the sealed root of its events
+ */
+public abstract class AsyncEventSourcedRepository<A, I, E> {
+
+  private final AsyncStoreInternals store;
+  private final AggregateDefinition<A, I, E> definition;
+  private final AsyncStorageLayout layout;
+
+  /**
+   * @throws IllegalArgumentException when {@code store} is not one of esgen's asynchronous stores, or
+   *     has no asynchronous layout for the aggregate type's layout
+   * @throws dev.esgen.runtime.error.DuplicateAggregateNameException when {@code store} already serves
+   *     another aggregate type under {@code definition}'s name
+   */
+  protected AsyncEventSourcedRepository(AsyncEventStore store, AggregateDefinition<A, I, E> definition) {
+    this.store = internals(Objects.requireNonNull(store, "store"));
+    this.definition = Objects.requireNonNull(definition, "definition");
+    this.layout = this.store.layoutFor(definition);
+    this.store.claimName(definition);
+  }
+
+  /** The definition of the aggregate type this repository stores. */
+  public final AggregateDefinition<A, I, E> definition() {
+    return definition;
+  }
+
+  /**
+   * Starts a new stream with {@code event}, which must be the aggregate's creating event.
+   *
+   * @return the stream as stored; fails with {@link dev.esgen.runtime.error.AggregateAlreadyExistsException}
+   *     when a stream with the new aggregate's id is already stored
+   */
+  public final CompletableFuture<Versioned<A>> create(E event) {
+    return create(List.of(event));
+  }
+
+  /**
+   * Starts a new stream with {@code events}: the creating event first, then events applied to it, all
+   * stored atomically. An empty list fails the future with {@link IllegalArgumentException}.
+   *
+   * @return fails with {@link dev.esgen.runtime.error.AggregateAlreadyExistsException} when a stream with
+   *     the new aggregate's id is already stored
+   */
+  public final CompletableFuture<Versioned<A>> create(List<? extends E> events) {
+    return create(AppendOptions.none(), events);
+  }
+
+  /**
+   * Starts a new stream with {@code events} as the command {@code commandId}: a repeat of a command id
+   * already applied to the new aggregate's stream completes with the stream as stored now and writes
+   * nothing, also after a restart or an {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}.
+   *
+   * <pre>{@code
+   * accounts.create("open-" + requestId, List.of(new AccountOpened(id, "Ann", "ann@example.com", now)));
+   * }</pre>
+   *
+   * @return fails with {@link dev.esgen.runtime.error.InvalidCommandIdException} when {@code commandId} is
+   *     null, empty or over {@value CommandRecords#MAX_COMMAND_ID_BYTES} bytes
+   */
+  public final CompletableFuture<Versioned<A>> create(String commandId, List<? extends E> events) {
+    return run("create", operation -> createStream(
+        events, AppendOptions.command(CommandRecords.check(definition.name(), commandId)), operation));
+  }
+
+  /**
+   * Starts a new stream with {@code events}, with the command id and metadata of {@code options}; see
+   * {@link #create(String, List)} for what a command id does. Metadata missing from {@code options} is
+   * taken from the calling thread's {@link EventContext} when this method is called.
+   *
+   * <pre>{@code
+   * accounts.create(AppendOptions.metadata(EventMetadata.none().withActor("onboarding")), List.of(opened));
+   * }</pre>
+   */
+  public final CompletableFuture<Versioned<A>> create(AppendOptions options, List<? extends E> events) {
+    return run("create", operation -> createStream(events, options.checked(definition.name()), operation));
+  }
+
+  /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
+  public final CompletableFuture<Versioned<A>> append(I id, long expectedVersion, E event) {
+    return append(id, expectedVersion, List.of(event));
+  }
+
+  /**
+   * Appends {@code events} atomically if the stream is still at {@code expectedVersion}, as
+   * {@link EventSourcedRepository#append(Object, long, List)} does: loaded first with a strongly
+   * consistent read unless the state cache holds the stream at exactly that version.
+   *
+   * @return fails with {@link AggregateNotFoundException} when no stream is stored under {@code id}, and
+   *     with {@link VersionConflictException} when the stream is at another version (nothing is written)
+   */
+  public final CompletableFuture<Versioned<A>> append(I id, long expectedVersion, List<? extends E> events) {
+    return run("append", operation ->
+        appendAtVersion(id, expectedVersion, AppendOptions.none(), metadata(AppendOptions.none()), events, operation));
+  }
+
+  /**
+   * Appends {@code events} as the command {@code commandId}, if the stream is still at
+   * {@code expectedVersion}; a repeat of a command id already applied to this stream completes with the
+   * stream as stored now and writes nothing.
+   *
+   * <pre>{@code
+   * accounts.loadVersioned(id).thenCompose(account ->
+   *     accounts.append(id, account.version(), "deposit-" + requestId, account.state().deposit(500)));
+   * }</pre>
+   */
+  public final CompletableFuture<Versioned<A>> append(
+      I id, long expectedVersion, String commandId, List<? extends E> events) {
+    return run("append", operation -> appendCommand(id, expectedVersion,
+        AppendOptions.command(CommandRecords.check(definition.name(), commandId)), events, operation));
+  }
+
+  /**
+   * Appends {@code events} if the stream is still at {@code expectedVersion}, with the command id and
+   * metadata of {@code options}; see {@link #append(Object, long, String, List)} for what a command id does.
+   */
+  public final CompletableFuture<Versioned<A>> append(
+      I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
+    return run("append", operation ->
+        appendCommand(id, expectedVersion, options.checked(definition.name()), events, operation));
+  }
+
+  /**
+   * Appends {@code events} atomically to the stream as {@code loaded} saw it, if it is still at that
+   * version: with a {@code Versioned} this repository (or the synchronous one) returned, a single write
+   * request. An empty list writes nothing.
+   *
+   * <pre>{@code
+   * accounts.loadVersioned(id)
+   *     .thenCompose(account -> accounts.append(account, account.state().deposit(500)));   // one request
+   * }</pre>
+   *
+   * @return fails with {@link VersionConflictException} when another writer appended since {@code loaded};
+   *     nothing is written
+   */
+  public final CompletableFuture<Versioned<A>> append(Versioned<A> loaded, List<? extends E> events) {
+    Optional<LoadedStream<A>> stream = loaded.stream();
+    if (stream.isEmpty()) {
+      return append(definition.keys().idOf(loaded.state()), loaded.version(), events);
+    }
+    return run("append", operation -> appendTo(definition.keys().idOf(loaded.state()), stream.get(), events,
+        AppendOptions.none(), metadata(AppendOptions.none()), operation));
+  }
+
+  /**
+   * Loads the aggregate, asks {@code decide} for new events and appends them at the loaded version; on a
+   * version conflict backs off (on the delayed executor, no thread waits), then decides again on the
+   * state the winner left in the store's state cache or on a strongly consistent reload, as the store's
+   * retry policy allows. As with {@link EventSourcedRepository#transact(Object, Function)}, {@code decide}
+   * may run more than once and must have no side effects beyond returning events; here it also runs on
+   * whichever thread completed the load, so it must not block. An empty decision writes nothing.
+   *
+   * @return fails with {@link AggregateNotFoundException} when no stream is stored under {@code id}, with
+   *     {@link VersionConflictException} after the last attempt lost to other writers, and with what
+   *     {@code decide} threw when it rejected the command
+   */
+  public final CompletableFuture<Versioned<A>> transact(I id, Function<? super A, ? extends List<? extends E>> decide) {
+    return transact(id, AppendOptions.none(), decide);
+  }
+
+  /**
+   * As {@link #transact(Object, Function)}, as the idempotent command {@code commandId}: a repeat of a
+   * command id already applied to this stream completes with the stream as stored now, without calling
+   * {@code decide} and without appending; see {@link EventSourcedRepository#transact(Object, String, Function)}.
+   *
+   * <pre>{@code
+   * accounts.transact(id, "deposit-" + requestId, account -> account.deposit(500));
+   * }</pre>
+   */
+  public final CompletableFuture<Versioned<A>> transact(
+      I id, String commandId, Function<? super A, ? extends List<? extends E>> decide) {
+    return run("transact", operation -> transactCommand(
+        id, AppendOptions.command(CommandRecords.check(definition.name(), commandId)), decide, operation));
+  }
+
+  /**
+   * As {@link #transact(Object, Function)}, with the command id and metadata of {@code options}; metadata
+   * missing from {@code options} is taken from the calling thread's {@link EventContext} when this method
+   * is called, not from the thread that later appends.
+   *
+   * <pre>{@code
+   * accounts.transact(id, AppendOptions.command("deposit-" + requestId)
+   *     .withMetadata(EventMetadata.none().withActor("teller-7")), account -> account.deposit(500));
+   * }</pre>
+   */
+  public final CompletableFuture<Versioned<A>> transact(
+      I id, AppendOptions options, Function<? super A, ? extends List<? extends E>> decide) {
+    return run("transact", operation -> transactCommand(id, options.checked(definition.name()), decide, operation));
+  }
+
+  /** The aggregate stored under {@code id}, if any, read as this type's reads default. */
+  public final CompletableFuture<Optional<A>> findById(I id) {
+    return findById(id, ReadOptions.defaults());
+  }
+
+  /**
+   * The aggregate stored under {@code id}, if any, read as {@code options} say.
+   *
+   * <pre>{@code
+   * accounts.findById(id, ReadOptions.eventual()).thenAccept(account -> account.ifPresent(this::show));
+   * }</pre>
+   */
+  public final CompletableFuture<Optional<A>> findById(I id, ReadOptions options) {
+    return run("findById", operation -> read(id, options, operation).thenApply(found -> found.map(LoadedStream::state)));
+  }
+
+  /**
+   * The aggregate stored under {@code id}, read as this type's reads default.
+   *
+   * @return fails with {@link AggregateNotFoundException} when there is none
+   */
+  public final CompletableFuture<A> load(I id) {
+    return load(id, ReadOptions.defaults());
+  }
+
+  /**
+   * The aggregate stored under {@code id}, read as {@code options} say: e.g. eventually consistent for
+   * half the read units, or from the store's state cache without a request.
+   *
+   * <pre>{@code
+   * accounts.load(id, ReadOptions.cachedWithin(Duration.ofSeconds(10))).thenAccept(this::show);
+   * }</pre>
+   *
+   * @return fails with {@link AggregateNotFoundException} when there is none
+   */
+  public final CompletableFuture<A> load(I id, ReadOptions options) {
+    return run("load", operation -> read(id, options, operation).thenApply(found -> existing(id, found).state()));
+  }
+
+  /**
+   * The aggregate stored under {@code id} with its version, for a later append, read as this type's reads
+   * default.
+   *
+   * @return fails with {@link AggregateNotFoundException} when there is none
+   */
+  public final CompletableFuture<Versioned<A>> loadVersioned(I id) {
+    return loadVersioned(id, ReadOptions.defaults());
+  }
+
+  /**
+   * The aggregate stored under {@code id} with its version, read as {@code options} say. A version read
+   * eventually consistent or from the cache may be behind; an append on it then fails with
+   * {@link VersionConflictException} and writes nothing.
+   *
+   * <pre>{@code
+   * accounts.loadVersioned(id, ReadOptions.eventual())
+   *     .thenCompose(account -> accounts.append(account, account.state().deposit(500)));
+   * }</pre>
+   *
+   * @return fails with {@link AggregateNotFoundException} when there is none
+   */
+  public final CompletableFuture<Versioned<A>> loadVersioned(I id, ReadOptions options) {
+    return run("loadVersioned", operation ->
+        read(id, options, operation).thenApply(found -> versioned(existing(id, found))));
+  }
+
+  /** The aggregate stored under {@code id} with its version and last seq_nr, if any, read as this type's reads default. */
+  public final CompletableFuture<Optional<Versioned<A>>> findVersioned(I id) {
+    return findVersioned(id, ReadOptions.defaults());
+  }
+
+  /**
+   * The aggregate stored under {@code id} with its version and last seq_nr, if any, read as
+   * {@code options} say.
+   *
+   * <pre>{@code
+   * accounts.findVersioned(id, ReadOptions.strong()).thenAccept(account -> ...);
+   * }</pre>
+   */
+  public final CompletableFuture<Optional<Versioned<A>>> findVersioned(I id, ReadOptions options) {
+    return run("findVersioned", operation ->
+        read(id, options, operation).thenApply(found -> found.map(AsyncEventSourcedRepository::versioned)));
+  }
+
+  /**
+   * The aggregate holding {@code value} in the {@code @Unique} column {@code column}, found through the
+   * value's reservation, read as {@link EventSourcedRepository#findByUnique} reads it. Generated
+   * {@code findByX} methods call this. A null value fails the future with {@link IllegalArgumentException}.
+   *
+   * @param value the value's stored string form ({@link dev.esgen.runtime.index.IndexValues}); it is
+   *     normalised as the column says
+   */
+  protected final CompletableFuture<Optional<A>> findByUnique(IndexColumn column, String value) {
+    return run("findBy" + column.name(), operation -> {
+      requireValue(column, value);
+      ReadConsistency consistency = consistency(ReadOptions.defaults());
+      return layout.findUnique(definition, column, value, consistency, operation).thenCompose(holder -> {
+        if (holder.isEmpty()) {
+          return CompletableFuture.completedFuture(Optional.empty());
+        }
+        String wanted = column.normalize(value);
+        return layout.load(definition, holder.get(), consistency, operation).thenApply(loaded -> loaded
+            .map(LoadedStream::state)
+            .filter(state -> wanted.equals(normalizedValue(state, column))));
+      });
+    });
+  }
+
+  /**
+   * The aggregate holding {@code value} in the {@code @Unique} column {@code column}, as
+   * {@link #findByUnique}.
+   *
+   * @return fails with {@link ValueNotFoundException} when no aggregate holds it
+   */
+  protected final CompletableFuture<A> loadByUnique(IndexColumn column, String value) {
+    return CompletableFutures.unwrapped(findByUnique(column, value).thenApply(found ->
+        found.orElseThrow(() -> new ValueNotFoundException(definition.name(), column.name(), value))));
+  }
+
+  private CompletableFuture<Versioned<A>> createStream(
+      List<? extends E> events, AppendOptions options, OperationRecorder.Operation operation) {
+    if (events.isEmpty()) {
+      throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
+    }
+    EventMetadata metadata = metadata(options);
+    A created = definition.replay().create(events.get(0));
+    I id = definition.keys().idOf(created);
+    return alreadyApplied(id, options, operation).thenCompose(repeat -> {
+      if (repeat.isPresent()) {
+        return CompletableFuture.completedFuture(repeat.get());
+      }
+      A state = fold(created, events.subList(1, events.size()));
+      operation.attempt();
+      return write(new AppendRequest<>(definition, id, Optional.empty(), List.copyOf(events), state,
+          AppendIds.next(), options.commandId(), metadata), operation);
+    });
+  }
+
+  private CompletableFuture<Versioned<A>> appendCommand(I id, long expectedVersion, AppendOptions options,
+      List<? extends E> events, OperationRecorder.Operation operation) {
+    EventMetadata metadata = metadata(options);
+    return alreadyApplied(id, options, operation).thenCompose(repeat -> repeat.isPresent()
+        ? CompletableFuture.completedFuture(repeat.get())
+        : appendAtVersion(id, expectedVersion, options, metadata, events, operation));
+  }
+
+  private CompletableFuture<Versioned<A>> appendAtVersion(I id, long expectedVersion, AppendOptions options,
+      EventMetadata metadata, List<? extends E> events, OperationRecorder.Operation operation) {
+    // As in the synchronous repository: a cached stream at exactly that version is what a load would return
+    // if no one wrote since; if someone did, DynamoDB refuses the conditioned append.
+    Optional<LoadedStream<A>> cached = cache().find(definition, idString(id))
+        .filter(stream -> stream.version() == expectedVersion);
+    CompletableFuture<LoadedStream<A>> current = cached.isPresent()
+        ? CompletableFuture.completedFuture(cached.get())
+        : loadExisting(id, operation);
+    return current.thenCompose(stream -> {
+      if (stream.version() != expectedVersion) {
+        throw new VersionConflictException(
+            definition.name(), idString(id), expectedVersion, OptionalLong.of(stream.version()), 1);
+      }
+      return appendTo(id, stream, events, options, metadata, operation);
+    });
+  }
+
+  private CompletableFuture<Versioned<A>> transactCommand(I id, AppendOptions options,
+      Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Operation operation) {
+    EventMetadata metadata = metadata(options);
+    return alreadyApplied(id, options, operation).thenCompose(repeat -> {
+      if (repeat.isPresent()) {
+        return CompletableFuture.completedFuture(repeat.get());
+      }
+      String aid = idString(id);
+      Optional<LoadedStream<A>> cached = cache().find(definition, aid);
+      boolean confirmed = cached.isEmpty() && consistency(ReadOptions.defaults()) == ReadConsistency.STRONG;
+      CompletableFuture<LoadedStream<A>> first = cached.isPresent()
+          ? CompletableFuture.completedFuture(cached.get())
+          : loadForDecision(id, operation);
+      return first.thenCompose(current ->
+          decideAndAppend(new Decision<>(id, aid, options, metadata, decide), current, confirmed, operation));
+    });
+  }
+
+  /** What one {@code transact} decides with, the same on every round. */
+  private record Decision<A, I, E>(I id, String aid, AppendOptions options, EventMetadata metadata,
+      Function<? super A, ? extends List<? extends E>> decide) {}
+
+  /**
+   * One round of the transact loop of {@link EventSourcedRepository}, on {@code current}: the same rules
+   * for when a decision that writes nothing must be confirmed by a strongly consistent read, and the same
+   * retry budget for conflicts, but the pause after a conflict is spent on the delayed executor instead
+   * of a turn a thread waits for.
+   */
+  private CompletableFuture<Versioned<A>> decideAndAppend(Decision<A, I, E> decision, LoadedStream<A> current,
+      boolean confirmed, OperationRecorder.Operation operation) {
+    I id = decision.id();
+    List<? extends E> events;
+    try {
+      events = decision.decide().apply(current.state());
+    } catch (RuntimeException rejected) {
+      if (confirmed) {
+        throw rejected;
+      }
+      return loadExisting(id, operation).thenCompose(stored -> {
+        if (stored.version() == current.version()) {
+          throw rejected;
+        }
+        return decideAndAppend(decision, stored, true, operation);
+      });
+    }
+    if (events.isEmpty()) {
+      if (confirmed) {
+        return CompletableFuture.completedFuture(versioned(current));
+      }
+      return loadExisting(id, operation).thenCompose(stored -> stored.version() == current.version()
+          ? CompletableFuture.completedFuture(versioned(stored))
+          : decideAndAppend(decision, stored, true, operation));
+    }
+    return appendTo(id, current, events, decision.options(), decision.metadata(), operation)
+        .handle((written, failure) -> {
+          if (failure == null) {
+            return CompletableFuture.completedFuture(written);
+          }
+          Throwable cause = CompletableFutures.unwrap(failure);
+          if (!(cause instanceof VersionConflictException conflict)) {
+            return CompletableFuture.<Versioned<A>>failedFuture(cause);
+          }
+          operation.conflict(conflict);
+          Optional<Duration> pause = operation.budget().pauseBeforeRetry(FailureKind.VERSION_CONFLICT, conflict);
+          if (pause.isEmpty()) {
+            return CompletableFuture.<Versioned<A>>failedFuture(new VersionConflictException(definition.name(),
+                decision.aid(), conflict.expectedVersion(), conflict.actualVersion(),
+                operation.budget().failedAttempts(), conflict));
+          }
+          long refused = current.version();
+          return CompletableFutures.after(pause.get(), store.executor(), () -> {
+            // The winner may be a writer of this process, whose stream the cache holds: no reload then.
+            Optional<LoadedStream<A>> newer = cache().find(definition, decision.aid())
+                .filter(cached -> cached.version() > refused);
+            CompletableFuture<LoadedStream<A>> next = newer.isPresent()
+                ? CompletableFuture.completedFuture(newer.get())
+                : loadExisting(id, operation);
+            return next.thenCompose(stream -> decideAndAppend(decision, stream, newer.isEmpty(), operation));
+          });
+        })
+        .thenCompose(next -> next);
+  }
+
+  /** As the synchronous repository's: an eventually consistent read that finds nothing is confirmed strongly. */
+  private CompletableFuture<LoadedStream<A>> loadForDecision(I id, OperationRecorder.Operation operation) {
+    ReadConsistency consistency = consistency(ReadOptions.defaults());
+    if (consistency == ReadConsistency.STRONG) {
+      return loadExisting(id, operation);
+    }
+    return layout.load(definition, id, consistency, operation).thenCompose(loaded -> {
+      if (loaded.isEmpty()) {
+        return loadExisting(id, operation);
+      }
+      cache().remember(definition, idString(id), loaded.get());
+      return CompletableFuture.completedFuture(loaded.get());
+    });
+  }
+
+  private CompletableFuture<Versioned<A>> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
+      AppendOptions options, EventMetadata metadata, OperationRecorder.Operation operation) {
+    if (events.isEmpty()) {
+      return CompletableFuture.completedFuture(versioned(current));
+    }
+    A state = fold(current.state(), events);
+    operation.attempt();
+    return write(new AppendRequest<>(definition, id, Optional.of(current), List.copyOf(events), state,
+        AppendIds.next(), options.commandId(), metadata), operation);
+  }
+
+  /**
+   * Appends {@code request}, as the synchronous repository's {@code write}: a concurrent try of the same
+   * command that won answers with the stored stream; the stream as stored is remembered in the cache, and
+   * any failure makes the cache forget the stream it built on.
+   */
+  private CompletableFuture<Versioned<A>> write(AppendRequest<A, I, E> request, OperationRecorder.Operation operation) {
+    String aid = request.aggregateId();
+    return CompletableFutures.start(() -> layout.append(request, operation))
+        .handle((stored, failure) -> {
+          if (failure == null) {
+            cache().remember(definition, aid, stored);
+            return CompletableFuture.completedFuture(versioned(stored));
+          }
+          Throwable cause = CompletableFutures.unwrap(failure);
+          if (cause instanceof CommandAlreadyAppliedException) {
+            return loadExisting(request.id(), operation).thenApply(AsyncEventSourcedRepository::versioned);
+          }
+          cache().forgetUpTo(definition, aid, request.expectedVersion());
+          return CompletableFuture.<Versioned<A>>failedFuture(cause);
+        })
+        .thenCompose(next -> next);
+  }
+
+  /** The stream as stored now, when the options' command was already applied to it. */
+  private CompletableFuture<Optional<Versioned<A>>> alreadyApplied(
+      I id, AppendOptions options, OperationRecorder.Operation operation) {
+    if (options.commandId().isEmpty()) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    return layout.findCommand(definition, id, options.commandId().get(), operation).thenCompose(found -> found.isEmpty()
+        ? CompletableFuture.completedFuture(Optional.<Versioned<A>>empty())
+        : loadExisting(id, operation).thenApply(stream -> Optional.of(versioned(stream))));
+  }
+
+  /** The stream as stored now: a strongly consistent load, remembered in the cache. */
+  private CompletableFuture<LoadedStream<A>> loadExisting(I id, OperationRecorder.Operation operation) {
+    return layout.load(definition, id, ReadConsistency.STRONG, operation).thenApply(found -> {
+      LoadedStream<A> loaded = existing(id, found);
+      cache().remember(definition, idString(id), loaded);
+      return loaded;
+    });
+  }
+
+  /** The stream read as {@code options} say: from the cache if they allow and it has it, else loaded and remembered. */
+  private CompletableFuture<Optional<LoadedStream<A>>> read(
+      I id, ReadOptions options, OperationRecorder.Operation operation) {
+    if (!options.maxCachedAge().isZero()) {
+      Optional<LoadedStream<A>> cached = cache().find(definition, idString(id), options.maxCachedAge());
+      if (cached.isPresent()) {
+        return CompletableFuture.completedFuture(cached);
+      }
+    }
+    return layout.load(definition, id, consistency(options), operation).thenApply(loaded -> {
+      loaded.ifPresent(stream -> cache().remember(definition, idString(id), stream));
+      return loaded;
+    });
+  }
+
+  /**
+   * Runs {@code body} as one operation: its retry budget and measurements travel with it, it is reported
+   * to the listener when its future completes, and the future the caller gets fails with the exception
+   * itself. Whatever {@code body} throws before its first request fails the future too.
+   */
+  private <T> CompletableFuture<T> run(
+      String operationName, Function<OperationRecorder.Operation, CompletableFuture<T>> body) {
+    OperationRecorder.Operation operation = store.recorder().begin(definition.name(), operationName);
+    CompletableFuture<T> result = CompletableFutures.unwrapped(CompletableFutures.start(() -> body.apply(operation)));
+    return result.whenComplete((value, failure) -> operation.end(
+        failure == null ? null
+            : failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure)));
+  }
+
+  private static AsyncStoreInternals internals(AsyncEventStore store) {
+    if (store instanceof AsyncStoreInternals internals) {
+      return internals;
+    }
+    throw new IllegalArgumentException(store.getClass().getName() + " is not a store esgen made: create one with"
+        + " DynamoDbAsyncEventStore.create(client, config) or DynamoDbEventStore#withAsyncClient");
+  }
+
+  /** The metadata to store: the options', completed from the calling thread's context. */
+  private static EventMetadata metadata(AppendOptions options) {
+    return options.metadata().orElse(EventContext.current());
+  }
+
+  private String normalizedValue(A state, IndexColumn column) {
+    String current = definition.indexColumns().values(state).get(column.name());
+    return current == null ? null : column.normalize(current);
+  }
+
+  private void requireValue(IndexColumn column, String value) {
+    if (value == null) {
+      throw new IllegalArgumentException(definition.name() + " " + column.name()
+          + ": null is never indexed, so no aggregate can be found by it");
+    }
+  }
+
+  private LoadedStream<A> existing(I id, Optional<LoadedStream<A>> stream) {
+    return stream.orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
+  }
+
+  private ReadConsistency consistency(ReadOptions options) {
+    return options.consistency().orElseGet(() -> store.readConsistency(definition.name()));
+  }
+
+  private StateCache cache() {
+    return store.stateCache();
+  }
+
+  private A fold(A state, List<? extends E> events) {
+    A folded = state;
+    for (E event : events) {
+      folded = definition.replay().apply(folded, event);
+    }
+    return folded;
+  }
+
+  private String idString(I id) {
+    return definition.keys().idString(id);
+  }
+
+  private static <A> Versioned<A> versioned(LoadedStream<A> stream) {
+    return new Versioned<>(stream);
+  }
+}
