@@ -26,6 +26,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 /**
@@ -593,16 +594,26 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   /**
    * Runs {@code body} as one operation: its retry budget and measurements travel with it, it is reported
-   * to the listener when its future completes, and the future the caller gets fails with the exception
-   * itself. Whatever {@code body} throws before its first request fails the future too.
+   * to the listener when it ends (before the caller's future completes, so a caller sees it reported),
+   * and the future the caller gets fails with the exception itself. Whatever {@code body} throws before
+   * its first request fails the future too.
    */
   private <T> CompletableFuture<T> run(
       String operationName, Function<OperationRecorder.Operation, CompletableFuture<T>> body) {
     OperationRecorder.Operation operation = store.recorder().begin(definition.name(), operationName);
-    CompletableFuture<T> result = CompletableFutures.unwrapped(CompletableFutures.start(() -> body.apply(operation)));
-    return result.whenComplete((value, failure) -> operation.end(
-        failure == null ? null
-            : failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure)));
+    CompletableFuture<T> result = new CompletableFuture<>();
+    CompletableFutures.start(() -> body.apply(operation)).whenComplete((value, failure) -> {
+      Throwable cause = failure == null ? null : CompletableFutures.unwrap(failure);
+      operation.end(cause == null ? null
+          : cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause));
+      if (cause == null) {
+        result.complete(value);
+      } else {
+        result.completeExceptionally(cause);
+      }
+    });
+    // Not a dependent stage of the body's future: one would fail with a CompletionException around the cause.
+    return result;
   }
 
   private static AsyncStoreInternals internals(AsyncEventStore store) {

@@ -1,0 +1,109 @@
+package dev.esgen.runtime.async;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.SdkResponse;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.model.InternalServerErrorException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+
+/**
+ * Faults for an asynchronous client, scripted per request type: throttling and server errors before the
+ * request is sent (DynamoDB applies nothing), and responses lost after DynamoDB applied the request. Also
+ * records which thread started each request, so a test can tell where a retry was sent from.
+ */
+final class AsyncFaults implements ExecutionInterceptor {
+
+  enum Fault {
+    /** Goes through untouched: scripts a request that should succeed before the ones that fail. */
+    NONE,
+    /** Refused before sending, as DynamoDB refuses a throttled request: nothing applied. */
+    THROTTLED,
+    /** A 500 before sending: the caller cannot know that nothing was applied. */
+    SERVER_ERROR,
+    /** DynamoDB applied the request, the response never arrived. */
+    LOST_RESPONSE
+  }
+
+  /** A request as it was started: its operation and the thread that started it. */
+  record Started(String operation, String thread) {}
+
+  private static final ExecutionAttribute<Fault> CHOSEN = new ExecutionAttribute<>("esgen.test.async-fault");
+
+  private final Map<Class<?>, Deque<Fault>> scripted = new ConcurrentHashMap<>();
+  private final Map<Class<?>, Fault> always = new ConcurrentHashMap<>();
+  private final List<Started> started = Collections.synchronizedList(new ArrayList<>());
+
+  /** The next requests of {@code type} fail with {@code faults}, one each. */
+  synchronized AsyncFaults enqueue(Class<? extends SdkRequest> type, Fault... faults) {
+    Deque<Fault> queue = scripted.computeIfAbsent(type, t -> new ArrayDeque<>());
+    Collections.addAll(queue, faults);
+    return this;
+  }
+
+  /** Every request of {@code type} fails with {@code fault}, after the scripted ones. */
+  AsyncFaults always(Class<? extends SdkRequest> type, Fault fault) {
+    always.put(type, fault);
+    return this;
+  }
+
+  synchronized void clear() {
+    scripted.clear();
+    always.clear();
+    started.clear();
+  }
+
+  List<Started> started() {
+    synchronized (started) {
+      return List.copyOf(started);
+    }
+  }
+
+  @Override
+  public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+    Class<?> type = context.request().getClass();
+    started.add(new Started(type.getSimpleName().replace("Request", ""), Thread.currentThread().getName()));
+    Fault fault;
+    synchronized (this) {
+      Deque<Fault> queue = scripted.get(type);
+      fault = queue != null && !queue.isEmpty() ? queue.poll() : always.get(type);
+    }
+    if (fault != null && fault != Fault.NONE) {
+      attributes.putAttribute(CHOSEN, fault);
+    }
+  }
+
+  @Override
+  public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+    Fault fault = attributes.getAttribute(CHOSEN);
+    if (fault == Fault.THROTTLED) {
+      throw ProvisionedThroughputExceededException.builder().statusCode(400).message("injected throttling")
+          .awsErrorDetails(AwsErrorDetails.builder().errorCode("ProvisionedThroughputExceededException").build())
+          .build();
+    }
+    if (fault == Fault.SERVER_ERROR) {
+      throw InternalServerErrorException.builder().statusCode(500).message("injected server error")
+          .awsErrorDetails(AwsErrorDetails.builder().errorCode("InternalServerError").build())
+          .build();
+    }
+  }
+
+  @Override
+  public SdkResponse modifyResponse(Context.ModifyResponse context, ExecutionAttributes attributes) {
+    if (attributes.getAttribute(CHOSEN) == Fault.LOST_RESPONSE) {
+      throw SdkClientException.create("injected: the response was lost after DynamoDB applied the request");
+    }
+    return context.response();
+  }
+}

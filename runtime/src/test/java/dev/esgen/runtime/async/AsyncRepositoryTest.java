@@ -1,0 +1,391 @@
+package dev.esgen.runtime.async;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.AsyncEventStore;
+import dev.esgen.runtime.DynamoDbAsyncEventStore;
+import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.config.StateCachePolicy;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.counter.AsyncCounterRepository;
+import dev.esgen.runtime.counter.Counter;
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.counter.IndexedCounterRepository;
+import dev.esgen.runtime.counter.Noted;
+import dev.esgen.runtime.error.AggregateAlreadyExistsException;
+import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.error.AppendOutcomeUnknownException;
+import dev.esgen.runtime.error.InvalidCommandIdException;
+import dev.esgen.runtime.error.StoreUnavailableException;
+import dev.esgen.runtime.error.ValueNotFoundException;
+import dev.esgen.runtime.error.VersionConflictException;
+import dev.esgen.runtime.history.EventMetadata;
+import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.metrics.FailedAttempt;
+import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.metrics.StoreListener;
+import dev.esgen.runtime.repository.AppendOptions;
+import dev.esgen.runtime.repository.ReadOptions;
+import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.testing.AsyncDynamo;
+import dev.esgen.runtime.testing.TestDynamo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+
+/**
+ * The asynchronous repository against DynamoDB Local, faults injected into its async client: what it
+ * stores, what its futures fail with, and that retries wait on the delayed executor, not on a thread.
+ */
+class AsyncRepositoryTest {
+
+  private final AsyncFaults faults = new AsyncFaults();
+  private final List<OperationMetrics> operations = Collections.synchronizedList(new ArrayList<>());
+  private final List<FailedAttempt> failedAttempts = Collections.synchronizedList(new ArrayList<>());
+  private final StoreListener listener = new StoreListener() {
+    @Override
+    public void onOperation(OperationMetrics metrics) {
+      operations.add(metrics);
+    }
+
+    @Override
+    public void onFailedAttempt(FailedAttempt attempt) {
+      failedAttempts.add(attempt);
+    }
+  };
+  private DynamoDbAsyncClient client;
+
+  @BeforeEach
+  void startClient() {
+    client = AsyncDynamo.client(faults);
+  }
+
+  @AfterEach
+  void closeClient() {
+    client.close();
+  }
+
+  private AsyncCounterRepository counters(StoreConfig config) {
+    return new AsyncCounterRepository(DynamoDbAsyncEventStore.create(client, config.withListener(listener)));
+  }
+
+  private AsyncCounterRepository counters() {
+    return counters(StoreConfig.defaults());
+  }
+
+  /** What a synchronous repository of another store reads: what is stored, not what a cache holds. */
+  private static IndexedCounterRepository stored() {
+    return new IndexedCounterRepository(TestDynamo.store(), LayoutKind.JOURNAL, 0);
+  }
+
+  private static List<RecordedEvent<CounterEvent>> storedEvents(CounterId id) {
+    try (var events = stored().events(id)) {
+      return events.toList();
+    }
+  }
+
+  private static CounterId freshId() {
+    return new CounterId("async-" + UUID.randomUUID());
+  }
+
+  private static <T> T await(CompletableFuture<T> future) {
+    return future.orTimeout(30, TimeUnit.SECONDS).join();
+  }
+
+  /** The failure {@code future} ends with, as {@code get()} reports it. */
+  private static Throwable failureOf(CompletableFuture<?> future) {
+    ExecutionException failed = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
+    return failed.getCause();
+  }
+
+  @Test
+  void createAppendTransactAndReadsStoreWhatTheSyncRepositoryReads() {
+    AsyncCounterRepository counters = counters();
+    CounterId id = freshId();
+
+    Versioned<Counter> created = await(counters.create(new CounterCreated(id, "async")));
+    Versioned<Counter> appended = await(counters.append(id, created.version(), List.of(new Incremented(2, "a"))));
+    Versioned<Counter> transacted = await(counters.transact(id,
+        AppendOptions.metadata(EventMetadata.none().withActor("teller-7")), counter -> counter.increment("t")));
+
+    assertEquals(3, transacted.version());
+    assertEquals(3, transacted.state().value());
+    assertEquals(transacted.state(), stored().load(id));
+    List<RecordedEvent<CounterEvent>> events = storedEvents(id);
+    assertEquals(List.of(new CounterCreated(id, "async"), new Incremented(2, "a"), new Incremented(1, "t")),
+        events.stream().map(RecordedEvent::event).toList());
+    assertEquals(Optional.of("teller-7"), events.get(2).metadata().actor());
+    assertEquals(2, appended.version());
+
+    assertEquals(Optional.of(transacted.state()), await(counters.findById(id)));
+    assertEquals(transacted.state(), await(counters.load(id, ReadOptions.eventual())));
+    assertEquals(3, await(counters.loadVersioned(id)).version());
+    assertEquals(Optional.of(3L), await(counters.findVersioned(id, ReadOptions.strong())).map(Versioned::version));
+    assertEquals(Optional.empty(), await(counters.findById(freshId())));
+  }
+
+  @Test
+  void anAppendOnALoadedVersionedIsOneRequestAndEventsAfterTheSnapshotAreFolded() {
+    AsyncCounterRepository counters = counters();
+    CounterId id = freshId();
+    Versioned<Counter> current = await(counters.create(new CounterCreated(id, "folded")));
+    // Snapshots every 5 events: 7 increments leave events after the last snapshot for a load to fold.
+    for (int i = 0; i < 7; i++) {
+      operations.clear();
+      current = await(counters.append(current, List.of(new Incremented(1, "n" + i))));
+      assertEquals(1, operations.get(0).requests(), "an append on what this repository returned sends one request");
+    }
+    assertEquals(7, await(counters.load(id)).value());
+    assertEquals(stored().load(id), await(counters.load(id)));
+  }
+
+  @Test
+  void futuresFailWithEsgensExceptionsUnwrapped() {
+    AsyncCounterRepository counters = counters();
+    CounterId id = freshId();
+    await(counters.create(new CounterCreated(id, "unwrapped")));
+
+    CompletableFuture<Versioned<Counter>> stale = counters.append(id, 7, List.of(new Incremented(1)));
+    VersionConflictException conflict = assertInstanceOf(VersionConflictException.class, failureOf(stale));
+    assertEquals(7, conflict.expectedVersion());
+    AtomicReference<Throwable> seen = new AtomicReference<>();
+    stale.whenComplete((value, failure) -> seen.set(failure)).exceptionally(failure -> null).join();
+    assertSame(conflict, seen.get(), "whenComplete sees the exception itself");
+    CompletionException joined = assertThrows(CompletionException.class, stale::join);
+    assertSame(conflict, joined.getCause());
+
+    assertInstanceOf(AggregateNotFoundException.class, failureOf(counters.load(freshId())));
+    assertInstanceOf(AggregateAlreadyExistsException.class,
+        failureOf(counters.create(new CounterCreated(id, "again"))));
+    assertInstanceOf(IllegalStateException.class,
+        failureOf(counters.transact(id, counter -> {
+          throw new IllegalStateException("rejected by the decision");
+        })));
+  }
+
+  @Test
+  void badInputFailsTheFutureWithoutThrowingOrWriting() {
+    AsyncCounterRepository counters = counters();
+    CounterId id = freshId();
+    await(counters.create(new CounterCreated(id, "bad input")));
+    int before = storedEvents(id).size();
+    faults.clear();
+
+    CompletableFuture<Versioned<Counter>> empty = counters.create(List.of());
+    CompletableFuture<Versioned<Counter>> noCommand = counters.transact(id, "", counter -> counter.increment("x"));
+    CompletableFuture<Versioned<Counter>> tooLarge =
+        counters.append(id, 1, List.of(new Noted("x".repeat(500 * 1024))));
+
+    assertInstanceOf(IllegalArgumentException.class, failureOf(empty));
+    assertInstanceOf(InvalidCommandIdException.class, failureOf(noCommand));
+    assertEquals("ItemTooLargeException", failureOf(tooLarge).getClass().getSimpleName());
+    assertEquals(before, storedEvents(id).size(), "nothing is written");
+    assertFalse(faults.started().stream().anyMatch(s -> s.operation().equals("TransactWriteItems")),
+        "no write was sent");
+  }
+
+  @Test
+  void aCommandIdIsAppliedOnce() {
+    AsyncCounterRepository counters = counters();
+    CounterId id = freshId();
+    await(counters.create(new CounterCreated(id, "command")));
+    AtomicInteger decisions = new AtomicInteger();
+
+    Versioned<Counter> first = await(counters.transact(id, "deposit-1", counter -> {
+      decisions.incrementAndGet();
+      return counter.increment("once");
+    }));
+    Versioned<Counter> repeat = await(counters.transact(id, "deposit-1", counter -> {
+      decisions.incrementAndGet();
+      return counter.increment("twice");
+    }));
+
+    assertEquals(1, decisions.get(), "a repeat does not decide again");
+    assertEquals(first.version(), repeat.version());
+    assertEquals(1, storedEvents(id).stream().filter(e -> e.event() instanceof Incremented).count());
+  }
+
+  @Test
+  void aLostResponseIsSettledByReadingBackAndStoredOnce() {
+    // Two attempts: both responses lost (DynamoDB applies the token's transaction once), then the budget is
+    // spent and reading the append id back decides.
+    AsyncCounterRepository counters = counters(
+        StoreConfig.defaults().withRetryPolicy(new RetryPolicy(2, Duration.ofMillis(5), Duration.ofMillis(5))));
+    CounterId id = freshId();
+    await(counters.create(new CounterCreated(id, "lost")));
+    faults.clear();
+    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.LOST_RESPONSE, AsyncFaults.Fault.LOST_RESPONSE);
+
+    Versioned<Counter> written = await(counters.transact(id, counter -> counter.increment("lost-once")));
+
+    assertEquals(2, written.version());
+    List<String> sent = faults.started().stream().map(AsyncFaults.Started::operation).toList();
+    assertEquals(List.of("GetItem", "TransactWriteItems", "TransactWriteItems", "GetItem"), sent,
+        "load, two attempts of unknown outcome, the read-back");
+    List<RecordedEvent<CounterEvent>> events = storedEvents(id);
+    assertEquals(1, events.stream().filter(e -> e.event().equals(new Incremented(1, "lost-once"))).count());
+    assertEquals(2, events.size());
+  }
+
+  @Test
+  void anOutcomeThatCannotBeReadBackIsUnknownAndACommandIdSettlesIt() {
+    AsyncCounterRepository counters = counters(
+        StoreConfig.defaults().withRetryPolicy(new RetryPolicy(2, Duration.ofMillis(5), Duration.ofMillis(5))));
+    CounterId id = freshId();
+    await(counters.create(new CounterCreated(id, "unknown")));
+    faults.clear();
+    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.LOST_RESPONSE, AsyncFaults.Fault.LOST_RESPONSE);
+    // The load before deciding and the command lookup go through; every read-back attempt fails.
+    faults.enqueue(GetItemRequest.class, AsyncFaults.Fault.NONE, AsyncFaults.Fault.NONE, AsyncFaults.Fault.SERVER_ERROR);
+
+    CompletableFuture<Versioned<Counter>> first = counters.transact(id, "cmd-unknown", c -> c.increment("maybe"));
+    AppendOutcomeUnknownException unknown = assertInstanceOf(AppendOutcomeUnknownException.class, failureOf(first));
+    assertEquals(Optional.of("cmd-unknown"), unknown.commandId());
+    // The response was lost, not the write: it is stored, which "unknown" allows.
+    assertEquals(1, storedEvents(id).stream().filter(e -> e.event().equals(new Incremented(1, "maybe"))).count());
+
+    faults.clear();
+    Versioned<Counter> repeated = await(counters.transact(id, "cmd-unknown", c -> c.increment("maybe")));
+    assertEquals(2, repeated.version());
+    assertEquals(1, storedEvents(id).stream().filter(e -> e.event().equals(new Incremented(1, "maybe"))).count(),
+        "the repeat found the command applied and wrote nothing");
+  }
+
+  @Test
+  void throttlingIsRetriedFromTheDelayedExecutorWithoutBlockingTheCaller() {
+    AsyncCounterRepository counters = counters(
+        StoreConfig.defaults().withRetryPolicy(new RetryPolicy(5, Duration.ofMillis(50), Duration.ofMillis(50))));
+    CounterId id = freshId();
+    await(counters.create(new CounterCreated(id, "throttled")));
+    faults.clear();
+    failedAttempts.clear();
+    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.THROTTLED, AsyncFaults.Fault.THROTTLED);
+    String caller = Thread.currentThread().getName();
+
+    Versioned<Counter> written = await(counters.transact(id, counter -> counter.increment("after-throttling")));
+
+    assertEquals(2, written.version());
+    List<AsyncFaults.Started> writes = faults.started().stream()
+        .filter(s -> s.operation().equals("TransactWriteItems")).toList();
+    assertEquals(3, writes.size(), "two throttled attempts and the one that went through");
+    for (AsyncFaults.Started resend : writes.subList(1, 3)) {
+      assertTrue(resend.thread().startsWith("ForkJoinPool.commonPool-worker"),
+          "a resend is sent by the delayed executor's target, not by a thread that waited: " + resend.thread());
+      assertFalse(resend.thread().equals(caller));
+    }
+    assertEquals(2, failedAttempts.size());
+    assertTrue(failedAttempts.stream().allMatch(f -> f.retryAfter().isPresent()));
+    assertEquals(2, storedEvents(id).size(), "stored once");
+  }
+
+  @Test
+  void aSpentBudgetOnThrottlingSaysTheStoreIsUnavailableAndNothingIsWritten() {
+    AsyncCounterRepository counters = counters(
+        StoreConfig.defaults().withRetryPolicy(new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(5))));
+    CounterId id = freshId();
+    await(counters.create(new CounterCreated(id, "unavailable")));
+    faults.always(TransactWriteItemsRequest.class, AsyncFaults.Fault.THROTTLED);
+
+    StoreUnavailableException unavailable = assertInstanceOf(StoreUnavailableException.class,
+        failureOf(counters.transact(id, counter -> counter.increment("never"))));
+
+    assertEquals(3, unavailable.attempts());
+    assertEquals(1, storedEvents(id).size(), "nothing written, as the exception says");
+  }
+
+  @Test
+  void concurrentAsyncWritersApplyEveryCommandOnce() {
+    // Two stores, so neither learns the other's writes from a shared cache: they conflict for real.
+    AsyncCounterRepository left = counters(StoreConfig.defaults().withStateCache(StateCachePolicy.of(100, Duration.ofMinutes(1))));
+    AsyncCounterRepository right = counters();
+    CounterId id = freshId();
+    await(left.create(new CounterCreated(id, "contended")));
+    int commands = 24;
+
+    List<CompletableFuture<Versioned<Counter>>> inFlight = new ArrayList<>();
+    for (int i = 0; i < commands; i++) {
+      AsyncCounterRepository writer = i % 2 == 0 ? left : right;
+      String tag = "c" + i;
+      inFlight.add(writer.transact(id, counter -> counter.increment(tag)));
+    }
+    CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
+
+    List<RecordedEvent<CounterEvent>> events = storedEvents(id);
+    assertEquals(commands + 1, events.size());
+    assertEquals(commands, events.stream().map(RecordedEvent::event).filter(Incremented.class::isInstance)
+        .map(e -> ((Incremented) e).tag()).collect(Collectors.toSet()).size(), "every command once");
+    Counter folded = CounterRepository.replay().create(events.get(0).event());
+    for (RecordedEvent<CounterEvent> event : events.subList(1, events.size())) {
+      folded = CounterRepository.replay().apply(folded, event.event());
+    }
+    assertEquals(folded, stored().load(id));
+    assertEquals(commands, folded.value());
+    assertTrue(operations.stream().anyMatch(m -> m.operation().equals("transact") && m.conflicts() > 0),
+        "the writers did conflict");
+  }
+
+  @Test
+  void syncAndAsyncRepositoriesOfOneStoreShareTheCache() {
+    DynamoDbEventStore sync = DynamoDbEventStore.create(TestDynamo.client(),
+        StoreConfig.defaults().withStateCache(StateCachePolicy.of(100, Duration.ofMinutes(1))).withListener(listener));
+    IndexedCounterRepository syncCounters = new IndexedCounterRepository(sync, LayoutKind.JOURNAL, 0);
+    AsyncEventStore asyncStore = sync.withAsyncClient(client);
+    AsyncCounterRepository asyncCounters = new AsyncCounterRepository(asyncStore);
+    CounterId id = freshId();
+    syncCounters.create(new CounterCreated(id, "shared"));
+    faults.clear();
+    operations.clear();
+
+    Counter cached = await(asyncCounters.load(id, ReadOptions.cachedWithin(Duration.ofMinutes(1))));
+    Versioned<Counter> transacted = await(asyncCounters.transact(id, counter -> counter.increment("one-request")));
+
+    assertEquals(0, cached.value());
+    assertEquals(List.of("TransactWriteItems"), faults.started().stream().map(AsyncFaults.Started::operation).toList(),
+        "the cached load sends nothing, the transact only its append");
+    assertEquals(transacted.state(), syncCounters.load(id, ReadOptions.cachedWithin(Duration.ofMinutes(1))));
+    OperationMetrics transact = operations.stream().filter(m -> m.operation().equals("transact")).findFirst().orElseThrow();
+    assertEquals(1, transact.requests());
+    assertEquals(1, transact.attempts());
+    assertTrue(transact.writeCapacityUnits() > 0, "capacity is metered without a thread-local");
+  }
+
+  @Test
+  void uniqueLookupsFindTheHolder() {
+    AsyncCounterRepository counters = counters();
+    CounterId id = freshId();
+    String note = "note-" + UUID.randomUUID();
+    await(counters.create(List.of(new CounterCreated(id, "unique"), new Noted(note))));
+
+    assertEquals(Optional.of(id), await(counters.findByNote(note.toUpperCase())).map(Counter::id));
+    assertEquals(id, await(counters.loadByNote(note)).id());
+    assertInstanceOf(ValueNotFoundException.class, failureOf(counters.loadByNote("nobody-" + UUID.randomUUID())));
+    assertInstanceOf(IllegalArgumentException.class, failureOf(counters.findByNote(null)));
+  }
+}
