@@ -104,4 +104,22 @@ public @interface Aggregate {
    * stream is then rebuilt from its events once, on its next load. From 1.
    */
   int snapshotVersion() default 1;
+
+  /**
+   * Whether to generate {@code <Name>AsyncRepository} beside {@code <Name>Repository}: the same
+   * operations and typed lookups, answered with {@code CompletableFuture}s over a
+   * {@code DynamoDbAsyncClient}, for services that keep many commands in flight without a thread each.
+   * Off by default, as every generated file costs compile time; the journal layout only (see
+   * docs/async.md).
+   *
+   * <pre>{@code
+   * @Aggregate(name = "bank-account", events = AccountEvent.class, async = true)
+   * public record BankAccount(@AggregateId AccountId id, @Unique String email, long balanceCents) { ... }
+   *
+   * AsyncEventStore store = DynamoDbAsyncEventStore.create(dynamoDbAsyncClient, StoreConfig.defaults());
+   * BankAccountAsyncRepository accounts = new BankAccountAsyncRepository(store);
+   * accounts.transact(id, account -> account.deposit(500)).thenAccept(done -> ...);
+   * }</pre>
+   */
+  boolean async() default false;
 }

@@ -3,6 +3,7 @@ package dev.esgen.processor;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.TypeSpec;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.processing.Filer;
 import javax.lang.model.element.Element;
@@ -23,13 +24,17 @@ final class AggregateGenerator {
 
   /** All the types generated for {@code model}, built before any is written. */
   public static List<TypeSpec> types(AggregateModel model) {
-    return List.of(
+    List<TypeSpec> types = new ArrayList<>(List.of(
         KeysGenerator.generate(model),
         EventCodecGenerator.generate(model),
         SnapshotCodecGenerator.generate(model),
         ReplayGenerator.generate(model),
         IndexColumnsGenerator.generate(model),
-        RepositoryGenerator.generate(model));
+        RepositoryGenerator.generate(model)));
+    if (model.options().async()) {
+      types.add(RepositoryGenerator.generateAsync(model));
+    }
+    return types;
   }
 
   /**

@@ -10,9 +10,10 @@ import java.util.Optional;
  * @param snapshotsToKeep older snapshots kept beside the current one
  * @param snapshotTtl an ISO-8601 duration when old snapshots expire through TTL instead of being deleted
  * @param tip the tip layout's options when the aggregate uses it; empty for the journal layout
+ * @param async whether an asynchronous repository is generated too
  */
-record AggregateOptions(
-    int shards, int snapshotEvery, int snapshotsToKeep, Optional<String> snapshotTtl, Optional<TipOptions> tip) {
+record AggregateOptions(int shards, int snapshotEvery, int snapshotsToKeep, Optional<String> snapshotTtl,
+    Optional<TipOptions> tip, boolean async) {
 
   /**
    * The options of {@code layout = TIP}.

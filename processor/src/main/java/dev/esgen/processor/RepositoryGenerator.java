@@ -8,10 +8,13 @@ import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import javax.lang.model.element.Modifier;
 
 /** Generates {@code FooRepository}: the typed repository services receive, and the aggregate's definition. */
 final class RepositoryGenerator {
+
+  private static final ClassName COMPLETABLE_FUTURE = ClassName.get(CompletableFuture.class);
 
   private RepositoryGenerator() {}
 
@@ -99,7 +102,63 @@ final class RepositoryGenerator {
                 .addStatement("$L", definition.build())
                 .build());
     for (ColumnModel column : model.columns()) {
-      addLookups(repository, model, column);
+      addLookups(repository, model, column, false);
+    }
+    return repository.build();
+  }
+
+  /**
+   * Generates {@code FooAsyncRepository} for {@code @Aggregate(async = true)}: the lookups of
+   * {@code FooRepository} answered with futures, over the definition {@code FooRepository} builds.
+   */
+  static TypeSpec generateAsync(AggregateModel model) {
+    TypeName[] typeArguments = {model.type(), model.id().type(), model.eventsType()};
+    TypeName definitionType = ParameterizedTypeName.get(RuntimeTypes.AGGREGATE_DEFINITION, typeArguments);
+    ClassName repositoryType = model.generated("AsyncRepository");
+    TypeSpec.Builder repository = GeneratedTypes.start(
+            model,
+            "AsyncRepository",
+            CodeBlock.builder()
+                .add("The asynchronous typed repository for {@link $T}, stored as aggregate type {@code $S}: every"
+                    + " operation\nanswers with a {@link $T} and blocks no thread.\n\n", model.type(), model.name(),
+                    COMPLETABLE_FUTURE)
+                .add("<p>Construct it with an {@link $T}, directly or through dependency injection:\n",
+                    RuntimeTypes.ASYNC_EVENT_STORE)
+                .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", repositoryType, repositoryType)
+                .add("Its create, append, transact and find operations come from {@link $T}; the lookups by index"
+                    + " column are\ngenerated here. Futures fail with esgen's exceptions themselves, and"
+                    + " callbacks run on the thread that\ncompleted the request: see docs/async.md.",
+                    RuntimeTypes.ASYNC_EVENT_SOURCED_REPOSITORY)
+                .build())
+        .superclass(ParameterizedTypeName.get(RuntimeTypes.ASYNC_EVENT_SOURCED_REPOSITORY, typeArguments));
+    MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
+        .addModifiers(Modifier.PUBLIC)
+        .addJavadoc("Creates the repository over {@code store}, whose mapper reads and writes bodies.\n")
+        .addParameter(RuntimeTypes.ASYNC_EVENT_STORE, "store")
+        .addStatement("super(store, $T.definition(store.objectMapper()))", model.generated("Repository"));
+    model.componentModel().typeAnnotation().ifPresent(repository::addAnnotation);
+    model.componentModel().constructorAnnotation().ifPresent(constructor::addAnnotation);
+    repository
+        .addMethod(constructor.build())
+        .addMethod(
+            MethodSpec.constructorBuilder()
+                .addModifiers(Modifier.PRIVATE)
+                .addParameter(RuntimeTypes.ASYNC_EVENT_STORE, "store")
+                .addParameter(definitionType, "definition")
+                .addStatement("super(store, definition)")
+                .build())
+        .addMethod(
+            MethodSpec.methodBuilder("withDefinition")
+                .addJavadoc("A repository over {@code store} with {@code definition}, as"
+                    + " {@link $T#withDefinition}.\n", model.generated("Repository"))
+                .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .returns(repositoryType)
+                .addParameter(RuntimeTypes.ASYNC_EVENT_STORE, "store")
+                .addParameter(definitionType, "definition")
+                .addStatement("return new $T(store, definition)", repositoryType)
+                .build());
+    for (ColumnModel column : model.columns()) {
+      addLookups(repository, model, column, true);
     }
     return repository.build();
   }
@@ -117,7 +176,11 @@ final class RepositoryGenerator {
     };
   }
 
-  private static void addLookups(TypeSpec.Builder repository, AggregateModel model, ColumnModel column) {
+  /**
+   * The typed lookups of {@code column}; for the asynchronous repository their results come in futures,
+   * and what the synchronous ones throw fails the future instead.
+   */
+  private static void addLookups(TypeSpec.Builder repository, AggregateModel model, ColumnModel column, boolean async) {
     String suffix = Character.toUpperCase(column.property().charAt(0)) + column.property().substring(1);
     String parameter = column.property();
     ClassName columns = model.generated("IndexColumns");
@@ -127,8 +190,11 @@ final class RepositoryGenerator {
     String nullNote = column.form() == ColumnModel.ValueForm.PRIMITIVE
         ? ""
         : "A null {@code " + parameter + "} is never indexed: aggregates whose " + parameter
-            + " is null are not found, and passing null throws {@link IllegalArgumentException}.\n";
-    TypeName optional = ParameterizedTypeName.get(ClassName.get(Optional.class), model.type());
+            + " is null are not found, and passing null " + (async ? "fails the future with" : "throws")
+            + " {@link IllegalArgumentException}.\n";
+    TypeName optional = answer(ParameterizedTypeName.get(ClassName.get(Optional.class), model.type()), async);
+    TypeName single = answer(model.type(), async);
+    String notFound = async ? "@return fails with {@link $T} when no $L has it\n" : "@throws $T when no $L has it\n";
     if (column.unique()) {
       String consistency = "The value (compared " + IndexColumnsGenerator.compared(column) + ") is looked up through"
           + " its uniqueness reservation with a strongly consistent read, so an aggregate created or changed by"
@@ -137,9 +203,9 @@ final class RepositoryGenerator {
       repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
           .addJavadoc("The $L whose {@code $L} is {@code $N}.\n\n<p>$L$L\n", aggregate, column.name(), parameter,
               consistency, nullNote)
-          .addJavadoc("@throws $T when no $L has it\n", RuntimeTypes.VALUE_NOT_FOUND, aggregate)
+          .addJavadoc(notFound, RuntimeTypes.VALUE_NOT_FOUND, aggregate)
           .addModifiers(Modifier.PUBLIC)
-          .returns(model.type())
+          .returns(single)
           .addParameter(column.type(), parameter)
           .addStatement("return loadByUnique($L, $L)", columnRef, value)
           .build());
@@ -160,9 +226,9 @@ final class RepositoryGenerator {
     repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
         .addJavadoc("The $L with the smallest id among those whose {@code $L} is {@code $N}.\n\n<p>$L$L\n",
             aggregate, column.name(), parameter, consistency, nullNote)
-        .addJavadoc("@throws $T when no $L has it\n", RuntimeTypes.VALUE_NOT_FOUND, aggregate)
+        .addJavadoc(notFound, RuntimeTypes.VALUE_NOT_FOUND, aggregate)
         .addModifiers(Modifier.PUBLIC)
-        .returns(model.type())
+        .returns(single)
         .addParameter(column.type(), parameter)
         .addStatement("return loadByIndex($L, $L)", columnRef, value)
         .build());
@@ -182,10 +248,15 @@ final class RepositoryGenerator {
             + " {@code $N.size()} items while more follow; only an empty cursor ends the listing.\n$L",
             aggregate, column.name(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), page, nullNote)
         .addModifiers(Modifier.PUBLIC)
-        .returns(ParameterizedTypeName.get(RuntimeTypes.PAGE, model.type()))
+        .returns(answer(ParameterizedTypeName.get(RuntimeTypes.PAGE, model.type()), async))
         .addParameter(column.type(), parameter)
         .addParameter(RuntimeTypes.PAGE_REQUEST, page)
         .addStatement("return listByIndex($L, $L, $N)", columnRef, value, page)
         .build());
+  }
+
+  /** What a lookup returns: {@code type} itself, or for the asynchronous repository a future of it. */
+  private static TypeName answer(TypeName type, boolean async) {
+    return async ? ParameterizedTypeName.get(COMPLETABLE_FUTURE, type) : type;
   }
 }

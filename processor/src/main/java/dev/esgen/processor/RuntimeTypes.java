@@ -12,6 +12,7 @@ final class RuntimeTypes {
   private static final String JACKSON = "com.fasterxml.jackson.databind";
 
   static final ClassName EVENT_STORE = ClassName.get(RUNTIME, "EventStore");
+  static final ClassName ASYNC_EVENT_STORE = ClassName.get(RUNTIME, "AsyncEventStore");
   static final ClassName AGGREGATE_DEFINITION = ClassName.get(RUNTIME + ".aggregate", "AggregateDefinition");
   static final ClassName AGGREGATE_KEYS = ClassName.get(RUNTIME + ".aggregate", "AggregateKeys");
   static final ClassName AGGREGATE_IDS = ClassName.get(RUNTIME + ".aggregate", "AggregateIds");
@@ -30,6 +31,8 @@ final class RuntimeTypes {
   static final ClassName VALUE_NOT_FOUND = ClassName.get(RUNTIME + ".error", "ValueNotFoundException");
   static final ClassName EVENT_SOURCED_REPOSITORY =
       ClassName.get(RUNTIME + ".repository", "EventSourcedRepository");
+  static final ClassName ASYNC_EVENT_SOURCED_REPOSITORY =
+      ClassName.get(RUNTIME + ".repository", "AsyncEventSourcedRepository");
   static final ClassName UNEXPECTED_EVENT = ClassName.get(RUNTIME + ".error", "UnexpectedEventException");
 
   static final ClassName OBJECT_MAPPER = ClassName.get(JACKSON, "ObjectMapper");

@@ -51,6 +51,41 @@ class GenerationTest {
   }
 
   @Test
+  void asyncTrueGeneratesAnAsyncRepositoryThatCompilesWithoutAnyWarning() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        // The fixture keeps its whole domain in one file, which auxiliaryclass would warn about.
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(JavaFileObjects.forResource("async/Wallet.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.WalletAsyncRepository")
+        .contentsAsUtf8String()
+        .contains("@Generated(\"dev.esgen.processor.EsgenProcessor\")\n"
+            + "public final class WalletAsyncRepository extends AsyncEventSourcedRepository<Wallet, String, WalletEvent> {");
+    assertThat(compilation)
+        .generatedSourceFile("fixture.WalletAsyncRepository")
+        .contentsAsUtf8String()
+        .contains("super(store, WalletRepository.definition(store.objectMapper()));");
+    for (String lookup : List.of(
+        "public CompletableFuture<Wallet> loadByEmail(String email)",
+        "public CompletableFuture<Optional<Wallet>> findByEmail(String email)",
+        "public CompletableFuture<Wallet> loadByOwner(String owner)",
+        "public CompletableFuture<Optional<Wallet>> findByOwner(String owner)",
+        "public CompletableFuture<Page<Wallet>> listByOwner(String owner, PageRequest page)")) {
+      assertThat(compilation).generatedSourceFile("fixture.WalletAsyncRepository").contentsAsUtf8String().contains(lookup);
+    }
+  }
+
+  @Test
+  void withoutAsyncNoAsyncRepositoryIsGenerated() {
+    Compilation compilation = javac().withProcessors(new EsgenProcessor()).compile(BANK);
+    assertThat(compilation).succeeded();
+    assertFalse(compilation.generatedSourceFile("fixture.BankAccountAsyncRepository").isPresent());
+    assertThat(compilation).generatedSourceFile("fixture.BankAccountRepository");
+  }
+
+  @Test
   void namesThatShadowJavaLangOrGeneratedMembersStillCompile() {
     Compilation compilation = javac()
         .withProcessors(new EsgenProcessor())

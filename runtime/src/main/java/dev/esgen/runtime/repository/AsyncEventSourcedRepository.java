@@ -20,8 +20,14 @@ import dev.esgen.runtime.internal.storage.AppendIds;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
 import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -75,6 +81,9 @@ import java.util.function.Function;
  * @param <E> the sealed root of its events
  */
 public abstract class AsyncEventSourcedRepository<A, I, E> {
+
+  /** How many index entries {@code findByX} of an {@code @Indexed} column reads per request, as the synchronous one. */
+  private static final int FIND_PAGE_SIZE = 10;
 
   private final AsyncStoreInternals store;
   private final AggregateDefinition<A, I, E> definition;
@@ -346,6 +355,54 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   }
 
   /**
+   * The aggregates stored under {@code ids}, read as this type's reads default in batches (a
+   * {@code BatchGetItem} per 100 ids); ids with no aggregate are left out. The map iterates in the order
+   * of {@code ids}.
+   */
+  public final CompletableFuture<Map<I, A>> findAll(Collection<I> ids) {
+    return findAll(ids, ReadOptions.defaults());
+  }
+
+  /**
+   * The aggregates stored under {@code ids}, read as {@code options} say: those the store's state cache
+   * holds young enough come from it, the others from DynamoDB in batches. Ids with no aggregate are left
+   * out; the map iterates in the order of {@code ids}.
+   *
+   * <pre>{@code
+   * accounts.findAll(ids, ReadOptions.eventual()).thenAccept(found -> found.values().forEach(this::show));
+   * }</pre>
+   */
+  public final CompletableFuture<Map<I, A>> findAll(Collection<I> ids, ReadOptions options) {
+    return run("findAll", operation -> {
+      Map<I, LoadedStream<A>> cached = new LinkedHashMap<>();
+      List<I> missing = new ArrayList<>();
+      for (I id : ids) {
+        Optional<LoadedStream<A>> hit = options.maxCachedAge().isZero()
+            ? Optional.empty()
+            : cache().find(definition, idString(id), options.maxCachedAge());
+        if (hit.isPresent()) {
+          cached.put(id, hit.get());
+        } else {
+          missing.add(id);
+        }
+      }
+      CompletableFuture<Map<I, LoadedStream<A>>> loaded = missing.isEmpty()
+          ? CompletableFuture.completedFuture(Map.of())
+          : layout.loadAll(definition, missing, consistency(options), operation);
+      return loaded.thenApply(read -> {
+        Map<I, A> found = new LinkedHashMap<>();
+        for (I id : ids) {
+          LoadedStream<A> stream = cached.containsKey(id) ? cached.get(id) : read.get(id);
+          if (stream != null) {
+            found.put(id, stream.state());
+          }
+        }
+        return found;
+      });
+    });
+  }
+
+  /**
    * The aggregate holding {@code value} in the {@code @Unique} column {@code column}, found through the
    * value's reservation, read as {@link EventSourcedRepository#findByUnique} reads it. Generated
    * {@code findByX} methods call this. A null value fails the future with {@link IllegalArgumentException}.
@@ -378,6 +435,69 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   protected final CompletableFuture<A> loadByUnique(IndexColumn column, String value) {
     return CompletableFutures.unwrapped(findByUnique(column, value).thenApply(found ->
         found.orElseThrow(() -> new ValueNotFoundException(definition.name(), column.name(), value))));
+  }
+
+  /**
+   * The aggregate with the smallest id string among those whose {@code @Indexed} column {@code column}
+   * holds {@code value}, found as {@link EventSourcedRepository#findByIndex} finds it: through a global
+   * secondary index (eventually consistent), every candidate loaded and returned only if it still holds
+   * the value.
+   */
+  protected final CompletableFuture<Optional<A>> findByIndex(IndexColumn column, String value) {
+    return run("findBy" + column.name(), operation -> {
+      requireValue(column, value);
+      return firstIndexed(column, value, PageRequest.first(FIND_PAGE_SIZE), operation);
+    });
+  }
+
+  /**
+   * As {@link #findByIndex}.
+   *
+   * @return fails with {@link ValueNotFoundException} when no aggregate holds {@code value}
+   */
+  protected final CompletableFuture<A> loadByIndex(IndexColumn column, String value) {
+    return CompletableFutures.unwrapped(findByIndex(column, value).thenApply(found ->
+        found.orElseThrow(() -> new ValueNotFoundException(definition.name(), column.name(), value))));
+  }
+
+  /**
+   * A page of the aggregates whose {@code @Indexed} column {@code column} holds {@code value}, ordered by
+   * id string, as {@link EventSourcedRepository#listByIndex} reads it: a page may hold fewer than
+   * {@code page.size()} items while more follow.
+   */
+  protected final CompletableFuture<Page<A>> listByIndex(IndexColumn column, String value, PageRequest page) {
+    return run("listBy" + column.name(), operation -> {
+      requireValue(column, value);
+      return indexedPage(column, value, page, operation);
+    });
+  }
+
+  private CompletableFuture<Optional<A>> firstIndexed(
+      IndexColumn column, String value, PageRequest request, OperationRecorder.Operation operation) {
+    return indexedPage(column, value, request, operation).thenCompose(page -> {
+      if (!page.items().isEmpty()) {
+        return CompletableFuture.completedFuture(Optional.of(page.items().get(0)));
+      }
+      if (page.nextCursor().isEmpty()) {
+        return CompletableFuture.completedFuture(Optional.empty());
+      }
+      return firstIndexed(column, value, PageRequest.after(page.nextCursor().get(), FIND_PAGE_SIZE), operation);
+    });
+  }
+
+  private CompletableFuture<Page<A>> indexedPage(
+      IndexColumn column, String value, PageRequest page, OperationRecorder.Operation operation) {
+    return layout.findIndexed(definition, column, value, page, operation).thenCompose(ids -> layout
+        .loadAll(definition, ids.items(), consistency(ReadOptions.defaults()), operation)
+        .thenApply(loaded -> {
+          List<A> items = new ArrayList<>();
+          for (LoadedStream<A> stream : loaded.values()) {
+            if (value.equals(definition.indexColumns().values(stream.state()).get(column.name()))) {
+              items.add(stream.state());
+            }
+          }
+          return new Page<>(items, ids.nextCursor());
+        }));
   }
 
   private CompletableFuture<Versioned<A>> createStream(

@@ -5,14 +5,18 @@ import dev.esgen.annotations.AggregateId;
 import dev.esgen.annotations.Indexed;
 import dev.esgen.annotations.Unique;
 
-/** A record aggregate with a record-wrapped UUID id, both column kinds and every storage option set. */
+/**
+ * A record aggregate with a record-wrapped UUID id, both column kinds and every storage option set, with
+ * the asynchronous repository too.
+ */
 @Aggregate(
     name = "bank-account",
     events = AccountEvent.class,
     shards = 8,
     snapshotEvery = 50,
     snapshotsToKeep = 2,
-    snapshotTtl = "P30D")
+    snapshotTtl = "P30D",
+    async = true)
 public record BankAccount(
     @AggregateId AccountId id, @Indexed String owner, @Unique String email, long balanceCents, boolean closed) {
 

@@ -60,6 +60,17 @@ public final class SlotIndexQuery {
    */
   public <I> Page<I> find(AggregateDefinition<?, I, ?> definition, IndexColumn column, String value, PageRequest page,
       Function<String, Map<String, AttributeValue>> itemKey) {
+    SlotPage<I> slotPage = page(table, definition, column, value, page, itemKey);
+    return slotPage.ids(run(slotPage.request(), definition.name(), column.name()));
+  }
+
+  /**
+   * The query of one page of {@link #find} on {@code table}, not yet sent, and how its response becomes the page.
+   *
+   * @throws InvalidCursorException when the page's cursor is not one of this listing
+   */
+  public static <I> SlotPage<I> page(String table, AggregateDefinition<?, I, ?> definition, IndexColumn column,
+      String value, PageRequest page, Function<String, Map<String, AttributeValue>> itemKey) {
     int slot = definition.indexColumns().slotOf(column);
     String slotAttribute = IndexKeys.slotAttribute(slot);
     AttributeValue valueKey = AttributeValue.fromS(IndexKeys.valueKey(definition.name(), column.name(), value));
@@ -72,7 +83,7 @@ public final class SlotIndexQuery {
           return key;
         })))
         .orElse(null);
-    QueryResponse response = run(QueryRequest.builder()
+    QueryRequest request = QueryRequest.builder()
         .tableName(table)
         .indexName(IndexKeys.slotIndexName(slot))
         .keyConditionExpression("#k = :k")
@@ -80,11 +91,24 @@ public final class SlotIndexQuery {
         .expressionAttributeValues(Map.of(":k", valueKey))
         .limit(page.size())
         .exclusiveStartKey(start)
-        .build(), definition.name(), column.name());
-    List<I> ids = response.items().stream().map(item -> definition.keys().parseId(item.get(IndexKeys.AID).s())).toList();
-    return new Page<>(ids, hasMore(response)
-        ? Optional.of(cursors.encode(position(response.lastEvaluatedKey())))
-        : Optional.empty());
+        .build();
+    return new SlotPage<>(definition, request, cursors);
+  }
+
+  /**
+   * One page's query of an index slot and what its response means.
+   *
+   * @param request the query to send
+   */
+  public record SlotPage<I>(AggregateDefinition<?, I, ?> definition, QueryRequest request, Cursors cursors) {
+
+    /** The page of ids {@code response} holds, with the cursor of the next one. */
+    public Page<I> ids(QueryResponse response) {
+      List<I> ids = response.items().stream().map(item -> definition.keys().parseId(item.get(IndexKeys.AID).s())).toList();
+      return new Page<>(ids, hasMore(response)
+          ? Optional.of(cursors.encode(position(response.lastEvaluatedKey())))
+          : Optional.empty());
+    }
   }
 
   /**
@@ -97,14 +121,22 @@ public final class SlotIndexQuery {
   public QueryResponse run(QueryRequest request, String aggregateName, String column) {
     try {
       return client.query(request);
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(table), e);
     } catch (DynamoDbException e) {
-      if (e.statusCode() == 400 && String.valueOf(e.getMessage()).contains("index")) {
-        throw new MissingIndexException(table, request.indexName(), aggregateName, column, e);
-      }
-      throw e;
+      throw failure(e, table, request, aggregateName, column);
     }
+  }
+
+  /** The exception for {@code failure} of {@code request} (as {@link #run} throws it), the failure itself if none. */
+  public static RuntimeException failure(
+      RuntimeException failure, String table, QueryRequest request, String aggregateName, String column) {
+    if (failure instanceof ResourceNotFoundException missing) {
+      return new MissingTableException(List.of(table), missing);
+    }
+    if (failure instanceof DynamoDbException e && e.statusCode() == 400
+        && String.valueOf(e.getMessage()).contains("index")) {
+      return new MissingIndexException(table, request.indexName(), aggregateName, column, e);
+    }
+    return failure;
   }
 
   /** Whether the query that answered {@code response} has more items after it. */

@@ -11,7 +11,9 @@ import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.async.CompletableFutures;
 import dev.esgen.runtime.internal.command.CommandRecord;
 import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.index.SlotIndexQuery;
 import dev.esgen.runtime.internal.index.UniqueReservations;
+import dev.esgen.runtime.internal.item.AsyncBatchReader;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
@@ -19,9 +21,16 @@ import dev.esgen.runtime.internal.retry.RetryingAsyncClient;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
 import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -45,6 +54,7 @@ public final class AsyncJournalLayout implements AsyncStorageLayout {
   private final JournalAppender appender;
   private final CommandRecords commands;
   private final UniqueReservations reservations;
+  private final AsyncBatchReader heads;
 
   /** @param recorder hears about skipped snapshots */
   public AsyncJournalLayout(RetryingAsyncClient client, StoreConfig config, OperationRecorder recorder) {
@@ -53,6 +63,7 @@ public final class AsyncJournalLayout implements AsyncStorageLayout {
     this.appender = new JournalAppender(config, recorder);
     this.commands = new CommandRecords(config.snapshotTable());
     this.reservations = new UniqueReservations(config.snapshotTable());
+    this.heads = new AsyncBatchReader(client, config.snapshotTable());
   }
 
   @Override
@@ -68,16 +79,65 @@ public final class AsyncJournalLayout implements AsyncStorageLayout {
           if (!response.hasItem() || response.item().isEmpty()) {
             return CompletableFuture.completedFuture(Optional.empty());
           }
-          JournalLoader.HeadFold<A, E> fold = JournalLoader.foldFrom(definition, aid, response.item());
-          if (!fold.needsEvents()) {
-            return CompletableFuture.completedFuture(Optional.of(fold.finish()));
-          }
-          CompletableFuture<Void> events =
-              visitEvents(definition, keys, aid, fold.from(), fold.to(), consistent, fold, operation);
-          return CompletableFutures.translateFailure(events,
-                  failure -> failure instanceof CorruptStreamException missing ? fold.missing(missing) : failure)
-              .thenApply(visited -> Optional.of(fold.finish()));
+          return fromHead(definition, keys, aid, response.item(), consistent, operation).thenApply(Optional::of);
         });
+  }
+
+  /** As the loader's {@code fromHead}: the snapshot of {@code head} and the events after it, folded. */
+  private <A, I, E> CompletableFuture<LoadedStream<A>> fromHead(AggregateDefinition<A, I, E> definition,
+      JournalKeys keys, String aid, Map<String, AttributeValue> head, boolean consistent,
+      OperationRecorder.Operation operation) {
+    JournalLoader.HeadFold<A, E> fold = JournalLoader.foldFrom(definition, aid, head);
+    if (!fold.needsEvents()) {
+      return CompletableFuture.completedFuture(fold.finish());
+    }
+    CompletableFuture<Void> events =
+        visitEvents(definition, keys, aid, fold.from(), fold.to(), consistent, fold, operation);
+    return CompletableFutures.translateFailure(events,
+            failure -> failure instanceof CorruptStreamException missing ? fold.missing(missing) : failure)
+        .thenApply(visited -> fold.finish());
+  }
+
+  /**
+   * The head rows in batches, then each stream behind its snapshot folded in turn: one after the other,
+   * as the operation's budget and counts are not shared between concurrent requests.
+   */
+  @Override
+  public <A, I, E> CompletableFuture<Map<I, LoadedStream<A>>> loadAll(AggregateDefinition<A, I, E> definition,
+      Collection<I> ids, ReadConsistency consistency, OperationRecorder.Operation operation) {
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    boolean consistent = consistency == ReadConsistency.STRONG;
+    Map<String, I> byAid = JournalLoader.byAid(definition, ids);
+    return heads.read(JournalLoader.headKeys(keys, byAid.keySet()), consistent, operation).thenCompose(items -> {
+      Map<String, Map<String, AttributeValue>> found = new HashMap<>();
+      for (Map<String, AttributeValue> head : items) {
+        found.put(head.get(JournalAttributes.AID).s(), head);
+      }
+      Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
+      CompletableFuture<Void> folded = CompletableFuture.completedFuture(null);
+      for (Map.Entry<String, I> stream : byAid.entrySet()) {
+        Map<String, AttributeValue> head = found.get(stream.getKey());
+        if (head != null) {
+          folded = folded.thenCompose(done -> fromHead(definition, keys, stream.getKey(), head, consistent, operation))
+              .thenAccept(loadedStream -> loaded.put(stream.getValue(), loadedStream));
+        }
+      }
+      return folded.thenApply(done -> loaded);
+    });
+  }
+
+  @Override
+  public <A, I, E> CompletableFuture<Page<I>> findIndexed(AggregateDefinition<A, I, E> definition,
+      IndexColumn column, String value, PageRequest page, OperationRecorder.Operation operation) {
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    SlotIndexQuery.SlotPage<I> slotPage = SlotIndexQuery.page(config.snapshotTable(), definition, column, value, page,
+        aid -> JournalLoader.headKeys(keys, List.of(aid)).get(0));
+    return CompletableFutures.translateFailure(client.query(slotPage.request(), operation),
+            failure -> failure instanceof RuntimeException runtime
+                ? SlotIndexQuery.failure(runtime, config.snapshotTable(), slotPage.request(), definition.name(),
+                    column.name())
+                : failure)
+        .thenApply(slotPage::ids);
   }
 
   /** As the loader's {@code forEachEvent}: every page of the range, then strongly what an eventual read missed. */

@@ -97,18 +97,9 @@ final class JournalLoader {
   <A, I, E> Map<I, LoadedStream<A>> loadAll(
       AggregateDefinition<A, I, E> definition, Collection<I> ids, boolean consistent) {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
-    Map<String, I> byAid = new LinkedHashMap<>();
-    for (I id : ids) {
-      byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
-    }
-    List<Map<String, AttributeValue>> headKeys = new ArrayList<>();
-    for (String aid : byAid.keySet()) {
-      headKeys.add(Map.of(
-          PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
-          SKEY, AttributeValue.fromS(keys.headSortKey(aid))));
-    }
+    Map<String, I> byAid = byAid(definition, ids);
     Map<String, Map<String, AttributeValue>> heads = new HashMap<>();
-    for (Map<String, AttributeValue> head : headReader.read(headKeys, consistent)) {
+    for (Map<String, AttributeValue> head : headReader.read(headKeys(keys, byAid.keySet()), consistent)) {
       heads.put(head.get(AID).s(), head);
     }
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
@@ -119,6 +110,26 @@ final class JournalLoader {
       }
     });
     return loaded;
+  }
+
+  /** {@code ids} by their id strings, each once, in the order of {@code ids}. */
+  static <I> Map<String, I> byAid(AggregateDefinition<?, I, ?> definition, Collection<I> ids) {
+    Map<String, I> byAid = new LinkedHashMap<>();
+    for (I id : ids) {
+      byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
+    }
+    return byAid;
+  }
+
+  /** The keys of the head rows of the streams {@code aids}. */
+  static List<Map<String, AttributeValue>> headKeys(JournalKeys keys, Collection<String> aids) {
+    List<Map<String, AttributeValue>> headKeys = new ArrayList<>();
+    for (String aid : aids) {
+      headKeys.add(Map.of(
+          PKEY, AttributeValue.fromS(keys.partitionKey(aid)),
+          SKEY, AttributeValue.fromS(keys.headSortKey(aid))));
+    }
+    return headKeys;
   }
 
   /**

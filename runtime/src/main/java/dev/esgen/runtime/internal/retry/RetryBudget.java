@@ -169,6 +169,11 @@ public final class RetryBudget {
     return nextPause(kind, Failures.describe(cause));
   }
 
+  /** As {@link #pauseBeforeRetry(FailureKind, Throwable)}, for a failure that is no exception, named by {@code errorCode}. */
+  public Optional<Duration> pauseBeforeRetry(FailureKind kind, String errorCode) {
+    return nextPause(kind, errorCode);
+  }
+
   private Optional<Duration> nextPause(FailureKind kind, String errorCode) {
     failedAttempts++;
     Duration pause = kind == FailureKind.VERSION_CONFLICT

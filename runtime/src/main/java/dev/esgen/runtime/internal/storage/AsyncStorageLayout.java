@@ -5,6 +5,10 @@ import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.command.CommandRecord;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
+import java.util.Collection;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -40,6 +44,14 @@ public interface AsyncStorageLayout {
   /** As {@link StorageLayout#findCommand}. */
   <A, I, E> CompletableFuture<Optional<CommandRecord>> findCommand(
       AggregateDefinition<A, I, E> definition, I id, String commandId, OperationRecorder.Operation operation);
+
+  /** As {@link StorageLayout#loadAll(AggregateDefinition, Collection, ReadConsistency)}. */
+  <A, I, E> CompletableFuture<Map<I, LoadedStream<A>>> loadAll(AggregateDefinition<A, I, E> definition,
+      Collection<I> ids, ReadConsistency consistency, OperationRecorder.Operation operation);
+
+  /** As {@link StorageLayout#findIndexed}. */
+  <A, I, E> CompletableFuture<Page<I>> findIndexed(AggregateDefinition<A, I, E> definition, IndexColumn column,
+      String value, PageRequest page, OperationRecorder.Operation operation);
 
   /** As {@link StorageLayout#findUnique(AggregateDefinition, IndexColumn, String, ReadConsistency)}. */
   <A, I, E> CompletableFuture<Optional<I>> findUnique(AggregateDefinition<A, I, E> definition, IndexColumn column,
