@@ -1,5 +1,6 @@
 package dev.esgen.bench;
 
+import dev.esgen.bench.async.AsyncBenchmark;
 import dev.esgen.bench.codec.MicroBenchmarks;
 import dev.esgen.bench.compile.CompileTimeBenchmark;
 import dev.esgen.bench.contention.ContentionBenchmark;
@@ -61,6 +62,7 @@ public final class BenchSuite {
       List<ScaleBenchmark.Point> scale,
       List<TipWriteCost.Curve> tipWriteCost,
       List<FeedBenchmark.Result> feed,
+      AsyncBenchmark.Results async,
       CompileTimeBenchmark.Result compile,
       String dynamoDbLocal,
       Duration took) {}
@@ -100,6 +102,7 @@ public final class BenchSuite {
     List<ScaleBenchmark.Point> scale;
     List<TipWriteCost.Curve> tipWriteCost;
     List<FeedBenchmark.Result> feed;
+    AsyncBenchmark.Results async;
     String dynamoDbLocal;
     settings.progress().println("Starting DynamoDB Local...");
     // In a JVM of its own, so that the server's allocation, garbage collection and JIT stay out of the
@@ -119,11 +122,13 @@ public final class BenchSuite {
       tipWriteCost = new TipWriteCost(settings, local.endpoint()).run();
       settings.progress().println("Change feed...");
       feed = new FeedBenchmark(settings, local.endpoint()).run();
+      settings.progress().println("Async...");
+      async = new AsyncBenchmark(settings, local.endpoint()).run();
     }
     ScaleChart.write(scale, out.resolve(CHART));
     TipWriteChart.write(tipWriteCost, out.resolve(TIP_CHART));
     Results results = new Results(settings, micro, inMemory, endToEnd, indexWrites, contention, scale, tipWriteCost,
-        feed, compile, dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
+        feed, async, compile, dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
     Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
         StandardCharsets.UTF_8);
     return results;

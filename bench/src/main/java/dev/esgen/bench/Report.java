@@ -1,5 +1,6 @@
 package dev.esgen.bench;
 
+import dev.esgen.bench.async.AsyncBenchmark;
 import dev.esgen.bench.codec.CodecBenchmark;
 import dev.esgen.bench.codec.MicroBenchmarks.Score;
 import dev.esgen.bench.codec.ReplayBenchmark;
@@ -24,7 +25,7 @@ final class Report {
   /** The section headings, in order; the smoke test checks that each is written. */
   static final List<String> SECTIONS = List.of(
       "## Summary", "## End to end", "## Index writes", "## Codec", "## Replay", "## In-memory store", "## Contention",
-      "## Compile time", "## Scale", "## Tip write cost", "## Change feed", "## How it is measured");
+      "## Async", "## Compile time", "## Scale", "## Tip write cost", "## Change feed", "## How it is measured");
 
   private final BenchSuite.Results results;
   private final Machine machine;
@@ -54,6 +55,7 @@ final class Report {
     replay();
     inMemory();
     contention();
+    async();
     compile();
     scale();
     tipWriteCost();
@@ -223,6 +225,24 @@ final class Report {
       row("%s", "%.0f | %d | %.0f | %d | %.1f | %.1f | %.1f | %d | %s", c.name(), c.commandsPerSecond(),
           c.conflicts(), c.p99Attempts(), c.maxAttempts(), c.p50Millis(), c.p99Millis(), c.maxMillis(), c.failed(),
           num(c.requestsPerCommand()));
+    }
+  }
+
+  private void async() {
+    md.append("\n## Async\n\n");
+    AsyncBenchmark.Results async = results.async();
+    line("%d `transact` commands on %d distinct aggregates (a lane each, its commands one after the other), no"
+        + " state cache: sent by one caller thread through the generated `CartAsyncRepository` (Netty,"
+        + " `maxConcurrency` %d) with all %d lanes in flight, and through `CartRepository` from %d threads and from"
+        + " one. Both repositories share one store. Async over %d threads: **%.2f** (target 0.9); async over one"
+        + " thread: %.1f.", async.of(AsyncBenchmark.ASYNC_ONE_CALLER).commands(), AsyncBenchmark.IN_FLIGHT,
+        AsyncBenchmark.IN_FLIGHT, AsyncBenchmark.IN_FLIGHT, AsyncBenchmark.IN_FLIGHT, AsyncBenchmark.IN_FLIGHT,
+        async.asyncOverThreads(), async.asyncOverOneThread());
+    md.append("| case | commands/s | latency p50 ms | latency p99 ms | requests per command | all applied |\n"
+        + "|---|---|---|---|---|---|\n");
+    for (AsyncBenchmark.Result c : async.cases()) {
+      row("%s", "%.0f | %.1f | %.1f | %s | %s", c.name(), c.commandsPerSecond(), c.p50Millis(), c.p99Millis(),
+          num(c.requestsPerCommand()), c.applied() ? "yes" : "**no**");
     }
   }
 

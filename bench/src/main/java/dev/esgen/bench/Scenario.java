@@ -1,5 +1,6 @@
 package dev.esgen.bench;
 
+import dev.esgen.bench.async.AsyncBenchmark;
 import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.feed.FeedBenchmark;
@@ -15,6 +16,7 @@ import java.util.List;
  * <pre>
  * java -cp ... dev.esgen.bench.Scenario contention
  * java -cp ... dev.esgen.bench.Scenario feed
+ * java -cp ... dev.esgen.bench.Scenario async
  * java -cp ... dev.esgen.bench.Scenario e2e "journal, create" "journal, append 1" "tip, append 1"
  * </pre>
  *
@@ -25,8 +27,9 @@ public final class Scenario {
   private Scenario() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 1 || !(args[0].equals("e2e") || args[0].equals("contention") || args[0].equals("feed"))) {
-      System.err.println("usage: Scenario e2e [LAYOUT, OPERATION-PREFIX]... | Scenario contention | Scenario feed");
+    if (args.length < 1 || !List.of("e2e", "contention", "feed", "async").contains(args[0])) {
+      System.err.println(
+          "usage: Scenario e2e [LAYOUT, OPERATION-PREFIX]... | Scenario contention | Scenario feed | Scenario async");
       System.exit(2);
     }
     List<String> rows = Arrays.asList(args).subList(1, args.length);
@@ -34,7 +37,16 @@ public final class Scenario {
     System.out.println("load average before: " + Machine.current().loadAverage());
     try (DynamoDbLocal local = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM)) {
       BenchSuite.createTables(local.endpoint());
-      if (args[0].equals("feed")) {
+      if (args[0].equals("async")) {
+        AsyncBenchmark.Results async = new AsyncBenchmark(settings, local.endpoint()).run();
+        System.out.println("| case | commands/s | latency p50 ms | latency p99 ms | requests per command | all applied |");
+        for (AsyncBenchmark.Result r : async.cases()) {
+          System.out.printf("| %s | %.0f | %.1f | %.1f | %.2f | %s |%n", r.name(), r.commandsPerSecond(), r.p50Millis(),
+              r.p99Millis(), r.requestsPerCommand(), r.applied());
+        }
+        System.out.printf("async / %d threads: %.2f, async / 1 thread: %.1f%n", AsyncBenchmark.IN_FLIGHT,
+            async.asyncOverThreads(), async.asyncOverOneThread());
+      } else if (args[0].equals("feed")) {
         System.out.println("| layout | delivery | batches | requests / event | RCU / event | WCU / event | gap reads"
             + " | events/s | lost / doubled |");
         for (FeedBenchmark.Result r : new FeedBenchmark(settings, local.endpoint()).run()) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.esgen.bench.async.AsyncBenchmark;
 import dev.esgen.bench.codec.MicroBenchmarks;
 import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark.SideResult;
@@ -123,6 +124,21 @@ class BenchSuiteSmokeTest {
         assertTrue(results.endToEnd().stream().anyMatch(r -> r.layout().equals(layout)
             && r.operation().startsWith(lookup) && r.esgen().isPresent()), layout + " " + lookup);
       }
+    }
+  }
+
+  @Test
+  void asyncCommandsSendWhatSyncOnesSendAndAllAreApplied() {
+    AsyncBenchmark.Results async = results.async();
+    assertEquals(3, async.cases().size());
+    int perLane = Settings.smoke().contentionCommandsPerThread();
+    // The cart snapshots every 1,000 events: a lane's first command finds its snapshot current (GetItem, then
+    // the transaction), every later one also queries the events after it.
+    double expected = (2.0 + 3.0 * (perLane - 1)) / perLane;
+    for (AsyncBenchmark.Result c : async.cases()) {
+      assertEquals(expected, c.requestsPerCommand(), 1e-9, c.name() + ": requests per command");
+      assertTrue(c.applied(), c.name() + ": every command applied once");
+      assertEquals(AsyncBenchmark.IN_FLIGHT * perLane, c.commands(), c.name());
     }
   }
 

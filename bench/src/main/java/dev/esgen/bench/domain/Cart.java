@@ -11,9 +11,10 @@ import java.util.List;
  * the snapshot exist; scenarios that want another interval derive a definition from the generated one
  * (see {@code SnapshotIntervalRepository}). {@code owner} is an index column (lookups through a global
  * secondary index) and {@code code} a unique one (a reservation item per value); the end-to-end
- * scenarios measure the lookups and what index columns cost an append.
+ * scenarios measure the lookups and what index columns cost an append. The async scenario drives the
+ * generated {@code CartAsyncRepository}.
  */
-@Aggregate(name = "bench-cart", events = CartEvent.class, snapshotEvery = 1000)
+@Aggregate(name = "bench-cart", events = CartEvent.class, snapshotEvery = 1000, async = true)
 public record Cart(@AggregateId CartId id, @Indexed String owner, @Unique String code, int items, long totalCents) {
 
   static Cart open(CartOpened e) {

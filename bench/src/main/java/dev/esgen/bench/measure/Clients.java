@@ -5,8 +5,10 @@ import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -26,6 +28,23 @@ public final class Clients {
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
         .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> {
+          c.retryStrategy(AwsRetryStrategy.doNotRetry());
+          meter.ifPresent(c::addExecutionInterceptor);
+        })
+        .build();
+  }
+
+  /**
+   * An asynchronous client configured as {@link #local}, on Netty with {@code maxConcurrency} connections:
+   * at least as many as commands in flight, so that no request waits for a connection (docs/async.md).
+   */
+  public static DynamoDbAsyncClient localAsync(URI endpoint, Optional<Meter> meter, int maxConcurrency) {
+    return DynamoDbAsyncClient.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClientBuilder(NettyNioAsyncHttpClient.builder().maxConcurrency(maxConcurrency))
         .overrideConfiguration(c -> {
           c.retryStrategy(AwsRetryStrategy.doNotRetry());
           meter.ifPresent(c::addExecutionInterceptor);
