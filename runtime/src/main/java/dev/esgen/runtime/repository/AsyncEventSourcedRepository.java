@@ -39,7 +39,7 @@ import java.util.function.Function;
  * The typed asynchronous repository API every generated {@code FooAsyncRepository} inherits (see
  * {@code @Aggregate(async = true)}): the operations of {@link EventSourcedRepository}, with the same
  * names, overloads and meaning, answered with {@link CompletableFuture}s over a
- * {@code DynamoDbAsyncClient}; all but {@code events}, {@code listAll} and the reindexing ones, for which
+ * {@code DynamoDbAsyncClient}; all but {@code events} and the reindexing ones, for which
  * the synchronous repository remains (see {@code docs/async.md}). It shares with the synchronous repository the codecs, the replay, the
  * requests each layout sends, how failures are classified and retried within the store's
  * {@link dev.esgen.runtime.config.RetryPolicy}, how an append of unknown outcome is settled, command ids,
@@ -401,6 +401,19 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         return found;
       });
     });
+  }
+
+  /**
+   * A page of every aggregate of this type, strongly consistent, in the storage layout's stable order, as
+   * {@link EventSourcedRepository#listAll} lists them.
+   *
+   * <pre>{@code
+   * accounts.listAll(PageRequest.first(100)).thenAccept(page -> page.items().forEach(this::export));
+   * }</pre>
+   */
+  public final CompletableFuture<Page<A>> listAll(PageRequest page) {
+    return run("listAll", operation ->
+        layout.listAll(definition, page, operation).thenApply(listed -> listed.map(LoadedStream::state)));
   }
 
   /**

@@ -35,6 +35,8 @@ import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.FailedAttempt;
 import dev.esgen.runtime.metrics.OperationMetrics;
 import dev.esgen.runtime.metrics.StoreListener;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.AppendOptions;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
@@ -374,6 +376,57 @@ class AsyncRepositoryTest {
     assertEquals(1, transact.requests());
     assertEquals(1, transact.attempts());
     assertTrue(transact.writeCapacityUnits() > 0, "capacity is metered without a thread-local");
+  }
+
+  @Test
+  void findAllIndexedLookupsAndListAllReadWhatIsStored() {
+    AsyncEventStore store = DynamoDbAsyncEventStore.create(client, StoreConfig.defaults().withListener(listener));
+    String name = "async-list-" + UUID.randomUUID().toString().substring(0, 8);
+    AsyncCounterRepository counters = new AsyncCounterRepository(store, name);
+    String shared = "shared-" + UUID.randomUUID();
+    List<CounterId> ids = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      CounterId id = freshId();
+      ids.add(id);
+      await(counters.create(new CounterCreated(id, shared)));
+      // Snapshots every 5 events: some streams are loaded from their snapshot plus events, some not.
+      for (int n = 0; n < i * 2; n++) {
+        await(counters.transact(id, counter -> List.of(new Incremented(2))));
+      }
+    }
+    CounterId absent = freshId();
+
+    var found = await(counters.findAll(List.of(ids.get(3), absent, ids.get(1))));
+    assertEquals(List.of(ids.get(3), ids.get(1)), List.copyOf(found.keySet()), "in the order asked, absent left out");
+    assertEquals(12, found.get(ids.get(3)).value(), "six increments by 2");
+
+    List<CounterId> listed = new ArrayList<>();
+    PageRequest request = PageRequest.first(2);
+    while (true) {
+      Page<Counter> page = await(counters.listByName(shared, request));
+      page.items().forEach(counter -> listed.add(counter.id()));
+      if (page.nextCursor().isEmpty()) {
+        break;
+      }
+      request = PageRequest.after(page.nextCursor().get(), 2);
+    }
+    assertEquals(ids.stream().map(CounterId::value).sorted().toList(), listed.stream().map(CounterId::value).toList());
+    assertTrue(await(counters.findByName(shared)).isPresent());
+
+    List<Counter> all = new ArrayList<>();
+    request = PageRequest.first(3);
+    while (true) {
+      Page<Counter> page = await(counters.listAll(request));
+      all.addAll(page.items());
+      if (page.nextCursor().isEmpty()) {
+        break;
+      }
+      request = PageRequest.after(page.nextCursor().get(), 3);
+    }
+    assertEquals(5, all.size());
+    for (Counter counter : all) {
+      assertEquals(new IndexedCounterRepository(TestDynamo.store(), name, LayoutKind.JOURNAL).load(counter.id()), counter);
+    }
   }
 
   @Test

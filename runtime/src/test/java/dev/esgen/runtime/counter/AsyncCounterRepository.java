@@ -2,6 +2,8 @@ package dev.esgen.runtime.counter;
 
 import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +16,22 @@ public final class AsyncCounterRepository extends AsyncEventSourcedRepository<Co
 
   public AsyncCounterRepository(AsyncEventStore store) {
     super(store, IndexedCounterRepository.definition(store.objectMapper(), LayoutKind.JOURNAL, 0));
+  }
+
+  /**
+   * Indexed counters stored under the aggregate name {@code name}: for a test that lists every stream of
+   * the type and must meet only its own.
+   */
+  public AsyncCounterRepository(AsyncEventStore store, String name) {
+    super(store, IndexedCounterRepository.definition(store.objectMapper(), name, LayoutKind.JOURNAL, 0));
+  }
+
+  public CompletableFuture<Optional<Counter>> findByName(String name) {
+    return findByIndex(IndexedCounterRepository.NAME_COLUMN, name);
+  }
+
+  public CompletableFuture<Page<Counter>> listByName(String name, PageRequest page) {
+    return listByIndex(IndexedCounterRepository.NAME_COLUMN, name, page);
   }
 
   public CompletableFuture<Optional<Counter>> findByNote(String note) {

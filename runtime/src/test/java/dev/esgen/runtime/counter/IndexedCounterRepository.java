@@ -50,7 +50,7 @@ public final class IndexedCounterRepository extends EventSourcedRepository<Count
     return definition(mapper, NAME, layout, tipMaxEvents);
   }
 
-  private static AggregateDefinition<Counter, CounterId, CounterEvent> definition(
+  static AggregateDefinition<Counter, CounterId, CounterEvent> definition(
       ObjectMapper mapper, String name, LayoutKind layout, int tipMaxEvents) {
     return CounterRepository.builder(name, mapper, SnapshotPolicy.every(5), layout)
         .indexColumns(new Columns())

@@ -21,8 +21,10 @@ import dev.esgen.runtime.internal.retry.RetryingAsyncClient;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
 import dev.esgen.runtime.internal.storage.LoadedStream;
+import dev.esgen.runtime.internal.storage.ShardedListing;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -124,6 +126,37 @@ public final class AsyncJournalLayout implements AsyncStorageLayout {
       }
       return folded.thenApply(done -> loaded);
     });
+  }
+
+  /** Shard by shard, as {@link JournalLayout#listAll}: the same walk, each query sent asynchronously. */
+  @Override
+  public <A, I, E> CompletableFuture<Page<LoadedStream<A>>> listAll(
+      AggregateDefinition<A, I, E> definition, PageRequest page, OperationRecorder.Operation operation) {
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    ShardedListing.Walk walk = JournalIndexReader.listing(definition).walk(page);
+    return walk(definition, walk, operation).thenCompose(heads -> {
+      List<LoadedStream<A>> streams = new ArrayList<>();
+      CompletableFuture<Void> folded = CompletableFuture.completedFuture(null);
+      for (Map<String, AttributeValue> head : heads.items()) {
+        folded = folded.thenCompose(done -> fromHead(definition, keys, head.get(JournalAttributes.AID).s(), head, true,
+            operation)).thenAccept(streams::add);
+      }
+      return folded.thenApply(done -> new Page<>(streams, heads.nextCursor()));
+    });
+  }
+
+  private CompletableFuture<Page<Map<String, AttributeValue>>> walk(
+      AggregateDefinition<?, ?, ?> definition, ShardedListing.Walk walk, OperationRecorder.Operation operation) {
+    if (!walk.pending()) {
+      return CompletableFuture.completedFuture(walk.page());
+    }
+    QueryRequest query = JournalIndexReader.listQuery(config, definition, walk.shard(), walk.startKey(), walk.limit());
+    return CompletableFutures.translateFailure(client.query(query, operation),
+            failure -> missingTable(failure, config.snapshotTable()))
+        .thenCompose(response -> {
+          walk.accept(response);
+          return walk(definition, walk, operation);
+        });
   }
 
   @Override

@@ -65,19 +65,29 @@ final class JournalIndexReader {
    */
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
-    ShardedListing listing = new ShardedListing(definition.name(), definition.shards(), positions(definition));
-    Page<Map<String, AttributeValue>> heads = listing.page(page, (shard, start, limit) ->
-        query(QueryRequest.builder()
-            .tableName(config.snapshotTable())
-            .keyConditionExpression("#pkey = :pkey")
-            .filterExpression("attribute_exists(#version)")
-            .expressionAttributeNames(Map.of("#pkey", PKEY, "#version", VERSION))
-            .expressionAttributeValues(Map.of(":pkey", AttributeValue.fromS(partition(definition, shard))))
-            .consistentRead(true)
-            .limit(limit)
-            .exclusiveStartKey(start)
-            .build()));
+    Page<Map<String, AttributeValue>> heads = listing(definition).page(page, (shard, start, limit) ->
+        query(listQuery(config, definition, shard, start, limit)));
     return heads.map(head -> loader.fromHead(definition, keys, head.get(AID).s(), head, true));
+  }
+
+  /** The listing of {@code definition}'s head rows, shard by shard. */
+  static ShardedListing listing(AggregateDefinition<?, ?, ?> definition) {
+    return new ShardedListing(definition.name(), definition.shards(), positions(definition));
+  }
+
+  /** One query page of {@code shard}'s head rows after {@code start} (null: from the beginning). */
+  static QueryRequest listQuery(StoreConfig config, AggregateDefinition<?, ?, ?> definition, int shard,
+      Map<String, AttributeValue> start, int limit) {
+    return QueryRequest.builder()
+        .tableName(config.snapshotTable())
+        .keyConditionExpression("#pkey = :pkey")
+        .filterExpression("attribute_exists(#version)")
+        .expressionAttributeNames(Map.of("#pkey", PKEY, "#version", VERSION))
+        .expressionAttributeValues(Map.of(":pkey", AttributeValue.fromS(partition(definition, shard))))
+        .consistentRead(true)
+        .limit(limit)
+        .exclusiveStartKey(start)
+        .build();
   }
 
   /**

@@ -49,6 +49,10 @@ public interface AsyncStorageLayout {
   <A, I, E> CompletableFuture<Map<I, LoadedStream<A>>> loadAll(AggregateDefinition<A, I, E> definition,
       Collection<I> ids, ReadConsistency consistency, OperationRecorder.Operation operation);
 
+  /** As {@link StorageLayout#listAll}. */
+  <A, I, E> CompletableFuture<Page<LoadedStream<A>>> listAll(
+      AggregateDefinition<A, I, E> definition, PageRequest page, OperationRecorder.Operation operation);
+
   /** As {@link StorageLayout#findIndexed}. */
   <A, I, E> CompletableFuture<Page<I>> findIndexed(AggregateDefinition<A, I, E> definition, IndexColumn column,
       String value, PageRequest page, OperationRecorder.Operation operation);

@@ -70,27 +70,79 @@ public final class ShardedListing {
    * @throws InvalidCursorException when the page's cursor is not one of this listing
    */
   public Page<Map<String, AttributeValue>> page(PageRequest page, ShardQuery query) {
+    Walk walk = walk(page);
+    while (walk.pending()) {
+      walk.accept(query.query(walk.shard(), walk.startKey(), walk.limit()));
+    }
+    return walk.page();
+  }
+
+  /**
+   * The walk to one page, query page by query page, for a caller that sends the queries itself (the
+   * asynchronous layouts): while it is {@link Walk#pending()}, send the query it names and
+   * {@link Walk#accept} the response; then take its {@link Walk#page()}.
+   *
+   * @throws InvalidCursorException when the page's cursor is not one of this listing
+   */
+  public Walk walk(PageRequest page) {
     Start from = page.cursor().map(cursor -> cursors.decode(cursor, this::start)).orElse(new Start(0, null));
-    int shard = from.shard();
-    Map<String, AttributeValue> start = from.key();
-    List<Map<String, AttributeValue>> items = new ArrayList<>();
-    while (shard < shards) {
-      QueryResponse response = query.query(shard, start, page.size() - items.size());
+    return new Walk(page.size(), from.shard(), from.key());
+  }
+
+  /** Where the walk to one page stands: the shard and start key of the next query, the items so far. */
+  public final class Walk {
+    private final int size;
+    private final List<Map<String, AttributeValue>> items = new ArrayList<>();
+    private int shard;
+    private Map<String, AttributeValue> start;
+    private Page<Map<String, AttributeValue>> done;
+
+    private Walk(int size, int shard, Map<String, AttributeValue> start) {
+      this.size = size;
+      this.shard = shard;
+      this.start = start;
+    }
+
+    /** Whether another query is needed. */
+    public boolean pending() {
+      return done == null && shard < shards;
+    }
+
+    public int shard() {
+      return shard;
+    }
+
+    /** The exclusive start key of the next query; null at the shard's beginning. */
+    public Map<String, AttributeValue> startKey() {
+      return start;
+    }
+
+    /** How many items the next query may return. */
+    public int limit() {
+      return size - items.size();
+    }
+
+    /** Takes the response of the query {@link #shard()}, {@link #startKey()} and {@link #limit()} named. */
+    public void accept(QueryResponse response) {
       items.addAll(response.items());
       if (SlotIndexQuery.hasMore(response)) {
         start = response.lastEvaluatedKey();
-        if (items.size() == page.size()) {
-          return new Page<>(items, Optional.of(cursor(shard, positions.position(start))));
+        if (items.size() == size) {
+          done = new Page<>(items, Optional.of(cursor(shard, positions.position(start))));
         }
       } else {
         shard++;
         start = null;
-        if (items.size() == page.size()) {
-          return new Page<>(items, shard < shards ? Optional.of(cursor(shard, Map.of())) : Optional.empty());
+        if (items.size() == size) {
+          done = new Page<>(items, shard < shards ? Optional.of(cursor(shard, Map.of())) : Optional.empty());
         }
       }
     }
-    return new Page<>(items, Optional.empty());
+
+    /** The page, once no query is {@link #pending()}. */
+    public Page<Map<String, AttributeValue>> page() {
+      return done != null ? done : new Page<>(items, Optional.empty());
+    }
   }
 
   private String cursor(int shard, Map<String, AttributeValue> position) {
