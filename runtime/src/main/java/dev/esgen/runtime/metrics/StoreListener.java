@@ -6,7 +6,8 @@ package dev.esgen.runtime.metrics;
  * docs/metrics.md).
  *
  * <p>The store calls the listener on the thread that ran the operation, after the operation finished
- * (successfully or not). A listener should be quick and must not throw; an exception it throws is
+ * (successfully or not); for an asynchronous repository's operation, on the thread that completed it,
+ * before the operation's future completes. A listener should be quick and must not throw; an exception it throws is
  * logged at WARN and otherwise ignored, so that reporting never breaks a write that already happened.
  * Failed attempts and skipped snapshots are reported as they happen, through the two default methods.
  *

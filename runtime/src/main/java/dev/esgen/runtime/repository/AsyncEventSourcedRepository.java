@@ -25,6 +25,7 @@ import dev.esgen.runtime.query.PageRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    *     when a stream with the new aggregate's id is already stored
    */
   public final CompletableFuture<Versioned<A>> create(E event) {
-    return create(List.of(event));
+    // Not List.of: a null event must fail the future, not throw here.
+    return create(Collections.singletonList(event));
   }
 
   /**
@@ -161,7 +163,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
   public final CompletableFuture<Versioned<A>> append(I id, long expectedVersion, E event) {
-    return append(id, expectedVersion, List.of(event));
+    return append(id, expectedVersion, Collections.singletonList(event));
   }
 
   /**
@@ -217,12 +219,14 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    *     nothing is written
    */
   public final CompletableFuture<Versioned<A>> append(Versioned<A> loaded, List<? extends E> events) {
-    Optional<LoadedStream<A>> stream = loaded.stream();
-    if (stream.isEmpty()) {
-      return append(definition.keys().idOf(loaded.state()), loaded.version(), events);
-    }
-    return run("append", operation -> appendTo(definition.keys().idOf(loaded.state()), stream.get(), events,
-        AppendOptions.none(), metadata(AppendOptions.none()), operation));
+    return run("append", operation -> {
+      I id = definition.keys().idOf(loaded.state());
+      EventMetadata metadata = metadata(AppendOptions.none());
+      Optional<LoadedStream<A>> stream = loaded.stream();
+      return stream.isPresent()
+          ? appendTo(id, stream.get(), events, AppendOptions.none(), metadata, operation)
+          : appendAtVersion(id, loaded.version(), AppendOptions.none(), metadata, events, operation);
+    });
   }
 
   /**

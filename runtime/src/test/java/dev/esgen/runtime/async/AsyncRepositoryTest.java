@@ -38,6 +38,7 @@ import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.AppendOptions;
+import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.AsyncDynamo;
@@ -205,7 +206,12 @@ class AsyncRepositoryTest {
     CompletableFuture<Versioned<Counter>> tooLarge =
         counters.append(id, 1, List.of(new Noted("x".repeat(500 * 1024))));
 
+    CompletableFuture<Versioned<Counter>> nullEvent = counters.create((CounterEvent) null);
+    CompletableFuture<Versioned<Counter>> nullList = counters.append(id, 1, (List<CounterEvent>) null);
+
     assertInstanceOf(IllegalArgumentException.class, failureOf(empty));
+    assertInstanceOf(NullPointerException.class, failureOf(nullEvent));
+    assertInstanceOf(NullPointerException.class, failureOf(nullList));
     assertInstanceOf(InvalidCommandIdException.class, failureOf(noCommand));
     assertEquals("ItemTooLargeException", failureOf(tooLarge).getClass().getSimpleName());
     assertEquals(before, storedEvents(id).size(), "nothing is written");
@@ -427,6 +433,15 @@ class AsyncRepositoryTest {
     for (Counter counter : all) {
       assertEquals(new IndexedCounterRepository(TestDynamo.store(), name, LayoutKind.JOURNAL).load(counter.id()), counter);
     }
+  }
+
+  @Test
+  void aTipLayoutAggregateIsRefusedWhenItsRepositoryIsConstructed() {
+    AsyncEventStore store = DynamoDbAsyncEventStore.create(client, StoreConfig.defaults());
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+        () -> new AsyncEventSourcedRepository<>(store,
+            IndexedCounterRepository.definition(store.objectMapper(), LayoutKind.TIP, 0)) {});
+    assertTrue(refused.getMessage().contains("journal layout only"), refused.getMessage());
   }
 
   @Test
