@@ -67,7 +67,7 @@ public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStor
         StateCache.of(config.stateCache(), config.clock()), new AggregateNameClaims());
   }
 
-  @Override
+  /** The settings this store was created with. */
   public StoreConfig config() {
     return config;
   }

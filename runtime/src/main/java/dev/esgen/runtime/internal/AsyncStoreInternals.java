@@ -2,7 +2,6 @@ package dev.esgen.runtime.internal;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.ReadConsistency;
-import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
@@ -42,9 +41,6 @@ public interface AsyncStoreInternals {
 
   /** What the store remembers of the streams it read and wrote, shared with the synchronous store it came from. */
   StateCache stateCache();
-
-  /** The settings the store was created with. */
-  StoreConfig config();
 
   /** Runs the step after a pause (a retry's, a conflict's backoff); never blocked by esgen. */
   Executor executor();
