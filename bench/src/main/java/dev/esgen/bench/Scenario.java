@@ -64,14 +64,15 @@ public final class Scenario {
         }
       } else {
         System.out.println("| row | requests esgen / floor | calls/s esgen / floor | esgen/floor"
-            + " | p50 ms esgen / floor | p50 esgen/floor |");
+            + " | p50 ms esgen / floor | p50 esgen/floor | CPU p50 µs esgen / floor | CPU esgen/floor |");
         for (EndToEndBenchmark.Result r : new EndToEndBenchmark(settings, local.endpoint(),
             row -> rows.isEmpty() || rows.stream().anyMatch(row::startsWith)).run()) {
           EndToEndBenchmark.SideResult e = r.esgen().orElseThrow();
           EndToEndBenchmark.SideResult f = r.floor().orElseThrow();
-          System.out.printf("| %s, %s | %.2f / %.2f | %.0f / %.0f | %.3f | %.2f / %.2f | %.3f |%n", r.layout(),
-              r.operation(), e.requestsPerCall(), f.requestsPerCall(), e.callsPerSecond(), f.callsPerSecond(),
-              r.throughputRatio(), e.p50Millis(), f.p50Millis(), e.p50Millis() / f.p50Millis());
+          System.out.printf("| %s, %s | %.2f / %.2f | %.0f / %.0f | %.3f | %.2f / %.2f | %.3f | %.0f / %.0f | %.3f |%n",
+              r.layout(), r.operation(), e.requestsPerCall(), f.requestsPerCall(), e.callsPerSecond(),
+              f.callsPerSecond(), r.throughputRatio(), e.p50Millis(), f.p50Millis(), e.p50Millis() / f.p50Millis(),
+              e.cpuP50Micros(), f.cpuP50Micros(), e.cpuP50Micros() / f.cpuP50Micros());
         }
       }
     }

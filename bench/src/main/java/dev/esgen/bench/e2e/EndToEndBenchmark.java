@@ -20,6 +20,8 @@ import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.EventSourcedRepository;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -103,6 +105,8 @@ public final class EndToEndBenchmark {
     return new CartVariants.Repository(store, CartVariants.tip(CartRepository.definition(store.objectMapper())));
   }
 
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
   /** Read-only calls cycle over this many prepared streams. */
   private static final int SHARED_STREAMS = 8;
 
@@ -126,10 +130,16 @@ public final class EndToEndBenchmark {
     this.selected = selected;
   }
 
-  /** What one side did over all measured calls of one operation. */
+  /**
+   * What one side did over all measured calls of one operation.
+   *
+   * @param cpuP50Micros the median CPU time of the calling thread per call: the client's own work (esgen
+   *     and the SDK), which moves far less than the latency with what else runs on a shared machine;
+   *     DynamoDB Local, the JIT compilers and the GC run on other threads and are not in it
+   */
   public record SideResult(
       int calls, double requestsPerCall, double readUnitsPerCall, double writeUnitsPerCall,
-      long unreportedCapacity, double callsPerSecond, double p50Millis, double p99Millis) {}
+      long unreportedCapacity, double callsPerSecond, double p50Millis, double p99Millis, double cpuP50Micros) {}
 
   /** One row of the report: an operation on a layout, both sides, or why it is missing. */
   public record Result(
@@ -194,11 +204,14 @@ public final class EndToEndBenchmark {
     Meter.Reading before = side.meter().read();
     for (int i = 0; i < calls; i++) {
       Fixture stream = streams.get(i % streams.size());
+      long cpuStart = THREADS.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       operation.call().accept(side, stream);
       long elapsed = System.nanoTime() - start;
+      long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
       if (tally != null) {
         tally.latencies.add(elapsed);
+        tally.cpu.add(cpu);
         tally.nanos += elapsed;
       }
     }
@@ -258,6 +271,7 @@ public final class EndToEndBenchmark {
 
   private static final class Tally {
     final Latencies latencies = new Latencies(256);
+    final Latencies cpu = new Latencies(256);
     final List<Meter.Reading> usage = new ArrayList<>();
     long nanos;
 
@@ -268,7 +282,8 @@ public final class EndToEndBenchmark {
       double write = usage.stream().mapToDouble(Meter.Reading::writeUnits).sum();
       long unreported = usage.stream().mapToLong(Meter.Reading::unreported).sum();
       return new SideResult(calls, (double) requests / calls, read / calls, write / calls, unreported,
-          calls / (nanos / 1e9), latencies.percentileMillis(50), latencies.percentileMillis(99));
+          calls / (nanos / 1e9), latencies.percentileMillis(50), latencies.percentileMillis(99),
+          cpu.percentileMillis(50) * 1000);
     }
   }
 }

@@ -94,6 +94,14 @@ public record EventMetadata(
    * both takes this one's value.
    */
   public EventMetadata orElse(EventMetadata defaults) {
+    // Every append completes its metadata from the context, and mostly one side or both are empty:
+    // the merge would build, copy and validate an equal record.
+    if (defaults.isEmpty()) {
+      return this;
+    }
+    if (isEmpty()) {
+      return defaults;
+    }
     Map<String, String> merged = new LinkedHashMap<>(defaults.attributes);
     merged.putAll(attributes);
     return new EventMetadata(correlationId.or(defaults::correlationId), causationId.or(defaults::causationId),

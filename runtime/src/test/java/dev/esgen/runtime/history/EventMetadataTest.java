@@ -26,6 +26,16 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /** Metadata given explicitly or by an EventContext, stored with every event and read back, on both layouts. */
 class EventMetadataTest {
 
+  @Test
+  void completingFromEmptyMetadataOrCompletingEmptyMetadataGivesTheOther() {
+    EventMetadata some = EventMetadata.none().withCorrelationId("request-1").with("channel", "web");
+    assertEquals(some, some.orElse(EventMetadata.none()));
+    assertEquals(some, EventMetadata.none().orElse(some));
+    assertEquals(EventMetadata.none(), EventMetadata.none().orElse(EventMetadata.none()));
+    assertEquals(EventMetadata.none().withCorrelationId("request-1").withActor("teller-7").with("channel", "branch"),
+        EventMetadata.none().withActor("teller-7").with("channel", "branch").orElse(some));
+  }
+
   @ParameterizedTest
   @EnumSource(CounterLayout.class)
   void explicitMetadataIsCompletedFromTheContextAndStoredWithEveryEvent(CounterLayout layout) {

@@ -3,6 +3,7 @@ package dev.esgen.runtime.storage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.esgen.runtime.internal.item.ItemSize;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,5 +33,23 @@ class ItemSizeTest {
       int significant = unscaled.signum() == 0 ? 1 : unscaled.toString().length();
       assertEquals(1 + (significant + 1) / 2 + 1, ItemSize.of(Map.of("n", AttributeValue.fromN(n))), n);
     }
+  }
+
+  @Test
+  void aStringCountsTheBytesItsUtf8EncodingHas() {
+    for (String s : List.of("", "account-3", "\u00fc", "\u07ff\u0800", "\u20ac uro", "\ud83d\ude00 pair",
+        "lone \ud83d high", "lone \ude00 low", "high at end \ud83d", "\ude00\ud83d reversed", "\uffff")) {
+      assertEquals(1 + s.getBytes(StandardCharsets.UTF_8).length, ItemSize.of(Map.of("s", AttributeValue.fromS(s))), s);
+      assertEquals(s.getBytes(StandardCharsets.UTF_8).length + 1, ItemSize.of(Map.of(s, AttributeValue.fromNul(true))), s);
+    }
+  }
+
+  @Test
+  void aListCountsAsTheAttributeThatWouldHoldIt() {
+    List<AttributeValue> events = List.of(
+        AttributeValue.fromM(Map.of("t", AttributeValue.fromS("2026-11-23T08:00:00Z"), "x", AttributeValue.fromS("\u00fc"))),
+        AttributeValue.fromS("item-added"), AttributeValue.fromN("12"));
+    assertEquals(ItemSize.of(Map.of("e", AttributeValue.fromL(events))), ItemSize.ofList("e", events));
+    assertEquals(ItemSize.of(Map.of("\u00e9", AttributeValue.fromL(List.of()))), ItemSize.ofList("\u00e9", List.of()));
   }
 }

@@ -1,6 +1,7 @@
 package dev.esgen.runtime.internal.item;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,11 +24,29 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  */
 public final class AttributeUpdate {
 
+  /** Placeholders of the first attributes, made once: an append names a handful. */
+  private static final int CACHED_PLACEHOLDERS = 16;
+  private static final String[] NAMES = new String[CACHED_PLACEHOLDERS];
+  private static final String[] VALUES = new String[CACHED_PLACEHOLDERS];
+
+  static {
+    for (int n = 0; n < CACHED_PLACEHOLDERS; n++) {
+      NAMES[n] = "#a" + n;
+      VALUES[n] = ":a" + n;
+    }
+  }
+
   private final Map<String, AttributeValue> set = new LinkedHashMap<>();
   private final List<String> remove = new ArrayList<>();
+  /**
+   * The sizes of what {@link #set} holds, measured when first asked for and forgotten on every change: a
+   * layout asks for the size after an update several times while deciding what it writes.
+   */
+  private Map<String, Long> setSizes;
 
   public void set(String attribute, AttributeValue value) {
     set.put(attribute, value);
+    setSizes = null;
   }
 
   public void remove(String attribute) {
@@ -37,11 +56,12 @@ public final class AttributeUpdate {
   /** Takes back an attribute set earlier. */
   public void unset(String attribute) {
     set.remove(attribute);
+    setSizes = null;
   }
 
-  /** The attributes set so far, in the order they were set. */
+  /** The attributes set so far, in the order they were set (read-only: their sizes are kept). */
   public Map<String, AttributeValue> values() {
-    return set;
+    return Collections.unmodifiableMap(set);
   }
 
   /** A copy that can be added to without changing this update. */
@@ -58,15 +78,35 @@ public final class AttributeUpdate {
    * goes, and every attribute it does not name stays.
    */
   public Map<String, Long> sizesAfter(Map<String, Long> before) {
-    Map<String, Long> after = new HashMap<>(before);
-    remove.forEach(after::remove);
-    after.putAll(ItemSize.ofEach(set));
+    Map<String, Long> after = new HashMap<>(2 * (before.size() + set.size()));
+    after.putAll(before);
+    for (String attribute : remove) {
+      after.remove(attribute);
+    }
+    after.putAll(setSizes());
     return after;
   }
 
-  /** The size of the item {@link #sizesAfter} describes. */
+  /** The size of the item {@link #sizesAfter} describes, added up without building it. */
   public long sizeAfter(Map<String, Long> before) {
-    return sizesAfter(before).values().stream().mapToLong(Long::longValue).sum();
+    Map<String, Long> sizes = setSizes();
+    long size = 0;
+    for (Map.Entry<String, Long> attribute : before.entrySet()) {
+      if (!sizes.containsKey(attribute.getKey()) && !remove.contains(attribute.getKey())) {
+        size += attribute.getValue();
+      }
+    }
+    for (long attribute : sizes.values()) {
+      size += attribute;
+    }
+    return size;
+  }
+
+  private Map<String, Long> setSizes() {
+    if (setSizes == null) {
+      setSizes = ItemSize.ofEach(set);
+    }
+    return setSizes;
   }
 
   /** Whether the update would neither set nor remove anything. */
@@ -81,33 +121,49 @@ public final class AttributeUpdate {
    */
   public Update toUpdate(String table, Map<String, AttributeValue> key, String condition,
       Map<String, String> conditionNames, Map<String, AttributeValue> conditionValues) {
-    Map<String, String> names = new HashMap<>(conditionNames);
-    Map<String, AttributeValue> values = new HashMap<>(conditionValues);
-    List<String> assignments = new ArrayList<>();
+    // Sized for every entry up front: the SDK copies both maps again, so growing them is pure waste.
+    Map<String, String> names = new HashMap<>(2 * (conditionNames.size() + set.size() + remove.size()));
+    names.putAll(conditionNames);
+    Map<String, AttributeValue> values = new HashMap<>(2 * (conditionValues.size() + set.size()));
+    values.putAll(conditionValues);
+    StringBuilder expression = new StringBuilder(16 + 11 * (set.size() + remove.size()));
     int n = 0;
     for (Map.Entry<String, AttributeValue> entry : set.entrySet()) {
-      names.put("#a" + n, entry.getKey());
-      values.put(":a" + n, entry.getValue());
-      assignments.add("#a" + n + " = :a" + n);
+      String name = name(n);
+      String value = value(n);
+      names.put(name, entry.getKey());
+      values.put(value, entry.getValue());
+      expression.append(n == 0 ? "SET " : ", ").append(name).append(" = ").append(value);
       n++;
     }
-    List<String> removals = new ArrayList<>();
+    int firstRemoval = n;
     for (String attribute : remove) {
-      names.put("#a" + n, attribute);
-      removals.add("#a" + n);
+      String name = name(n);
+      names.put(name, attribute);
+      if (n == firstRemoval) {
+        expression.append(n == 0 ? "REMOVE " : " REMOVE ");
+      } else {
+        expression.append(", ");
+      }
+      expression.append(name);
       n++;
     }
-    String expression = (assignments.isEmpty() ? "" : "SET " + String.join(", ", assignments))
-        + (assignments.isEmpty() || removals.isEmpty() ? "" : " ")
-        + (removals.isEmpty() ? "" : "REMOVE " + String.join(", ", removals));
     Update.Builder update = Update.builder()
         .tableName(table)
         .key(key)
-        .updateExpression(expression)
+        .updateExpression(expression.toString())
         .conditionExpression(condition)
         .expressionAttributeNames(names)
         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
     // DynamoDB refuses an empty map of expression values.
     return (values.isEmpty() ? update : update.expressionAttributeValues(values)).build();
+  }
+
+  private static String name(int n) {
+    return n < CACHED_PLACEHOLDERS ? NAMES[n] : "#a" + n;
+  }
+
+  private static String value(int n) {
+    return n < CACHED_PLACEHOLDERS ? VALUES[n] : ":a" + n;
   }
 }

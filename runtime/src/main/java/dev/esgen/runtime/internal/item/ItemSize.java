@@ -1,7 +1,6 @@
 package dev.esgen.runtime.internal.item;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,9 +38,20 @@ public final class ItemSize {
    * some of them in place needs to know of the item it changes.
    */
   public static Map<String, Long> ofEach(Map<String, AttributeValue> item) {
-    Map<String, Long> sizes = new HashMap<>();
-    item.forEach((name, value) -> sizes.put(name, utf8Length(name) + valueSize(value)));
+    // twice the entries: room for all of them below the default load factor, so the map never grows
+    Map<String, Long> sizes = new HashMap<>(2 * item.size());
+    for (Map.Entry<String, AttributeValue> attribute : item.entrySet()) {
+      sizes.put(attribute.getKey(), utf8Length(attribute.getKey()) + valueSize(attribute.getValue()));
+    }
     return sizes;
+  }
+
+  /**
+   * The size of a list attribute named {@code name} holding {@code elements}, its name included: what
+   * {@link #of} counts for it, without building the attribute (which would copy the list).
+   */
+  public static long ofList(String name, List<AttributeValue> elements) {
+    return utf8Length(name) + containerSize(elements);
   }
 
   private static long valueSize(AttributeValue value) {
@@ -113,7 +123,29 @@ public final class ItemSize {
     return Math.max(1, end - first);
   }
 
+  /**
+   * What {@code s.getBytes(UTF_8).length} says, counted without encoding: every size check of every
+   * append measures its keys, names and strings, and the copy would be thrown away at once. An unpaired
+   * surrogate counts 1 byte, as the encoder replaces it with '?'.
+   */
   private static long utf8Length(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
+    int length = s.length();
+    long bytes = length;
+    for (int i = 0; i < length; i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        continue;
+      }
+      if (c < 0x800) {
+        bytes += 1;
+      } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(s.charAt(i + 1))) {
+        // the pair is 2 chars and 4 bytes
+        bytes += 2;
+        i++;
+      } else if (!Character.isSurrogate(c)) {
+        bytes += 2;
+      }
+    }
+    return bytes;
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
@@ -129,6 +130,19 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
   public DeleteItemResponse deleteItem(DeleteItemRequest request) {
     return write(client::deleteItem, unretried(request),
         () -> "DeleteItem on [" + request.tableName() + "]");
+  }
+
+  /**
+   * Builds the request with a fresh client request token set before the caller's settings, so that a
+   * caller's own token wins and {@link #transactWriteItems(TransactWriteItemsRequest)} need not copy the
+   * request to add one: every append sends through here.
+   */
+  @Override
+  public TransactWriteItemsResponse transactWriteItems(Consumer<TransactWriteItemsRequest.Builder> request) {
+    return transactWriteItems(TransactWriteItemsRequest.builder()
+        .clientRequestToken(UUID.randomUUID().toString())
+        .applyMutation(request)
+        .build());
   }
 
   @Override

@@ -168,13 +168,18 @@ final class TipAppender {
     // Every slot value the new state holds, so the size check sees the whole tip; an update names only
     // the changed ones.
     Map<String, String> values = definition.indexColumns().values(request.newState());
-    List<IndexColumn> slotted = definition.indexColumns().slotted();
-    for (int slot = 0; slot < slotted.size(); slot++) {
-      String value = values.get(slotted.get(slot).name());
+    // The columns in slot order, counted here rather than through slotted(), which filters a new list per call.
+    int slot = 0;
+    for (IndexColumn column : definition.indexColumns().columns()) {
+      if (column.unique()) {
+        continue;
+      }
+      String value = values.get(column.name());
       if (value != null) {
         tip.put(IndexKeys.slotAttribute(slot),
-            AttributeValue.fromS(IndexKeys.valueKey(definition.name(), slotted.get(slot).name(), value)));
+            AttributeValue.fromS(IndexKeys.valueKey(definition.name(), column.name(), value)));
       }
+      slot++;
     }
     boolean snapshot = policy.snapshot();
     if (snapshot) {
@@ -266,8 +271,7 @@ final class TipAppender {
     if (policy.maxEvents() > 0 && events.size() > policy.maxEvents()) {
       return true;
     }
-    return ItemSize.of(Map.of(EVENTS, AttributeValue.fromL(events), CASES, AttributeValue.fromL(cases)))
-        > policy.maxBytes();
+    return ItemSize.ofList(EVENTS, events) + ItemSize.ofList(CASES, cases) > policy.maxBytes();
   }
 
   /**
