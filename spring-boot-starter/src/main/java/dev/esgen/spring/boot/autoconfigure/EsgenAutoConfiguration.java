@@ -1,6 +1,8 @@
 package dev.esgen.spring.boot.autoconfigure;
 
 import dev.esgen.micrometer.MicrometerStoreListener;
+import dev.esgen.runtime.AsyncEventStore;
+import dev.esgen.runtime.DynamoDbAsyncEventStore;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.config.StoreConfig;
@@ -16,12 +18,14 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Auto-configuration of esgen: an {@link EventStore} on the application's {@link DynamoDbClient} bean,
- * configured by the {@code esgen.*} properties ({@link EsgenProperties}); a bean for every generated
- * repository in the application's packages; the tables at start-up when
+ * configured by the {@code esgen.*} properties ({@link EsgenProperties}); an {@link AsyncEventStore} on its
+ * {@link DynamoDbAsyncClient} bean, when it has one; a bean for every generated repository in the
+ * application's packages; the tables at start-up when
  * {@code esgen.provision.enabled=true}; and Micrometer meters when the application has a
  * {@link MeterRegistry}. Each bean backs off when the application defines one of its type.
  *
@@ -58,6 +62,21 @@ public class EsgenAutoConfiguration {
   @ConditionalOnBean(DynamoDbClient.class)
   public DynamoDbEventStore esgenEventStore(DynamoDbClient client, StoreConfig config) {
     return DynamoDbEventStore.create(client, config);
+  }
+
+  /**
+   * The store of the generated {@code FooAsyncRepository} classes ({@code @Aggregate(async = true)}). Made
+   * from the synchronous store when there is one, so that both kinds of repository share its state cache
+   * and listener; on the same settings otherwise.
+   */
+  @Bean
+  @ConditionalOnMissingBean(AsyncEventStore.class)
+  @ConditionalOnBean(DynamoDbAsyncClient.class)
+  public AsyncEventStore esgenAsyncEventStore(
+      DynamoDbAsyncClient client, ObjectProvider<EventStore> store, StoreConfig config) {
+    return store.getIfUnique() instanceof DynamoDbEventStore synchronous
+        ? synchronous.withAsyncClient(client)
+        : DynamoDbAsyncEventStore.create(client, config);
   }
 
   /** Static, as every post-processor's factory method should be: it must not make this class early. */

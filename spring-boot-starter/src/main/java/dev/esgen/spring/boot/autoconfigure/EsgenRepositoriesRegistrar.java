@@ -1,6 +1,8 @@
 package dev.esgen.spring.boot.autoconfigure;
 
+import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.EventSourcedRepository;
 import java.lang.reflect.Constructor;
 import java.util.List;
@@ -29,12 +31,14 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Registers a bean for every concrete {@link EventSourcedRepository} subclass (the generated
- * {@code FooRepository} classes) in the auto-configuration packages, as Spring Data does for its
- * repositories: the packages of the {@code @SpringBootApplication} class, or those named with
- * {@code @AutoConfigurationPackage}. Each bean is constructed through the class's public constructor
- * taking only an {@link EventStore}, which is resolved by type. A class the application already has a
- * bean of is left alone, so a repository bean of one's own replaces the registered one.
+ * Registers a bean for every concrete {@link EventSourcedRepository} and {@link AsyncEventSourcedRepository}
+ * subclass (the generated {@code FooRepository} and {@code FooAsyncRepository} classes) in the
+ * auto-configuration packages, as Spring Data does for its repositories: the packages of the
+ * {@code @SpringBootApplication} class, or those named with {@code @AutoConfigurationPackage}. Each bean is
+ * constructed through the class's public constructor taking only its store ({@link EventStore}, or
+ * {@link AsyncEventStore} for an async repository), which is resolved by type. A class the application
+ * already has a bean of is left alone, so a repository bean of one's own replaces the registered one. Async
+ * repositories are registered lazily: one is made, and needs its store, only when something injects it.
  */
 final class EsgenRepositoriesRegistrar
     implements ImportBeanDefinitionRegistrar, BeanFactoryAware, BeanClassLoaderAware, EnvironmentAware,
@@ -86,15 +90,20 @@ final class EsgenRepositoriesRegistrar
       LOG.debug("Not registering " + className + ": the application defines a bean of that type");
       return;
     }
-    Optional<Constructor<?>> constructor = storeConstructor(type);
+    Class<?> store = storeType(type);
+    Optional<Constructor<?>> constructor = storeConstructor(type, store);
     if (constructor.isEmpty()) {
-      LOG.info("Not registering " + className + " as a bean: it has no public constructor taking only an EventStore");
+      LOG.info("Not registering " + className + " as a bean: it has no public constructor taking only an "
+          + store.getSimpleName());
       return;
     }
     RootBeanDefinition definition = new RootBeanDefinition(type);
     // Spelled out rather than left to constructor resolution: a generated repository may also have a
     // constructor taking an EventStore and an AggregateDefinition, which must not be picked.
     definition.setAttribute(AbstractBeanDefinition.PREFERRED_CONSTRUCTORS_ATTRIBUTE, constructor.get());
+    // Every async aggregate has a synchronous repository too, and most applications use one kind: an
+    // async repository nobody injects must not demand a DynamoDbAsyncClient.
+    definition.setLazyInit(store == AsyncEventStore.class);
     registry.registerBeanDefinition(beanName(type, registry), definition);
   }
 
@@ -103,10 +112,15 @@ final class EsgenRepositoriesRegistrar
         && listable.getBeanNamesForType(type, true, false).length > 0;
   }
 
-  /** The public constructor whose only parameter is an {@link EventStore}. */
-  static Optional<Constructor<?>> storeConstructor(Class<?> type) {
+  /** The store a repository of {@code type} is built on: an async repository's is an {@link AsyncEventStore}. */
+  static Class<?> storeType(Class<?> type) {
+    return AsyncEventSourcedRepository.class.isAssignableFrom(type) ? AsyncEventStore.class : EventStore.class;
+  }
+
+  /** The public constructor whose only parameter is a {@code store}. */
+  static Optional<Constructor<?>> storeConstructor(Class<?> type, Class<?> store) {
     for (Constructor<?> constructor : type.getConstructors()) {
-      if (List.of(constructor.getParameterTypes()).equals(List.of(EventStore.class))) {
+      if (List.of(constructor.getParameterTypes()).equals(List.of(store))) {
         return Optional.of(constructor);
       }
     }
@@ -130,6 +144,7 @@ final class EsgenRepositoriesRegistrar
         };
     scanner.setResourceLoader(resourceLoader);
     scanner.addIncludeFilter(new AssignableTypeFilter(EventSourcedRepository.class));
+    scanner.addIncludeFilter(new AssignableTypeFilter(AsyncEventSourcedRepository.class));
     return scanner;
   }
 }

@@ -87,7 +87,7 @@ final class EsgenTableProvisioning implements BeanPostProcessor, BeanFactoryAwar
   }
 
   private static Optional<AggregateDefinition<?, ?, ?>> definitionOf(Class<?> type, EventStore store) {
-    Optional<Constructor<?>> constructor = EsgenRepositoriesRegistrar.storeConstructor(type);
+    Optional<Constructor<?>> constructor = EsgenRepositoriesRegistrar.storeConstructor(type, EventStore.class);
     if (constructor.isEmpty()) {
       LOG.warn("Provisioning without the index slots of " + type.getName()
           + ": it has no public constructor taking only an EventStore to read its definition from");

@@ -1,0 +1,4 @@
+package dev.esgen.spring.boot.ledger;
+
+/** A ledger was opened. */
+public record LedgerOpened(String id) implements LedgerEvent {}
