@@ -47,6 +47,9 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * them. The tip is read strongly consistent unless a caller asks otherwise (half the read units; an
  * eventually consistent read returns an older tip whole, never part of one); batches are always read
  * strongly consistent, so that every batch an older or newer tip names is found.
+ *
+ * <p>The read of a tip ({@link #tipRequest}) and the fold of a stream from it ({@link TipFold}) send
+ * nothing, so this loader and {@link AsyncTipLayout} share them.
  */
 final class TipLoader {
 
