@@ -277,6 +277,28 @@ class AsyncTipRepositoryTest {
   }
 
   @Test
+  void aLostResponseOnACalvingTransactionIsResentWithItsTokenAndStoredOnce() {
+    // The tip calves past 2 events: the third event's append moves the first two into a batch, in one
+    // transaction, whose responses are lost until the budget is spent; reading the tip back decides.
+    AsyncCounterRepository counters = counters(attempts(2, 5), 2);
+    CounterId id = freshId();
+    Versioned<Counter> current = await(counters.create(new CounterCreated(id, "calve-lost")));
+    current = await(counters.append(current, List.of(new Incremented(1, "kept"))));
+    assertEquals(0, batches(IndexedCounterRepository.NAME, id));
+    faults.clear();
+    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.LOST_RESPONSE, AsyncFaults.Fault.LOST_RESPONSE);
+
+    Versioned<Counter> calved = await(counters.append(current, List.of(new Incremented(1, "calving"))));
+
+    assertEquals(3, calved.version());
+    assertEquals(List.of("TransactWriteItems", "TransactWriteItems", "GetItem"), sent());
+    assertEquals(1, batches(IndexedCounterRepository.NAME, id), "one batch, written once");
+    assertEquals(List.of(new CounterCreated(id, "calve-lost"), new Incremented(1, "kept"), new Incremented(1, "calving")),
+        storedEvents(id).stream().map(RecordedEvent::event).toList());
+    assertEquals(stored().load(id), await(counters.load(id)));
+  }
+
+  @Test
   void aLostResponseOnACreateIsSettledByReadingBackTheTip() {
     AsyncCounterRepository counters = counters();
     CounterId id = freshId();
