@@ -109,8 +109,8 @@ public @interface Aggregate {
    * Whether to generate {@code <Name>AsyncRepository} beside {@code <Name>Repository}: the same
    * operations and typed lookups, answered with {@code CompletableFuture}s over a
    * {@code DynamoDbAsyncClient}, for services that keep many commands in flight without a thread each.
-   * Off by default, as every generated file costs compile time; the journal layout only (see
-   * docs/async.md).
+   * Off by default, as every generated file costs compile time. Works with either {@link #layout()},
+   * sending the same requests as the synchronous repository (see docs/async.md).
    *
    * <pre>{@code
    * @Aggregate(name = "bank-account", events = AccountEvent.class, async = true)

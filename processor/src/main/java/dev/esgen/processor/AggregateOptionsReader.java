@@ -81,17 +81,12 @@ final class AggregateOptionsReader {
         (Integer) keep.getValue(),
         ttl.isEmpty() ? Optional.empty() : Optional.of(ttl),
         checkTipOptions(type, aggregate),
-        checkAsync(type, aggregate));
+        readAsync(aggregate));
   }
 
-  /** Whether {@code async = true}; on a tip-layout aggregate an error, as no asynchronous tip layout exists. */
-  private boolean checkAsync(TypeElement type, AnnotationMirror aggregate) {
-    AnnotationValue async = Annotations.value(elements, aggregate, "async");
-    boolean tip = Annotations.value(elements, aggregate, "layout").getValue().toString().equals("TIP");
-    if ((Boolean) async.getValue() && tip) {
-      errors.error(type, aggregate, async, Messages.asyncOnTip());
-    }
-    return (Boolean) async.getValue();
+  /** Whether {@code async = true}: either layout has an asynchronous twin. */
+  private boolean readAsync(AnnotationMirror aggregate) {
+    return (Boolean) Annotations.value(elements, aggregate, "async").getValue();
   }
 
   /** The tip options when {@code layout = TIP}; options of the other layout are errors where they are written. */

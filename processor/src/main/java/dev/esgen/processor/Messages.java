@@ -97,11 +97,6 @@ final class Messages {
         + " rewrites its snapshot on every append, see tipSnapshot): remove " + option;
   }
 
-  public static String asyncOnTip() {
-    return "[esgen:async-on-tip] asynchronous repositories serve the journal layout only: remove"
-        + " \"async = true\" or \"layout = Layout.TIP\"";
-  }
-
   public static String invalidSnapshotTtl(String ttl, String problem) {
     return "[esgen:invalid-snapshot-ttl] snapshotTtl = \"" + ttl + "\" " + problem
         + ": use a positive ISO-8601 duration such as \"P30D\" or \"PT12H\", or leave it empty to delete old snapshots";

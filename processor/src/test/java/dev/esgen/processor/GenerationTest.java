@@ -78,6 +78,27 @@ class GenerationTest {
   }
 
   @Test
+  void asyncTrueOnATipLayoutAggregateGeneratesAnAsyncRepositoryOverItsTipDefinition() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(JavaFileObjects.forResource("async/Cart.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.CartAsyncRepository")
+        .contentsAsUtf8String()
+        .contains("super(store, CartRepository.definition(store.objectMapper()));");
+    assertThat(compilation)
+        .generatedSourceFile("fixture.CartAsyncRepository")
+        .contentsAsUtf8String()
+        .contains("public CompletableFuture<Page<Cart>> listByOwner(String owner, PageRequest page)");
+    assertThat(compilation)
+        .generatedSourceFile("fixture.CartRepository")
+        .contentsAsUtf8String()
+        .contains("LayoutKind.TIP");
+  }
+
+  @Test
   void withoutAsyncNoAsyncRepositoryIsGenerated() {
     Compilation compilation = javac().withProcessors(new EsgenProcessor()).compile(BANK);
     assertThat(compilation).succeeded();

@@ -888,17 +888,6 @@ class ValidationTest {
   }
 
   @Test
-  void asyncRepositoriesServeTheJournalLayoutOnly() {
-    JavaFileObject source = rule("AsyncOnTip");
-    Compilation compilation = compile(source);
-    assertThat(compilation)
-        .hadErrorContaining("[esgen:async-on-tip] asynchronous repositories serve the journal layout only")
-        .inFile(source)
-        .onLineContaining("async = true");
-    assertEquals(1, compilation.errors().size(), compilation.errors().toString());
-  }
-
-  @Test
   void aggregateNamesAreUniqueInACompilation() {
     JavaFileObject source = rule("DuplicateAggregateName");
     Compilation compilation = compile(source);

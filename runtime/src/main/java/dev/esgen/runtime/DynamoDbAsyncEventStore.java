@@ -13,6 +13,7 @@ import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
 import dev.esgen.runtime.internal.retry.RetryingAsyncClient;
 import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
+import dev.esgen.runtime.internal.tip.AsyncTipLayout;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -27,9 +28,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  * client's futures (see {@code docs/async.md} for what that means for callbacks and the HTTP client's
  * connection pool).
  *
- * <p>Asynchronous repositories serve aggregate types of the journal layout
- * ({@link LayoutKind#JOURNAL}, the default); a repository of a tip-layout type is refused when it is
- * constructed. The store is safe to share; it does not own the client and does not close it.
+ * <p>Asynchronous repositories serve aggregate types of both layouts, {@link LayoutKind#JOURNAL} (the
+ * default) and {@link LayoutKind#TIP}, each sending the same requests as its synchronous twin. The store
+ * is safe to share; it does not own the client and does not close it.
  *
  * <pre>{@code
  * DynamoDbAsyncClient client = DynamoDbAsyncClient.builder()
@@ -47,6 +48,7 @@ public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStor
   private final AggregateNameClaims claimedNames;
   private final Executor executor;
   private final AsyncJournalLayout journal;
+  private final AsyncTipLayout tip;
 
   DynamoDbAsyncEventStore(DynamoDbAsyncClient client, StoreConfig config, OperationRecorder recorder,
       StateCache cache, AggregateNameClaims claimedNames) {
@@ -55,7 +57,9 @@ public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStor
     this.cache = cache;
     this.claimedNames = claimedNames;
     this.executor = ForkJoinPool.commonPool();
-    this.journal = new AsyncJournalLayout(new RetryingAsyncClient(client, executor), config, recorder);
+    RetryingAsyncClient sending = new RetryingAsyncClient(client, executor);
+    this.journal = new AsyncJournalLayout(sending, config, recorder);
+    this.tip = new AsyncTipLayout(sending, config, recorder);
   }
 
   /** A store on {@code client} with {@code config}, with a state cache and name claims of its own. */
@@ -84,11 +88,7 @@ public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStor
 
   @Override
   public AsyncStorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
-    if (definition.layout() != LayoutKind.JOURNAL) {
-      throw new IllegalArgumentException("aggregate " + definition.name() + " uses the " + definition.layout()
-          + " layout; asynchronous repositories serve the journal layout only (see docs/async.md)");
-    }
-    return journal;
+    return definition.layout() == LayoutKind.TIP ? tip : journal;
   }
 
   @Override

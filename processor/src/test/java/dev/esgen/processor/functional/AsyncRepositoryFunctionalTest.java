@@ -11,6 +11,10 @@ import dev.esgen.processor.functional.bank.BankAccount;
 import dev.esgen.processor.functional.bank.BankAccountAsyncRepository;
 import dev.esgen.processor.functional.bank.BankAccountRepository;
 import dev.esgen.processor.functional.bank.MoneyDeposited;
+import dev.esgen.processor.functional.note.Note;
+import dev.esgen.processor.functional.note.NoteAsyncRepository;
+import dev.esgen.processor.functional.note.NoteEvent;
+import dev.esgen.processor.functional.note.NoteRepository;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.error.VersionConflictException;
@@ -39,15 +43,19 @@ class AsyncRepositoryFunctionalTest {
     return future.orTimeout(30, TimeUnit.SECONDS).join();
   }
 
-  @Test
-  void theGeneratedAsyncRepositoryWritesAndLooksUpWhatTheSyncOneReads() {
-    DynamoDbEventStore store = DynamoDbEventStore.create(IndexDynamo.client(), IndexDynamo.CONFIG);
-    try (DynamoDbAsyncClient client = DynamoDbAsyncClient.builder()
+  private static DynamoDbAsyncClient asyncClient() {
+    return DynamoDbAsyncClient.builder()
         .endpointOverride(DynamoDbLocal.shared().endpoint())
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
         .httpClientBuilder(NettyNioAsyncHttpClient.builder())
-        .build()) {
+        .build();
+  }
+
+  @Test
+  void theGeneratedAsyncRepositoryWritesAndLooksUpWhatTheSyncOneReads() {
+    DynamoDbEventStore store = DynamoDbEventStore.create(IndexDynamo.client(), IndexDynamo.CONFIG);
+    try (DynamoDbAsyncClient client = asyncClient()) {
       BankAccountAsyncRepository accounts = new BankAccountAsyncRepository(store.withAsyncClient(client));
       BankAccountRepository syncAccounts = new BankAccountRepository(store);
       AccountId id = new AccountId(UUID.randomUUID());
@@ -75,6 +83,33 @@ class AsyncRepositoryFunctionalTest {
           () -> accounts.loadByEmail("nobody-" + UUID.randomUUID() + "@example.com").get(30, TimeUnit.SECONDS));
       assertInstanceOf(ValueNotFoundException.class, missing.getCause());
       assertTrue(syncAccounts.findById(id).isPresent());
+    }
+  }
+
+  /** Note is events-only and calves at 50 events: the async loads read the calved batch as the sync ones do. */
+  @Test
+  void theGeneratedAsyncRepositoryOfATipAggregateCalvesAndLoadsWhatTheSyncOneLoads() {
+    DynamoDbEventStore store = DynamoDbEventStore.create(IndexDynamo.client(), IndexDynamo.CONFIG);
+    try (DynamoDbAsyncClient client = asyncClient()) {
+      NoteAsyncRepository notes = new NoteAsyncRepository(store.withAsyncClient(client));
+      NoteRepository syncNotes = new NoteRepository(store);
+      UUID id = UUID.randomUUID();
+
+      Versioned<Note> current = await(notes.create(new NoteEvent.Written(id, "v0")));
+      for (int i = 1; i <= 60; i++) {
+        current = await(notes.append(current, List.of(new NoteEvent.Edited("v" + i))));
+      }
+      Versioned<Note> transacted = await(notes.transact(id, note -> List.of(new NoteEvent.Edited("last"))));
+
+      assertEquals(62, transacted.version());
+      assertEquals(new Note(id, "last"), await(notes.load(id)));
+      assertEquals(syncNotes.load(id), await(notes.load(id)));
+      try (var events = syncNotes.events(id)) {
+        assertEquals(62, events.count());
+      }
+      ExecutionException stale = assertThrows(ExecutionException.class,
+          () -> notes.append(id, 1, List.of(new NoteEvent.Edited("stale"))).get(30, TimeUnit.SECONDS));
+      assertInstanceOf(VersionConflictException.class, stale.getCause());
     }
   }
 }

@@ -26,11 +26,7 @@ public interface AsyncStoreInternals {
    */
   void claimName(AggregateDefinition<?, ?, ?> definition);
 
-  /**
-   * The asynchronous storage layout of the aggregate type {@code definition} describes.
-   *
-   * @throws IllegalArgumentException when there is none for the type's layout
-   */
+  /** The asynchronous storage layout of the aggregate type {@code definition} describes. */
   AsyncStorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition);
 
   /** Starts each repository operation with its retry budget and measures it for the store's listener. */

@@ -92,8 +92,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   private final AsyncStorageLayout layout;
 
   /**
-   * @throws IllegalArgumentException when {@code store} is not one of esgen's asynchronous stores, or
-   *     has no asynchronous layout for the aggregate type's layout
+   * @throws IllegalArgumentException when {@code store} is not one of esgen's asynchronous stores
    * @throws dev.esgen.runtime.error.DuplicateAggregateNameException when {@code store} already serves
    *     another aggregate type under {@code definition}'s name
    */

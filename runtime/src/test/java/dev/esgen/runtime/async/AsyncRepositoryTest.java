@@ -38,7 +38,6 @@ import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.AppendOptions;
-import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.AsyncDynamo;
@@ -434,15 +433,6 @@ class AsyncRepositoryTest {
     for (Counter counter : all) {
       assertEquals(new IndexedCounterRepository(TestDynamo.store(), name, LayoutKind.JOURNAL).load(counter.id()), counter);
     }
-  }
-
-  @Test
-  void aTipLayoutAggregateIsRefusedWhenItsRepositoryIsConstructed() {
-    AsyncEventStore store = DynamoDbAsyncEventStore.create(client, StoreConfig.defaults());
-    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-        () -> new AsyncEventSourcedRepository<>(store,
-            IndexedCounterRepository.definition(store.objectMapper(), LayoutKind.TIP, 0)) {});
-    assertTrue(refused.getMessage().contains("journal layout only"), refused.getMessage());
   }
 
   @Test

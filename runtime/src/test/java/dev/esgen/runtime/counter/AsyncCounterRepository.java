@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The indexed counters of {@link IndexedCounterRepository} in the journal layout, shaped like a generated
- * asynchronous repository with a unique lookup.
+ * The indexed counters of {@link IndexedCounterRepository}, in the journal layout unless a constructor
+ * says otherwise, shaped like a generated asynchronous repository with a unique lookup.
  */
 public final class AsyncCounterRepository extends AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> {
 
@@ -23,7 +23,17 @@ public final class AsyncCounterRepository extends AsyncEventSourcedRepository<Co
    * the type and must meet only its own.
    */
   public AsyncCounterRepository(AsyncEventStore store, String name) {
-    super(store, IndexedCounterRepository.definition(store.objectMapper(), name, LayoutKind.JOURNAL, 0));
+    this(store, name, LayoutKind.JOURNAL);
+  }
+
+  /** Indexed counters in {@code layout}; the tip calves at {@code tipMaxEvents} events when above 0. */
+  public AsyncCounterRepository(AsyncEventStore store, LayoutKind layout, int tipMaxEvents) {
+    super(store, IndexedCounterRepository.definition(store.objectMapper(), layout, tipMaxEvents));
+  }
+
+  /** Indexed counters in {@code layout} under the aggregate name {@code name}. */
+  public AsyncCounterRepository(AsyncEventStore store, String name, LayoutKind layout) {
+    super(store, IndexedCounterRepository.definition(store.objectMapper(), name, layout, 0));
   }
 
   public CompletableFuture<Optional<Counter>> findByName(String name) {

@@ -5,9 +5,9 @@ import dev.esgen.annotations.AggregateId;
 import dev.esgen.annotations.Layout;
 import java.util.UUID;
 
-/** An aggregate in the tip layout with every tip option set. */
+/** An aggregate in the tip layout with every tip option set, and an asynchronous repository. */
 @Aggregate(name = "note", events = NoteEvent.class, layout = Layout.TIP, tipMaxBytes = 8192, tipMaxEvents = 50,
-    tipSnapshot = false)
+    tipSnapshot = false, async = true)
 public record Note(@AggregateId UUID id, String text) {
 
   static Note write(NoteEvent.Written e) {

@@ -19,12 +19,16 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * What {@link RetryingDynamoDbClient} and the metered client are to the synchronous layouts, for the
@@ -32,7 +36,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * off, classifies every failure with {@link Failures}, and sends again as the operation's
  * {@link RetryBudget} allows, by the same rules (reads after transient failures and unknown outcomes; a
  * {@code TransactWriteItems} after transient failures, and after an unknown outcome with the same client
- * request token; giving up with {@link AmbiguousWriteException} when a transaction may have been applied).
+ * request token; giving up with {@link AmbiguousWriteException} when a transaction may have been applied;
+ * a {@code PutItem} or {@code UpdateItem} after transient failures only, failing with
+ * {@link AmbiguousWriteException} at once when its outcome is unknown).
  *
  * <p>No thread waits: the pause before a resend is spent on a delayed executor
  * ({@link CompletableFuture#delayedExecutor}) that then sends from {@code executor}. The operation whose
@@ -102,6 +108,26 @@ public final class RetryingAsyncClient {
   }
 
   /**
+   * Sends the put again only after transient failures, which say it was not carried out; fails with
+   * {@link AmbiguousWriteException} when its outcome is unknown, for the layout to read back.
+   */
+  public CompletableFuture<PutItemResponse> putItem(PutItemRequest request, OperationRecorder.Operation operation) {
+    PutItemRequest sent = metered(request.returnConsumedCapacity(), operation)
+        ? request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build() : request;
+    return write(client::putItem, unretried(sent), response -> single(response.consumedCapacity()),
+        () -> "PutItem on [" + request.tableName() + "]", operation);
+  }
+
+  /** As {@link #putItem}, for an update. */
+  public CompletableFuture<UpdateItemResponse> updateItem(
+      UpdateItemRequest request, OperationRecorder.Operation operation) {
+    UpdateItemRequest sent = metered(request.returnConsumedCapacity(), operation)
+        ? request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build() : request;
+    return write(client::updateItem, unretried(sent), response -> single(response.consumedCapacity()),
+        () -> "UpdateItem on [" + request.tableName() + "]", operation);
+  }
+
+  /**
    * Sends the transaction until it is applied, refused, or the budget is spent; see the class comment.
    * Fails with {@link AmbiguousWriteException} when an attempt's outcome was unknown and no later attempt
    * settled it.
@@ -165,6 +191,31 @@ public final class RetryingAsyncClient {
           if (pause.isPresent()) {
             return CompletableFutures.after(pause.get(), executor,
                 () -> read(call, request, capacity, description, operation));
+          }
+          return CompletableFuture.<R>failedFuture(giveUp(description, kind, cause, false, operation));
+        })
+        .thenCompose(next -> next);
+  }
+
+  /** A write without an idempotency token: only failures that say nothing was applied are resent here. */
+  private <Q, R> CompletableFuture<R> write(Function<Q, CompletableFuture<R>> call, Q request,
+      Function<R, List<ConsumedCapacity>> capacity, Supplier<String> description,
+      OperationRecorder.Operation operation) {
+    return send(call, request, capacity, true, operation)
+        .handle((response, failure) -> {
+          if (failure == null) {
+            return CompletableFuture.completedFuture(response);
+          }
+          Throwable cause = CompletableFutures.unwrap(failure);
+          FailureKind kind = Failures.classify(cause);
+          if (kind == FailureKind.OUTCOME_UNKNOWN && cause instanceof RuntimeException runtime) {
+            return CompletableFuture.<R>failedFuture(new AmbiguousWriteException(runtime));
+          }
+          Optional<Duration> pause = kind == FailureKind.TRANSIENT
+              ? operation.budget().pauseBeforeRetry(kind, cause) : Optional.empty();
+          if (pause.isPresent()) {
+            return CompletableFutures.after(pause.get(), executor,
+                () -> write(call, request, capacity, description, operation));
           }
           return CompletableFuture.<R>failedFuture(giveUp(description, kind, cause, false, operation));
         })

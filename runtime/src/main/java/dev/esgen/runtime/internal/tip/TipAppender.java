@@ -60,8 +60,11 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
@@ -88,17 +91,19 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * the event right after the loaded ones: its append id says whether this append was stored. If nothing
  * follows the loaded version yet, the same write is sent again, conditioned as before, so it can be
  * applied at most once.
+ *
+ * <p>Building the append and judging what came back ({@link #prepare}, {@link #readBackTip},
+ * {@link #readBack(GetItemResponse, AppendRequest)}, {@link #inBatch}, {@link #verdict}) send nothing, so
+ * the synchronous {@link #append} and {@link AsyncTipLayout} share them; each sends and loops on its own.
  */
 final class TipAppender {
 
-  private final DynamoDbClient client;
   private final StoreConfig config;
   private final OperationRecorder recorder;
   private final UniqueReservations reservations;
   private final CommandRecords commands;
 
-  TipAppender(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
-    this.client = client;
+  TipAppender(StoreConfig config, OperationRecorder recorder) {
     this.config = config;
     this.recorder = recorder;
     // Reservations and command records stay in the snapshot table for both layouts: one namespace per
@@ -107,7 +112,32 @@ final class TipAppender {
     this.commands = new CommandRecords(config.snapshotTable());
   }
 
-  <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
+  /**
+   * An append built and checked, ready to send: exactly one of the {@code PutItem} that creates the tip,
+   * the {@code UpdateItem} of the tip and the transaction; for a single-item write, the error its failed
+   * condition means; and the stream as it is once stored.
+   */
+  record Prepared<A>(PutItemRequest create, UpdateItemRequest update, AppendTransaction transaction,
+      Function<ConditionalCheckFailedException, RuntimeException> conflict, LoadedStream<A> stored) {}
+
+  /** Sends {@code request} through {@code client}; returns the stream once the append is stored. */
+  <A, I, E> LoadedStream<A> append(DynamoDbClient client, AppendRequest<A, I, E> request) {
+    Prepared<A> prepared = prepare(request);
+    if (prepared.transaction() != null) {
+      sendTransaction(client, prepared.transaction(), request);
+    } else {
+      writeSingle(client, request, prepared);
+    }
+    return prepared.stored();
+  }
+
+  /**
+   * Builds {@code request}'s write without sending it.
+   *
+   * @throws ItemTooLargeException when the tip or a batch would exceed DynamoDB's limit
+   * @throws dev.esgen.runtime.error.TransactionTooLargeException when the transaction would
+   */
+  <A, I, E> Prepared<A> prepare(AppendRequest<A, I, E> request) {
     AggregateDefinition<A, I, E> definition = request.definition();
     TipPolicy policy = definition.tipPolicy();
     String aid = definition.keys().idString(request.id());
@@ -212,13 +242,14 @@ final class TipAppender {
 
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
     boolean transactional = calve || reserves || request.commandId().isPresent();
+    LoadedStream<A> stored = new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
     if (creating && !transactional) {
-      writeSingle(request, stream, () -> create(tip), e -> new AggregateAlreadyExistsException(definition.name(), aid,
-          versionIn(e.hasItem() ? e.item() : Map.of())));
+      return new Prepared<>(create(tip), null, null, e -> new AggregateAlreadyExistsException(definition.name(), aid,
+          versionIn(e.hasItem() ? e.item() : Map.of())), stored);
     } else if (!creating && !transactional) {
-      UpdateItemRequest update = tipUpdate(tip, baseVersion, true, snapshot, changes);
-      writeSingle(request, stream, () -> update(update), e -> new VersionConflictException(
-          definition.name(), aid, baseVersion, versionIn(e.hasItem() ? e.item() : Map.of()), 1, e));
+      return new Prepared<>(null, tipUpdate(tip, baseVersion, true, snapshot, changes), null,
+          e -> new VersionConflictException(
+              definition.name(), aid, baseVersion, versionIn(e.hasItem() ? e.item() : Map.of()), 1, e), stored);
     } else {
       AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
       if (calve) {
@@ -254,9 +285,8 @@ final class TipAppender {
             next, now), CommandRecords.itemSize(definition.name(), aid, command, request.appendId(), version, next, now));
       }
       transaction.checkLimits();
-      sendTransaction(transaction, request, stream);
+      return new Prepared<>(null, null, transaction, null, stored);
     }
-    return new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
   }
 
   private static TipPosition tipPosition(LoadedStream<?> current, String aggregateName) {
@@ -336,17 +366,14 @@ final class TipAppender {
         .build();
   }
 
-  private void create(Map<String, AttributeValue> tip) {
-    client.putItem(b -> b
+  private PutItemRequest create(Map<String, AttributeValue> tip) {
+    return PutItemRequest.builder()
         .tableName(config.tipTable())
         .item(tip)
         .conditionExpression("attribute_not_exists(#p)")
         .expressionAttributeNames(Map.of("#p", STREAM))
-        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-  }
-
-  private void update(UpdateItemRequest update) {
-    client.updateItem(update);
+        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+        .build();
   }
 
   /**
@@ -354,22 +381,25 @@ final class TipAppender {
    * read back; if nothing followed the loaded version it is sent again within the retry budget. A failed
    * condition after such a resend may be this append's own earlier attempt, so it is read back too.
    */
-  private void writeSingle(AppendRequest<?, ?, ?> request, String stream, Runnable write,
-      Function<ConditionalCheckFailedException, RuntimeException> conflict) {
+  private void writeSingle(DynamoDbClient client, AppendRequest<?, ?, ?> request, Prepared<?> prepared) {
     RetryBudget budget = recorder.currentBudget();
     RuntimeException ambiguity = null;
     while (true) {
       try {
-        write.run();
+        if (prepared.create() != null) {
+          client.putItem(prepared.create());
+        } else {
+          client.updateItem(prepared.update());
+        }
         return;
       } catch (ConditionalCheckFailedException e) {
-        if (ambiguity == null || readBack(request, stream, ambiguity) != StoredOutcome.THIS_APPEND) {
-          throw conflict.apply(e);
+        if (ambiguity == null || readBack(client, request, ambiguity) != StoredOutcome.THIS_APPEND) {
+          throw prepared.conflict().apply(e);
         }
         return;
       } catch (AmbiguousWriteException e) {
         ambiguity = e.lastFailure();
-        StoredOutcome outcome = readBack(request, stream, ambiguity);
+        StoredOutcome outcome = readBack(client, request, ambiguity);
         if (outcome == StoredOutcome.THIS_APPEND) {
           return;
         }
@@ -383,90 +413,152 @@ final class TipAppender {
         if (ambiguity == null) {
           throw e;
         }
-        // Refused until the budget ran out after an attempt of unknown outcome: that attempt may still be
-        // applied after the read-back saw nothing, so "nothing written" would not be a promise esgen can keep.
-        if (readBack(request, stream, ambiguity) == StoredOutcome.THIS_APPEND) {
-          return;
+        if (readBack(client, request, ambiguity) != StoredOutcome.THIS_APPEND) {
+          throw refusedAfterAmbiguity(request, ambiguity, e);
         }
-        AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, ambiguity);
-        unknown.addSuppressed(e);
-        throw unknown;
+        return;
       } catch (ResourceNotFoundException e) {
-        throw new MissingTableException(List.of(config.tipTable()), e);
+        throw missingTip(e);
       }
     }
   }
 
+  /**
+   * A single-item write refused until the budget ran out after an attempt of unknown outcome, whose
+   * read-back did not find it: that attempt may still be applied after the read-back saw nothing, so
+   * "nothing written" would not be a promise esgen can keep.
+   */
+  static AppendOutcomeUnknownException refusedAfterAmbiguity(
+      AppendRequest<?, ?, ?> request, RuntimeException ambiguity, Throwable refusal) {
+    AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, ambiguity);
+    unknown.addSuppressed(refusal);
+    return unknown;
+  }
+
+  /** The error for a single-item write to a missing tip table. */
+  MissingTableException missingTip(ResourceNotFoundException e) {
+    return new MissingTableException(List.of(config.tipTable()), e);
+  }
+
   /** Sends a transactional append; the retrying client resends it with the same token while in doubt. */
-  private void sendTransaction(AppendTransaction transaction, AppendRequest<?, ?, ?> request, String stream) {
+  private void sendTransaction(DynamoDbClient client, AppendTransaction transaction, AppendRequest<?, ?, ?> request) {
     try {
       client.transactWriteItems(b -> b.transactItems(transaction.items()));
     } catch (TransactionCanceledException e) {
       throw transaction.toException(e, request.expectedVersion(), request.creating(), VERSION);
     } catch (AmbiguousWriteException e) {
-      RuntimeException last = e.lastFailure();
-      switch (readBack(request, stream, last)) {
-        case THIS_APPEND:
-          return;
-        case ANOTHER_APPEND:
-          throw StoredOutcome.lostTo(request, last);
-        default:
-          throw transaction.notStored(request, last, VERSION, recorder.currentBudget().failedAttempts());
+      RuntimeException notStored = verdict(readBack(client, request, e.lastFailure()), e.lastFailure(), transaction,
+          request, recorder.currentBudget().failedAttempts());
+      if (notStored != null) {
+        throw notStored;
       }
     } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(transaction.changesReservations() || request.commandId().isPresent()
-          ? List.of(config.tipTable(), config.snapshotTable())
-          : List.of(config.tipTable()), e);
+      throw missingTables(transaction, request, e);
     }
+  }
+
+  /** The error for a transactional append to missing tables. */
+  MissingTableException missingTables(
+      AppendTransaction transaction, AppendRequest<?, ?, ?> request, ResourceNotFoundException e) {
+    return new MissingTableException(transaction.changesReservations() || request.commandId().isPresent()
+        ? List.of(config.tipTable(), config.snapshotTable())
+        : List.of(config.tipTable()), e);
+  }
+
+  /**
+   * What is true of a transactional append of unknown outcome, given what reading back found: null when
+   * it is stored, else the error that says why it is not.
+   *
+   * @param failedAttempts the failed attempts of the operation so far
+   */
+  static RuntimeException verdict(StoredOutcome outcome, RuntimeException last, AppendTransaction transaction,
+      AppendRequest<?, ?, ?> request, int failedAttempts) {
+    return switch (outcome) {
+      case THIS_APPEND -> null;
+      case ANOTHER_APPEND -> StoredOutcome.lostTo(request, last);
+      case NOTHING -> transaction.notStored(request, last, VERSION, failedAttempts);
+    };
   }
 
   /**
    * Which append wrote the first event after the request's base: read from the tip, or from the batch
    * it was calved into, with strong consistency. A read that fails leaves the outcome unknown.
    */
-  private StoredOutcome readBack(AppendRequest<?, ?, ?> request, String stream, RuntimeException lastFailure) {
+  private StoredOutcome readBack(DynamoDbClient client, AppendRequest<?, ?, ?> request, RuntimeException lastFailure) {
     try {
-      long wanted = request.baseSeqNr();
-      GetItemResponse tipResponse = client.getItem(b -> b
-          .tableName(config.tipTable())
-          .key(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)))
-          .consistentRead(true));
-      Map<String, AttributeValue> tip = tipResponse.hasItem() ? tipResponse.item() : Map.of();
-      if (tip.isEmpty() || !tip.containsKey(NEXT) || Long.parseLong(tip.get(NEXT).n()) <= wanted) {
-        return StoredOutcome.NOTHING;
-      }
-      long next = Long.parseLong(tip.get(NEXT).n());
-      List<AttributeValue> events = tip.get(EVENTS).l();
-      long first = next - events.size();
-      if (wanted < first) {
-        QueryResponse batches = client.query(b -> b
-            .tableName(config.tipTable())
-            .keyConditionExpression("#p = :p AND #i <= :wanted")
-            .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
-            .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":wanted", index(wanted)))
-            .scanIndexForward(false)
-            .limit(1)
-            .consistentRead(true));
-        if (batches.items().isEmpty()) {
-          return StoredOutcome.ANOTHER_APPEND;
-        }
-        Map<String, AttributeValue> batch = batches.items().get(0);
-        first = Long.parseLong(batch.get(INDEX).n());
-        events = batch.get(EVENTS).l();
-      }
-      int offset = (int) (wanted - first);
-      if (offset < 0 || offset >= events.size() || !events.get(offset).hasM()) {
-        return StoredOutcome.ANOTHER_APPEND;
-      }
-      AttributeValue stored = events.get(offset).m().get(APPEND_ID);
-      return stored != null && request.appendId().equals(stored.s())
-          ? StoredOutcome.THIS_APPEND
-          : StoredOutcome.ANOTHER_APPEND;
+      ReadBack fromTip = readBack(client.getItem(readBackTip(request)), request);
+      return fromTip.batch() == null ? fromTip.outcome() : inBatch(client.query(fromTip.batch()), request);
     } catch (RuntimeException unreadable) {
-      AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, lastFailure);
-      unknown.addSuppressed(unreadable);
-      throw unknown;
+      throw unreadable(request, lastFailure, unreadable);
     }
+  }
+
+  /** The error for an append of unknown outcome whose read-back failed too. */
+  static AppendOutcomeUnknownException unreadable(
+      AppendRequest<?, ?, ?> request, RuntimeException lastFailure, Throwable unreadable) {
+    AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, lastFailure);
+    unknown.addSuppressed(unreadable);
+    return unknown;
+  }
+
+  /** The first read of a read-back: the tip of the request's stream, strongly consistent. */
+  GetItemRequest readBackTip(AppendRequest<?, ?, ?> request) {
+    return TipLoader.tipRequest(config, streamOf(request), true);
+  }
+
+  /**
+   * What the tip read by {@link #readBackTip} says: the outcome, or (when the event after the request's
+   * base was calved since) the query of the batch holding it, whose answer {@link #inBatch} judges.
+   */
+  record ReadBack(StoredOutcome outcome, QueryRequest batch) {}
+
+  /** What {@code tipResponse} says about {@code request}; see {@link ReadBack}. */
+  ReadBack readBack(GetItemResponse tipResponse, AppendRequest<?, ?, ?> request) {
+    long wanted = request.baseSeqNr();
+    Map<String, AttributeValue> tip = tipResponse.hasItem() ? tipResponse.item() : Map.of();
+    if (tip.isEmpty() || !tip.containsKey(NEXT) || Long.parseLong(tip.get(NEXT).n()) <= wanted) {
+      return new ReadBack(StoredOutcome.NOTHING, null);
+    }
+    long next = Long.parseLong(tip.get(NEXT).n());
+    List<AttributeValue> events = tip.get(EVENTS).l();
+    long first = next - events.size();
+    if (wanted < first) {
+      return new ReadBack(null, QueryRequest.builder()
+          .tableName(config.tipTable())
+          .keyConditionExpression("#p = :p AND #i <= :wanted")
+          .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+          .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(streamOf(request)), ":wanted", index(wanted)))
+          .scanIndexForward(false)
+          .limit(1)
+          .consistentRead(true)
+          .build());
+    }
+    return new ReadBack(outcomeAt(first, events, request), null);
+  }
+
+  /** What the batch query of a {@link ReadBack} found about {@code request}. */
+  static StoredOutcome inBatch(QueryResponse batches, AppendRequest<?, ?, ?> request) {
+    if (batches.items().isEmpty()) {
+      return StoredOutcome.ANOTHER_APPEND;
+    }
+    Map<String, AttributeValue> batch = batches.items().get(0);
+    return outcomeAt(Long.parseLong(batch.get(INDEX).n()), batch.get(EVENTS).l(), request);
+  }
+
+  /** Which append wrote the event after the request's base, in {@code events}, the first at index {@code first}. */
+  private static StoredOutcome outcomeAt(long first, List<AttributeValue> events, AppendRequest<?, ?, ?> request) {
+    int offset = (int) (request.baseSeqNr() - first);
+    if (offset < 0 || offset >= events.size() || !events.get(offset).hasM()) {
+      return StoredOutcome.ANOTHER_APPEND;
+    }
+    AttributeValue stored = events.get(offset).m().get(APPEND_ID);
+    return stored != null && request.appendId().equals(stored.s())
+        ? StoredOutcome.THIS_APPEND
+        : StoredOutcome.ANOTHER_APPEND;
+  }
+
+  private static String streamOf(AppendRequest<?, ?, ?> request) {
+    return new TipKeys(request.definition().name()).streamName(request.aggregateId());
   }
 
   private TransactWriteItem createAction(Map<String, AttributeValue> tip) {

@@ -64,20 +64,34 @@ final class TipIndexReader {
    * consistent, so a stream created a moment ago may be missing; every stream listed is read consistently.
    */
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
-    TipKeys keys = new TipKeys(definition.name());
-    ShardedListing listing = new ShardedListing(definition.name(), definition.shards(), positions(keys));
-    Page<Map<String, AttributeValue>> listed = listing.page(page, (shard, start, limit) ->
-        slots.run(QueryRequest.builder()
-            .tableName(config.tipTable())
-            .indexName(TipKeys.LISTING_INDEX)
-            .keyConditionExpression("#lk = :lk")
-            .expressionAttributeNames(Map.of("#lk", LISTING))
-            .expressionAttributeValues(Map.of(":lk", AttributeValue.fromS(keys.listingKey(shard))))
-            .limit(limit)
-            .exclusiveStartKey(start)
-            .build(), definition.name(), "listAll"));
-    List<I> ids = listed.items().stream().map(item -> definition.keys().parseId(item.get(AID).s())).toList();
-    return new Page<>(List.copyOf(loader.loadAll(definition, ids, true).values()), listed.nextCursor());
+    Page<Map<String, AttributeValue>> listed = listing(definition).page(page, (shard, start, limit) ->
+        slots.run(listQuery(config, definition, shard, start, limit), definition.name(), "listAll"));
+    return new Page<>(List.copyOf(loader.loadAll(definition, ids(definition, listed), true).values()),
+        listed.nextCursor());
+  }
+
+  /** The listing of {@code definition}'s tips, shard by shard. */
+  static ShardedListing listing(AggregateDefinition<?, ?, ?> definition) {
+    return new ShardedListing(definition.name(), definition.shards(), positions(new TipKeys(definition.name())));
+  }
+
+  /** One query page of the listing index for {@code shard}, after {@code start} (null: from the beginning). */
+  static QueryRequest listQuery(StoreConfig config, AggregateDefinition<?, ?, ?> definition, int shard,
+      Map<String, AttributeValue> start, int limit) {
+    return QueryRequest.builder()
+        .tableName(config.tipTable())
+        .indexName(TipKeys.LISTING_INDEX)
+        .keyConditionExpression("#lk = :lk")
+        .expressionAttributeNames(Map.of("#lk", LISTING))
+        .expressionAttributeValues(Map.of(":lk", AttributeValue.fromS(new TipKeys(definition.name()).listingKey(shard))))
+        .limit(limit)
+        .exclusiveStartKey(start)
+        .build();
+  }
+
+  /** The ids of the tips a listing page names. */
+  static <I> List<I> ids(AggregateDefinition<?, I, ?> definition, Page<Map<String, AttributeValue>> listed) {
+    return listed.items().stream().map(item -> definition.keys().parseId(item.get(AID).s())).toList();
   }
 
   /** A listing cursor keeps the last aid read; the listing index's hash key follows from the shard. */
@@ -101,7 +115,7 @@ final class TipIndexReader {
   }
 
   /** The table key of the tip of {@code aid}. */
-  private static Map<String, AttributeValue> tipKey(TipKeys keys, String aid) {
+  static Map<String, AttributeValue> tipKey(TipKeys keys, String aid) {
     return Map.of(STREAM, AttributeValue.fromS(keys.streamName(aid)), INDEX, TipLoader.index(TipKeys.TIP_INDEX));
   }
 }

@@ -58,7 +58,7 @@ public final class TipLayout implements StorageLayout {
   public TipLayout(DynamoDbClient client, StoreConfig config, OperationRecorder recorder) {
     this.client = client;
     this.loader = new TipLoader(client, config, recorder);
-    this.appender = new TipAppender(client, config, recorder);
+    this.appender = new TipAppender(config, recorder);
     this.indexReader = new TipIndexReader(client, config, loader);
     this.commands = new CommandRecords(config.snapshotTable());
     this.reindexer = new TipReindexer(client, config, recorder);
@@ -77,7 +77,7 @@ public final class TipLayout implements StorageLayout {
 
   @Override
   public <A, I, E> LoadedStream<A> append(AppendRequest<A, I, E> request) {
-    return appender.append(request);
+    return appender.append(client, request);
   }
 
   @Override

@@ -33,8 +33,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
@@ -45,6 +47,9 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * them. The tip is read strongly consistent unless a caller asks otherwise (half the read units; an
  * eventually consistent read returns an older tip whole, never part of one); batches are always read
  * strongly consistent, so that every batch an older or newer tip names is found.
+ *
+ * <p>The read of a tip ({@link #tipRequest}) and the fold of a stream from it ({@link TipFold}) send
+ * nothing, so this loader and {@link AsyncTipLayout} share them.
  */
 final class TipLoader {
 
@@ -159,20 +164,8 @@ final class TipLoader {
    */
   <A, I, E> Map<I, LoadedStream<A>> loadAll(
       AggregateDefinition<A, I, E> definition, Collection<I> ids, boolean consistent) {
-    TipKeys keys = new TipKeys(definition.name());
-    // Keyed by stream name rather than by the tip's aid attribute, which older tips may lack.
-    Map<String, I> byStream = new LinkedHashMap<>();
-    for (I id : ids) {
-      byStream.putIfAbsent(keys.streamName(definition.keys().idString(Objects.requireNonNull(id, "id"))), id);
-    }
-    List<Map<String, AttributeValue>> tipKeys = new ArrayList<>();
-    for (String stream : byStream.keySet()) {
-      tipKeys.add(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)));
-    }
-    Map<String, Map<String, AttributeValue>> tips = new HashMap<>();
-    for (Map<String, AttributeValue> tip : tipReader.read(tipKeys, consistent)) {
-      tips.put(tip.get(STREAM).s(), tip);
-    }
+    Map<String, I> byStream = byStream(definition, ids);
+    Map<String, Map<String, AttributeValue>> tips = byStream(tipReader.read(tipKeys(byStream), consistent));
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
     byStream.forEach((stream, id) -> {
       Map<String, AttributeValue> tip = tips.get(stream);
@@ -184,114 +177,214 @@ final class TipLoader {
   }
 
   /**
+   * Each of {@code ids} once, in their order, keyed by stream name rather than by the tip's aid
+   * attribute, which older tips may lack.
+   */
+  static <I> Map<String, I> byStream(AggregateDefinition<?, I, ?> definition, Collection<I> ids) {
+    TipKeys keys = new TipKeys(definition.name());
+    Map<String, I> byStream = new LinkedHashMap<>();
+    for (I id : ids) {
+      byStream.putIfAbsent(keys.streamName(definition.keys().idString(Objects.requireNonNull(id, "id"))), id);
+    }
+    return byStream;
+  }
+
+  /** The table keys of the tips of {@code byStream}'s streams. */
+  static List<Map<String, AttributeValue>> tipKeys(Map<String, ?> byStream) {
+    List<Map<String, AttributeValue>> tipKeys = new ArrayList<>();
+    for (String stream : byStream.keySet()) {
+      tipKeys.add(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)));
+    }
+    return tipKeys;
+  }
+
+  /** {@code tips} by their stream name. */
+  static Map<String, Map<String, AttributeValue>> byStream(List<Map<String, AttributeValue>> tips) {
+    Map<String, Map<String, AttributeValue>> found = new HashMap<>();
+    for (Map<String, AttributeValue> tip : tips) {
+      found.put(tip.get(STREAM).s(), tip);
+    }
+    return found;
+  }
+
+  /**
    * The stream whose tip is {@code tip}: its snapshot, and the batches only when the snapshot needs them.
-   * A snapshot written by other code (another fingerprint) is not even decoded: the state is folded from
-   * the first event, calved batches included; the next append rewrites the snapshot anyway.
    *
-   * @throws StaleSnapshotException when such a snapshot cannot be rebuilt because events are missing
+   * @throws StaleSnapshotException when a snapshot of other code cannot be rebuilt because events are missing
    */
   private <A, I, E> LoadedStream<A> fromTip(AggregateDefinition<A, I, E> definition, String aid,
       Map<String, AttributeValue> tip) {
-    String stream = tip.get(STREAM).s();
-    long version = number(definition, aid, tip, VERSION, "tip");
-    long next = number(definition, aid, tip, NEXT, "tip");
-    List<AttributeValue> events = list(definition, aid, tip, EVENTS, "tip");
-    List<AttributeValue> cases = list(definition, aid, tip, CASES, "tip");
-    long base = next - events.size();
-    if (events.size() != cases.size() || base < 0 || next < 1) {
-      throw new CorruptStreamException(definition.name(), aid, "the tip holds " + events.size() + " events and "
-          + cases.size() + " types but says the stream has " + next + " events");
+    TipFold<A, E> fold = foldFrom(config, definition, aid, tip);
+    Optional<QueryRequest> page = fold.firstPage();
+    while (page.isPresent()) {
+      page = fold.visit(query(page.get()));
+    }
+    return fold.finish();
+  }
+
+  /** The fold of the stream whose tip is {@code tip}, checked and its snapshot decoded, before any batch is read. */
+  static <A, E> TipFold<A, E> foldFrom(StoreConfig config, AggregateDefinition<A, ?, E> definition, String aid,
+      Map<String, AttributeValue> tip) {
+    return new TipFold<>(config, definition, aid, tip);
+  }
+
+  /**
+   * One stream's load from its tip, without sending: the snapshot (when its fingerprint matches; a
+   * snapshot written by other code is not even decoded, the state is folded from the first event, calved
+   * batches included, and the next append rewrites it), then the batches the snapshot does not cover,
+   * read newest first and only as far back as needed, then the tip's events. The caller sends each
+   * {@link #firstPage()} and {@link #visit} answer, then takes {@link #finish()}.
+   *
+   * <p>Batches are keyed by their first event's index, all below the tip's first event {@code base}; a
+   * batch a concurrent writer calves after the tip was read starts at {@code base} or later and is left
+   * out, so the result matches the tip that was read.
+   */
+  static final class TipFold<A, E> {
+
+    private final AggregateDefinition<A, ?, E> definition;
+    private final String aid;
+    private final long version;
+    private final long next;
+    private final long base;
+    private final List<AttributeValue> events;
+    private final List<AttributeValue> cases;
+    private final long from;
+    private final long staleAt;
+    private final A snapshot;
+    private final QueryRequest.Builder query;
+    private final List<Batch> batches = new ArrayList<>();
+    private long end;
+
+    private TipFold(StoreConfig config, AggregateDefinition<A, ?, E> definition, String aid,
+        Map<String, AttributeValue> tip) {
+      this.definition = definition;
+      this.aid = aid;
+      this.version = number(definition, aid, tip, VERSION, "tip");
+      this.next = number(definition, aid, tip, NEXT, "tip");
+      this.events = list(definition, aid, tip, EVENTS, "tip");
+      this.cases = list(definition, aid, tip, CASES, "tip");
+      this.base = next - events.size();
+      if (events.size() != cases.size() || base < 0 || next < 1) {
+        throw new CorruptStreamException(definition.name(), aid, "the tip holds " + events.size() + " events and "
+            + cases.size() + " types but says the stream has " + next + " events");
+      }
+      A state = null;
+      long snapshotAt = 0;
+      long stale = 0;
+      AttributeValue unfold = tip.get(UNFOLD);
+      if (unfold != null && unfold.hasM()) {
+        long taken = number(definition, aid, unfold.m(), INDEX, "tip's snapshot");
+        if (taken < 1 || taken > next) {
+          throw new CorruptStreamException(definition.name(), aid,
+              "the tip's snapshot was taken at event " + taken + " of " + next);
+        }
+        if (SnapshotFingerprint.matches(definition, unfold.m().get(SCHEMA))) {
+          snapshotAt = taken;
+          state = decodeSnapshot(definition, aid, snapshotAt, unfold.m().get(DATA));
+        } else {
+          stale = taken;
+        }
+      }
+      this.snapshot = state;
+      this.from = snapshotAt;
+      this.staleAt = stale;
+      this.end = base;
+      this.query = QueryRequest.builder()
+          .tableName(config.tipTable())
+          .keyConditionExpression("#p = :p AND #i < :base")
+          .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+          .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(tip.get(STREAM).s()), ":base", index(base)))
+          .scanIndexForward(false)
+          .consistentRead(true);
     }
 
-    A state = null;
-    long from = 0;
-    long staleAt = 0;
-    AttributeValue unfold = tip.get(UNFOLD);
-    if (unfold != null && unfold.hasM()) {
-      long taken = number(definition, aid, unfold.m(), INDEX, "tip's snapshot");
-      if (taken < 1 || taken > next) {
+    /** The first query of batches, empty when the snapshot covers every event before the tip's. */
+    Optional<QueryRequest> firstPage() {
+      return from < base ? Optional.of(query.exclusiveStartKey(null).build()) : Optional.empty();
+    }
+
+    /**
+     * Takes one page of batches, newest first; returns the next page to send, empty when the batches
+     * reach back to the snapshot.
+     *
+     * @throws CorruptStreamException when a batch is missing ({@link StaleSnapshotException} when that
+     *     leaves a snapshot of other code without a rebuild)
+     */
+    Optional<QueryRequest> visit(QueryResponse page) {
+      for (Map<String, AttributeValue> item : page.items()) {
+        long first = checked(() -> number(definition, aid, item, INDEX, "batch"));
+        long batchNext = checked(() -> number(definition, aid, item, NEXT, "batch"));
+        List<AttributeValue> batchEvents = checked(() -> list(definition, aid, item, EVENTS, "batch"));
+        List<AttributeValue> batchCases = checked(() -> list(definition, aid, item, CASES, "batch"));
+        if (batchNext != end || first != batchNext - batchEvents.size() || batchEvents.size() != batchCases.size()) {
+          throw stale(new CorruptStreamException(definition.name(), aid, "expected a batch ending at event " + end
+              + ", found one of " + batchEvents.size() + " events keyed " + first + " ending at " + batchNext));
+        }
+        batches.add(new Batch(first, batchEvents, batchCases));
+        end = first;
+        if (end <= from) {
+          Collections.reverse(batches);
+          return Optional.empty();
+        }
+      }
+      if (page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()) {
+        return Optional.of(query.exclusiveStartKey(page.lastEvaluatedKey()).build());
+      }
+      throw stale(new CorruptStreamException(definition.name(), aid,
+          "events " + from + " to " + (end - 1) + " are in neither the tip nor a batch"));
+    }
+
+    /** The stream: the snapshot, then the batches read, then the tip's events, folded. */
+    LoadedStream<A> finish() {
+      A state = snapshot;
+      for (Batch batch : batches) {
+        state = checked(state, batch);
+      }
+      state = fold(definition, aid, state, from, base, events, cases);
+      if (state == null) {
         throw new CorruptStreamException(definition.name(), aid,
-            "the tip's snapshot was taken at event " + taken + " of " + next);
+            "no stored event stands for a creating event any more (upcasters dropped them all)");
       }
-      if (SnapshotFingerprint.matches(definition, unfold.m().get(SCHEMA))) {
-        from = taken;
-        state = decodeSnapshot(definition, aid, from, unfold.m().get(DATA));
-      } else {
-        staleAt = taken;
-      }
+      return new LoadedStream<>(state, version, next, new TipPosition(events, cases));
     }
-    if (from < base) {
+
+    private A checked(A state, Batch batch) {
       try {
-        for (Batch batch : batchesBack(definition, aid, stream, from, base)) {
-          state = fold(definition, aid, state, from, batch.first(), batch.events(), batch.cases());
-        }
+        return fold(definition, aid, state, from, batch.first(), batch.events(), batch.cases());
       } catch (CorruptStreamException missing) {
-        if (staleAt > 0) {
-          throw new StaleSnapshotException(definition.name(), aid, staleAt, missing);
-        }
-        throw missing;
+        throw stale(missing);
       }
     }
-    state = fold(definition, aid, state, from, base, events, cases);
-    if (state == null) {
-      throw new CorruptStreamException(definition.name(), aid,
-          "no stored event stands for a creating event any more (upcasters dropped them all)");
+
+    private <T> T checked(Supplier<T> read) {
+      try {
+        return read.get();
+      } catch (CorruptStreamException missing) {
+        throw stale(missing);
+      }
     }
-    return new LoadedStream<>(state, version, next, new TipPosition(events, cases));
+
+    private RuntimeException stale(CorruptStreamException missing) {
+      return staleAt > 0 ? new StaleSnapshotException(definition.name(), aid, staleAt, missing) : missing;
+    }
+  }
+
+  /** The strongly consistent or eventually consistent read of {@code stream}'s tip. */
+  static GetItemRequest tipRequest(StoreConfig config, String stream, boolean consistent) {
+    return GetItemRequest.builder()
+        .tableName(config.tipTable())
+        .key(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)))
+        .consistentRead(consistent)
+        .build();
   }
 
   private Map<String, AttributeValue> readTip(String stream, boolean consistent) {
     try {
-      GetItemResponse response = client.getItem(b -> b
-          .tableName(config.tipTable())
-          .key(Map.of(STREAM, AttributeValue.fromS(stream), INDEX, index(TipKeys.TIP_INDEX)))
-          .consistentRead(consistent));
+      GetItemResponse response = client.getItem(tipRequest(config, stream, consistent));
       return response.hasItem() ? response.item() : Map.of();
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(config.tipTable()), e);
     }
-  }
-
-  /**
-   * The batches holding events {@code from .. base - 1}, oldest first, read newest first and only as far
-   * back as needed. Batches are keyed by their first event's index, all below the tip's first event
-   * {@code base}; a batch a concurrent writer calves after the tip was read starts at {@code base} or
-   * later and is left out, so the result matches the tip that was read.
-   */
-  private List<Batch> batchesBack(
-      AggregateDefinition<?, ?, ?> definition, String aid, String stream, long from, long base) {
-    QueryRequest.Builder query = QueryRequest.builder()
-        .tableName(config.tipTable())
-        .keyConditionExpression("#p = :p AND #i < :base")
-        .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
-        .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":base", index(base)))
-        .scanIndexForward(false)
-        .consistentRead(true);
-    List<Batch> batches = new ArrayList<>();
-    long end = base;
-    Map<String, AttributeValue> startKey = null;
-    do {
-      QueryResponse page = query(query.exclusiveStartKey(startKey).build());
-      for (Map<String, AttributeValue> item : page.items()) {
-        long first = number(definition, aid, item, INDEX, "batch");
-        long next = number(definition, aid, item, NEXT, "batch");
-        List<AttributeValue> events = list(definition, aid, item, EVENTS, "batch");
-        List<AttributeValue> cases = list(definition, aid, item, CASES, "batch");
-        if (next != end || first != next - events.size() || events.size() != cases.size()) {
-          throw new CorruptStreamException(definition.name(), aid, "expected a batch ending at event " + end
-              + ", found one of " + events.size() + " events keyed " + first + " ending at " + next);
-        }
-        batches.add(new Batch(first, events, cases));
-        end = first;
-        if (end <= from) {
-          Collections.reverse(batches);
-          return batches;
-        }
-      }
-      startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-    } while (startKey != null);
-    throw new CorruptStreamException(definition.name(), aid,
-        "events " + from + " to " + (end - 1) + " are in neither the tip nor a batch");
   }
 
   private QueryResponse query(QueryRequest request) {
