@@ -17,11 +17,10 @@ import java.util.Objects;
 import javax.lang.model.element.Modifier;
 
 /**
- * Generates {@code FooEventCodec}: a dispatch over the concrete events and over their stored names to
- * each event type's place in a table of Jackson readers and writers, so no class names end up in stored
- * data. Stored events of older
- * versions, under aliases or of retired types are read through their upcasters: one private method per
- * stored type that has any, calling them in version order.
+ * Generates {@code FooEventCodec}: a dispatch over the concrete events and one over their stored names to
+ * each event type's place in a {@code JsonBodies} table of Jackson readers and writers, so no class names
+ * end up in stored data. Stored events of older versions, under aliases or of retired types are read
+ * through their upcasters: one private method per stored type that has any, calling them in version order.
  */
 final class EventCodecGenerator {
 
@@ -57,8 +56,9 @@ final class EventCodecGenerator {
             .addJavadoc("The stored names of $T's events, in declaration order.\n", model.type())
             .initializer("$T.of($L)", List.class, names.build())
             .build());
-    // Tables indexed like EVENT_TYPES rather than a reader and a writer field per event: javac compiles a
-    // loop once, where a statement per event costs it every event of every aggregate.
+    // One table of readers and writers indexed like EVENT_TYPES, rather than a reader and a writer per event
+    // called in every method: javac resolves Jackson's overloads once per call it compiles, for every event
+    // of every aggregate.
     codec.addField(
         FieldSpec.builder(ArrayTypeName.of(ParameterizedTypeName.get(ClassName.get(Class.class),
                     WildcardTypeName.subtypeOf(Object.class))),
@@ -66,21 +66,14 @@ final class EventCodecGenerator {
             .addJavadoc("The classes of the events, in the order of {@link #EVENT_TYPES}.\n")
             .initializer("{$L}", classes.build())
             .build());
-    codec.addField(FieldSpec.builder(ArrayTypeName.of(RuntimeTypes.OBJECT_READER), "readers", Modifier.PRIVATE,
-        Modifier.FINAL).initializer("new $T[CLASSES.length]", RuntimeTypes.OBJECT_READER).build());
-    codec.addField(FieldSpec.builder(ArrayTypeName.of(RuntimeTypes.OBJECT_WRITER), "writers", Modifier.PRIVATE,
-        Modifier.FINAL).initializer("new $T[CLASSES.length]", RuntimeTypes.OBJECT_WRITER).build());
+    codec.addField(RuntimeTypes.JSON_BODIES, "bodies", Modifier.PRIVATE, Modifier.FINAL);
 
     MethodSpec.Builder constructor =
         MethodSpec.constructorBuilder()
             .addModifiers(Modifier.PUBLIC)
             .addJavadoc("Creates the codec with the mapper the store uses for bodies.\n")
             .addParameter(RuntimeTypes.OBJECT_MAPPER, "mapper")
-            .addStatement("$T.requireNonNull(mapper, $S)", Objects.class, "mapper")
-            .beginControlFlow("for (int i = 0; i < CLASSES.length; i++)")
-            .addStatement("readers[i] = mapper.readerFor(CLASSES[i])")
-            .addStatement("writers[i] = mapper.writerFor(CLASSES[i])")
-            .endControlFlow();
+            .addStatement("this.bodies = new $T(mapper, CLASSES)", RuntimeTypes.JSON_BODIES);
     if (model.evolution().upcasts()) {
       codec.addField(RuntimeTypes.OBJECT_MAPPER, "mapper", Modifier.PRIVATE, Modifier.FINAL);
       constructor.addStatement("this.mapper = mapper");
@@ -169,7 +162,7 @@ final class EventCodecGenerator {
             .addParameter(root, "event")
             .addException(IOException.class)
             .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event")
-            .addStatement("return writers[indexOf(event)].writeValueAsBytes(event)")
+            .addStatement("return bodies.write(indexOf(event), event)")
             .build());
 
     codec.addMethod(
@@ -182,7 +175,7 @@ final class EventCodecGenerator {
             .addException(IOException.class)
             .addStatement("$T.requireNonNull(typeName, $S)", Objects.class, "typeName")
             .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body")
-            .addStatement("return readers[indexOf(typeName)].readValue(body)")
+            .addStatement("return bodies.read(indexOf(typeName), body)")
             .build());
     addDecodeStored(codec, model);
 
@@ -244,8 +237,8 @@ final class EventCodecGenerator {
             .beginControlFlow("if (version != $L)", stored.version())
             .addStatement("throw unknownVersion(typeName, version)")
             .endControlFlow()
-            // The type witness keeps javac from reading the generic readValue as an array for List.of(E...).
-            .addStatement("return $T.of(readers[$L].<$T>readValue(body))", List.class, i, event.type());
+            // The type witness keeps javac from reading the generic read as an array for List.of(E...).
+            .addStatement("return $T.of(bodies.<$T>read($L, body))", List.class, event.type(), i);
       } else {
         String method = methods.newName("read" + event.type().simpleName());
         cases.addStatement("return $N(version, body)", method);
@@ -272,7 +265,7 @@ final class EventCodecGenerator {
         .beginControlFlow("if (version != 1)")
         .addStatement("throw unknownVersion(typeName, version)")
         .endControlFlow()
-        .addStatement("return $T.of(readers[index].<$T>readValue(body))", List.class, root);
+        .addStatement("return $T.of(bodies.<$T>read(index, body))", List.class, root);
     codec.addMethod(decode.build());
     codec.addMethods(readers);
 
@@ -328,7 +321,7 @@ final class EventCodecGenerator {
     if (reader >= 0) {
       method
           .beginControlFlow("if (version == $L)", stored.version())
-          .addStatement("return $T.of(readers[$L].<$T>readValue(body))", List.class, reader, event)
+          .addStatement("return $T.of(bodies.<$T>read($L, body))", List.class, event, reader)
           .endControlFlow();
     }
     method
@@ -354,7 +347,7 @@ final class EventCodecGenerator {
       }
     }
     if (upcasts.get(upcasts.size() - 1).result() == StoredTypeModel.Result.NEXT_VERSION) {
-      method.addStatement("return $T.of(readers[$L].<$T>readValue(json))", List.class, reader, event);
+      method.addStatement("return $T.of(bodies.<$T>read($L, json))", List.class, event, reader);
     }
     return method.build();
   }
