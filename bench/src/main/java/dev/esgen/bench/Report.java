@@ -105,8 +105,9 @@ final class Report {
           + " second %s", r.operation(), r.perCpuSecond(), r.perWallSecond(),
           r.perCpuSecond() >= 100_000 ? "(met)" : "(**not met**)");
     }
-    row("compile time overhead of the processor", "%.2f× (%d aggregates × %d events)",
-        results.compile().overhead(), results.compile().aggregates(), results.compile().eventsPerAggregate());
+    row("compile time with the processor: at most 1.8× javac without it", "%.2f× (%d aggregates × %d events) %s",
+        results.compile().overhead(), results.compile().aggregates(), results.compile().eventsPerAggregate(),
+        results.compile().overhead() <= 1.8 ? "(met)" : "(**not met**)");
   }
 
   private void endToEnd() {
@@ -250,10 +251,14 @@ final class Report {
     md.append("\n## Compile time\n\n");
     var c = results.compile();
     line("javac (in process, `--release 17`) on a generated domain of %d aggregates × %d events (%d source files);"
-        + " the processor adds %d files. Median of %d runs each, alternating, after one warm-up each.",
-        c.aggregates(), c.eventsPerAggregate(), c.sources(), c.generated(), c.runs());
-    md.append("| without processor ms | with processor ms | overhead |\n|---|---|---|\n");
-    row("%.0f", "%.0f | **%.2f×**", c.withoutMillis(), c.withMillis(), c.overhead());
+        + " the processor adds %d files. Three ways, taking turns: without the processor (`-proc:none`), with it,"
+        + " and without it on the sources plus the files it generated, which shows how much of the overhead is"
+        + " javac compiling the generated code and how much the processing round. Median of %d runs each, after"
+        + " one warm-up each.", c.aggregates(), c.eventsPerAggregate(), c.sources(), c.generated(), c.runs());
+    md.append("| without processor ms | with processor ms | sources + generated, no processor ms | with / without"
+        + " | sources + generated / without |\n|---|---|---|---|---|\n");
+    row("%.0f", "%.0f | %.0f | **%.2f×** | %.2f×", c.withoutMillis(), c.withMillis(),
+        c.generatedWithoutProcessorMillis(), c.overhead(), c.generatedOverhead());
   }
 
   private void scale() {

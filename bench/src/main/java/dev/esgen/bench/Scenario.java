@@ -1,10 +1,12 @@
 package dev.esgen.bench;
 
 import dev.esgen.bench.async.AsyncBenchmark;
+import dev.esgen.bench.compile.CompileTimeBenchmark;
 import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.feed.FeedBenchmark;
 import dev.esgen.test.DynamoDbLocal;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -18,23 +20,30 @@ import java.util.List;
  * java -cp ... dev.esgen.bench.Scenario feed
  * java -cp ... dev.esgen.bench.Scenario async
  * java -cp ... dev.esgen.bench.Scenario e2e "journal, create" "journal, append 1" "tip, append 1"
+ * java -cp ... dev.esgen.bench.Scenario compile 50 200
  * </pre>
  *
- * <p>e2e takes prefixes of {@code "layout, operation"}; none means every row.
+ * <p>e2e takes prefixes of {@code "layout, operation"}; none means every row. compile takes the numbers
+ * of aggregates (of 10 events each) to compile; none means 50 and 200. It needs no DynamoDB Local.
  */
 public final class Scenario {
 
   private Scenario() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 1 || !List.of("e2e", "contention", "feed", "async").contains(args[0])) {
-      System.err.println(
-          "usage: Scenario e2e [LAYOUT, OPERATION-PREFIX]... | Scenario contention | Scenario feed | Scenario async");
+    if (args.length < 1 || !List.of("e2e", "contention", "feed", "async", "compile").contains(args[0])) {
+      System.err.println("usage: Scenario e2e [LAYOUT, OPERATION-PREFIX]... | Scenario contention | Scenario feed"
+          + " | Scenario async | Scenario compile [AGGREGATES]...");
       System.exit(2);
     }
     List<String> rows = Arrays.asList(args).subList(1, args.length);
     Settings settings = Settings.full();
     System.out.println("load average before: " + Machine.current().loadAverage());
+    if (args[0].equals("compile")) {
+      compile(settings, rows.isEmpty() ? List.of("50", "200") : rows);
+      System.out.println("load average after: " + Machine.current().loadAverage());
+      return;
+    }
     try (DynamoDbLocal local = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM)) {
       BenchSuite.createTables(local.endpoint());
       if (args[0].equals("async")) {
@@ -77,5 +86,20 @@ public final class Scenario {
       }
     }
     System.out.println("load average after: " + Machine.current().loadAverage());
+  }
+
+  private static void compile(Settings settings, List<String> sizes) throws Exception {
+    List<CompileTimeBenchmark.Result> results = new ArrayList<>();
+    for (String size : sizes) {
+      results.add(new CompileTimeBenchmark(settings).run(Integer.parseInt(size), settings.compileEventsPerAggregate()));
+      System.out.println("load average: " + Machine.current().loadAverage());
+    }
+    System.out.println("| domain | files + generated | without ms | with processor ms | sources + generated,"
+        + " no processor ms | with / without | sources + generated / without |");
+    for (CompileTimeBenchmark.Result c : results) {
+      System.out.printf("| %d × %d | %d + %d | %.0f | %.0f | %.0f | %.2f× | %.2f× |%n", c.aggregates(),
+          c.eventsPerAggregate(), c.sources(), c.generated(), c.withoutMillis(), c.withMillis(),
+          c.generatedWithoutProcessorMillis(), c.overhead(), c.generatedOverhead());
+    }
   }
 }

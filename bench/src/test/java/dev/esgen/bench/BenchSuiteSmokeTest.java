@@ -256,6 +256,7 @@ class BenchSuiteSmokeTest {
   void processorOverheadIsMeasured() {
     assertTrue(results.compile().generated() > 0, "the processor generated nothing");
     assertTrue(results.compile().overhead() > 0);
+    assertTrue(results.compile().generatedWithoutProcessorMillis() > 0, "the generated files were not compiled apart");
   }
 
   private static double requests(String layout, String operation) {

@@ -4,9 +4,12 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.TypeSpec;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.annotation.processing.Filer;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ModuleElement;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
@@ -16,6 +19,12 @@ final class AggregateGenerator {
 
   private final Filer filer;
   private final Elements elements;
+
+  /**
+   * Whether {@code java.lang} has a type of each simple name asked so far. Every aggregate of a package asks
+   * about the same names, and a lookup of a name that is not there costs javac a search of every module.
+   */
+  private final Map<String, Boolean> inJavaLang = new HashMap<>();
 
   public AggregateGenerator(Filer filer, Elements elements) {
     this.filer = filer;
@@ -67,8 +76,17 @@ final class AggregateGenerator {
     }
     return ElementFilter.typesIn(element.getEnclosedElements()).stream()
         .map(type -> type.getSimpleName().toString())
-        .filter(name -> elements.getTypeElement("java.lang." + name) != null)
+        .filter(this::inJavaLang)
         .toArray(String[]::new);
+  }
+
+  private boolean inJavaLang(String simpleName) {
+    return inJavaLang.computeIfAbsent(simpleName, name -> {
+      String qualified = "java.lang." + name;
+      // Without modules (source level 8) there is no java.base, and the lookup searches the one there is.
+      ModuleElement javaBase = elements.getModuleElement("java.base");
+      return (javaBase == null ? elements.getTypeElement(qualified) : elements.getTypeElement(javaBase, qualified)) != null;
+    });
   }
 
   /** A generated file could not be written. */

@@ -9,6 +9,7 @@ import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import com.palantir.javapoet.WildcardTypeName;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +17,10 @@ import java.util.Objects;
 import javax.lang.model.element.Modifier;
 
 /**
- * Generates {@code FooEventCodec}: a dispatch over the concrete events by stored name, with one Jackson
- * reader and writer per event type, so no class names end up in stored data. Stored events of older
- * versions, under aliases or of retired types are read through their upcasters: one private method per
- * stored type that has any, calling them in version order.
+ * Generates {@code FooEventCodec}: a dispatch over the concrete events and one over their stored names to
+ * each event type's place in a {@code JsonBodies} table of Jackson readers and writers, so no class names
+ * end up in stored data. Stored events of older versions, under aliases or of retired types are read
+ * through their upcasters: one private method per stored type that has any, calling them in version order.
  */
 final class EventCodecGenerator {
 
@@ -28,8 +29,6 @@ final class EventCodecGenerator {
   static TypeSpec generate(AggregateModel model) {
     ClassName root = model.eventsType();
     ClassName self = model.generated("EventCodec");
-    NameAllocator fields = new NameAllocator();
-    fields.newName("EVENT_TYPES");
     TypeSpec.Builder codec =
         GeneratedTypes.start(
                 model,
@@ -42,8 +41,10 @@ final class EventCodecGenerator {
             .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.EVENT_CODEC, root));
 
     CodeBlock.Builder names = CodeBlock.builder();
+    CodeBlock.Builder classes = CodeBlock.builder();
     for (int i = 0; i < model.events().size(); i++) {
       names.add(i == 0 ? "$S" : ", $S", model.events().get(i).storedName());
+      classes.add(i == 0 ? "$T.class" : ", $T.class", model.events().get(i).type());
     }
     codec.addField(
         FieldSpec.builder(
@@ -55,47 +56,76 @@ final class EventCodecGenerator {
             .addJavadoc("The stored names of $T's events, in declaration order.\n", model.type())
             .initializer("$T.of($L)", List.class, names.build())
             .build());
+    // One table of readers and writers indexed like EVENT_TYPES, rather than a reader and a writer per event
+    // called in every method: javac resolves Jackson's overloads once per call it compiles, for every event
+    // of every aggregate.
+    codec.addField(
+        FieldSpec.builder(ArrayTypeName.of(ParameterizedTypeName.get(ClassName.get(Class.class),
+                    WildcardTypeName.subtypeOf(Object.class))),
+                "CLASSES", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .addJavadoc("The classes of the events, in the order of {@link #EVENT_TYPES}.\n")
+            .initializer("{$L}", classes.build())
+            .build());
+    codec.addField(RuntimeTypes.JSON_BODIES, "bodies", Modifier.PRIVATE, Modifier.FINAL);
 
     MethodSpec.Builder constructor =
         MethodSpec.constructorBuilder()
             .addModifiers(Modifier.PUBLIC)
             .addJavadoc("Creates the codec with the mapper the store uses for bodies.\n")
             .addParameter(RuntimeTypes.OBJECT_MAPPER, "mapper")
-            .addStatement("$T.requireNonNull(mapper, $S)", Objects.class, "mapper");
-    String[] readers = new String[model.events().size()];
-    String[] writers = new String[model.events().size()];
-    for (int i = 0; i < model.events().size(); i++) {
-      EventModel event = model.events().get(i);
-      String base = GeneratedTypes.variableFor(event.type().simpleName(), new NameAllocator());
-      readers[i] = fields.newName(base + "Reader");
-      writers[i] = fields.newName(base + "Writer");
-      codec.addField(RuntimeTypes.OBJECT_READER, readers[i], Modifier.PRIVATE, Modifier.FINAL);
-      codec.addField(RuntimeTypes.OBJECT_WRITER, writers[i], Modifier.PRIVATE, Modifier.FINAL);
-      constructor
-          .addStatement("this.$N = mapper.readerFor($T.class)", readers[i], event.type())
-          .addStatement("this.$N = mapper.writerFor($T.class)", writers[i], event.type());
-    }
+            .addStatement("this.bodies = new $T(mapper, CLASSES)", RuntimeTypes.JSON_BODIES);
     if (model.evolution().upcasts()) {
       codec.addField(RuntimeTypes.OBJECT_MAPPER, "mapper", Modifier.PRIVATE, Modifier.FINAL);
       constructor.addStatement("this.mapper = mapper");
     }
     codec.addMethod(constructor.build());
 
-    MethodSpec.Builder storedName =
+    MethodSpec.Builder indexOfEvent =
+        MethodSpec.methodBuilder("indexOf")
+            .addJavadoc("Where {@code event}'s type is in {@link #EVENT_TYPES}: the dispatch over $T's events.\n",
+                root)
+            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+            .returns(TypeName.INT)
+            .addParameter(root, "event");
+    for (int i = 0; i < model.events().size(); i++) {
+      indexOfEvent
+          .beginControlFlow("if (event instanceof $T)", model.events().get(i).type())
+          .addStatement("return $L", i)
+          .endControlFlow();
+    }
+    codec.addMethod(indexOfEvent.addStatement("throw notGeneratedFor(event)").build());
+
+    MethodSpec.Builder indexOfName =
+        MethodSpec.methodBuilder("indexOf")
+            .addJavadoc("Where the current stored name {@code typeName} is in {@link #EVENT_TYPES}.\n")
+            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+            .returns(TypeName.INT)
+            .addParameter(String.class, "typeName")
+            .beginControlFlow("switch (typeName)");
+    for (int i = 0; i < model.events().size(); i++) {
+      indexOfName.addCode("case $S:\n$>", model.events().get(i).storedName()).addStatement("return $L", i).addCode("$<");
+    }
+    indexOfName
+        .addCode("default:\n$>")
+        .addStatement(
+            "throw new $T($S + typeName + $S + EVENT_TYPES)",
+            IllegalArgumentException.class,
+            "aggregate " + model.name() + " has no event type \"",
+            "\"; its event types are ")
+        .addCode("$<")
+        .endControlFlow();
+    codec.addMethod(indexOfName.build());
+
+    codec.addMethod(
         MethodSpec.methodBuilder("storedName")
             .addJavadoc(
                 "The stored name of {@code event}; static so that the replay can name events in its errors.\n")
             .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
             .returns(String.class)
             .addParameter(root, "event")
-            .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event");
-    for (EventModel event : model.events()) {
-      storedName
-          .beginControlFlow("if (event instanceof $T)", event.type())
-          .addStatement("return $S", event.storedName())
-          .endControlFlow();
-    }
-    codec.addMethod(storedName.addStatement("throw notGeneratedFor(event)").build());
+            .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event")
+            .addStatement("return EVENT_TYPES.get(indexOf(event))")
+            .build());
 
     codec.addMethod(
         MethodSpec.methodBuilder("typeName")
@@ -124,24 +154,18 @@ final class EventCodecGenerator {
     }
     codec.addMethod(version.addStatement("return 1").build());
 
-    MethodSpec.Builder encode =
+    codec.addMethod(
         MethodSpec.methodBuilder("encode")
             .addAnnotation(Override.class)
             .addModifiers(Modifier.PUBLIC)
             .returns(ArrayTypeName.of(TypeName.BYTE))
             .addParameter(root, "event")
             .addException(IOException.class)
-            .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event");
-    for (int i = 0; i < model.events().size(); i++) {
-      EventModel event = model.events().get(i);
-      encode
-          .beginControlFlow("if (event instanceof $T)", event.type())
-          .addStatement("return $N.writeValueAsBytes(event)", writers[i])
-          .endControlFlow();
-    }
-    codec.addMethod(encode.addStatement("throw notGeneratedFor(event)").build());
+            .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event")
+            .addStatement("return bodies.write(indexOf(event), event)")
+            .build());
 
-    MethodSpec.Builder decode =
+    codec.addMethod(
         MethodSpec.methodBuilder("decode")
             .addAnnotation(Override.class)
             .addModifiers(Modifier.PUBLIC)
@@ -151,24 +175,9 @@ final class EventCodecGenerator {
             .addException(IOException.class)
             .addStatement("$T.requireNonNull(typeName, $S)", Objects.class, "typeName")
             .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body")
-            .beginControlFlow("switch (typeName)");
-    for (int i = 0; i < model.events().size(); i++) {
-      decode
-          .addCode("case $S:\n$>", model.events().get(i).storedName())
-          .addStatement("return $N.readValue(body)", readers[i])
-          .addCode("$<");
-    }
-    decode
-        .addCode("default:\n$>")
-        .addStatement(
-            "throw new $T($S + typeName + $S + EVENT_TYPES)",
-            IllegalArgumentException.class,
-            "aggregate " + model.name() + " has no event type \"",
-            "\"; its event types are ")
-        .addCode("$<")
-        .endControlFlow();
-    codec.addMethod(decode.build());
-    addDecodeStored(codec, model, readers);
+            .addStatement("return bodies.read(indexOf(typeName), body)")
+            .build());
+    addDecodeStored(codec, model);
 
     codec.addMethod(
         MethodSpec.methodBuilder("notGeneratedFor")
@@ -186,11 +195,12 @@ final class EventCodecGenerator {
   }
 
   /**
-   * {@code decodeStored}: a switch over every name events may be stored under (current names, aliases,
-   * retired types) to the events they stand for now. A type without upcasters reads its current version
-   * only; one with upcasters goes through its own method.
+   * {@code decodeStored}: a current name of an event at version 1, without aliases or upcasters (most of
+   * them), is read by the table; a switch sends every other name events may be stored under (aliases,
+   * names of events at another version or with upcasters, retired types) to the events they stand for now.
+   * A type without upcasters reads its current version only; one with upcasters goes through its own method.
    */
-  private static void addDecodeStored(TypeSpec.Builder codec, AggregateModel model, String[] eventReaders) {
+  private static void addDecodeStored(TypeSpec.Builder codec, AggregateModel model) {
     ClassName root = model.eventsType();
     TypeName events = ParameterizedTypeName.get(ClassName.get(List.class), root);
     MethodSpec.Builder decode =
@@ -203,50 +213,59 @@ final class EventCodecGenerator {
             .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
             .addException(IOException.class)
             .addStatement("$T.requireNonNull(typeName, $S)", Objects.class, "typeName")
-            .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body")
-            .beginControlFlow("switch (typeName)");
+            .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body");
+    CodeBlock.Builder cases = CodeBlock.builder();
     List<MethodSpec> readers = new ArrayList<>();
     NameAllocator methods = new NameAllocator();
     for (String reserved : List.of("decodeStored", "decode", "encode", "version", "typeName", "storedName",
-        "notGeneratedFor", "tree", "unknownVersion")) {
+        "notGeneratedFor", "tree", "unknownVersion", "indexOf")) {
       methods.newName(reserved);
     }
     for (int i = 0; i < model.events().size(); i++) {
       EventModel event = model.events().get(i);
       StoredTypeModel stored = model.evolution().of(event.type());
-      decode.addCode("case $S:\n", stored.name());
-      for (String alias : stored.aliases()) {
-        decode.addCode("case $S:\n", alias);
+      if (stored.version() == 1 && stored.aliases().isEmpty() && stored.upcasts().isEmpty()) {
+        continue;
       }
-      decode.addCode("$>");
+      cases.add("case $S:\n", stored.name());
+      for (String alias : stored.aliases()) {
+        cases.add("case $S:\n", alias);
+      }
+      cases.indent();
       if (stored.upcasts().isEmpty()) {
-        decode
+        cases
             .beginControlFlow("if (version != $L)", stored.version())
             .addStatement("throw unknownVersion(typeName, version)")
             .endControlFlow()
-            // The type witness keeps javac from reading the generic readValue as an array for List.of(E...).
-            .addStatement("return $T.of($N.<$T>readValue(body))", List.class, eventReaders[i], event.type());
+            // The type witness keeps javac from reading the generic read as an array for List.of(E...).
+            .addStatement("return $T.of(bodies.<$T>read($L, body))", List.class, event.type(), i);
       } else {
         String method = methods.newName("read" + event.type().simpleName());
-        decode.addStatement("return $N(version, body)", method);
-        readers.add(upcasting(model, stored, method, eventReaders[i], event.type()));
+        cases.addStatement("return $N(version, body)", method);
+        readers.add(upcasting(model, stored, method, i, event.type()));
       }
-      decode.addCode("$<");
+      cases.unindent();
     }
     for (StoredTypeModel retired : model.evolution().retired()) {
       String method = methods.newName("read" + methodName(retired.name()));
-      decode.addCode("case $S:\n$>", retired.name()).addStatement("return $N(version, body)", method).addCode("$<");
-      readers.add(upcasting(model, retired, method, null, null));
+      cases.add("case $S:\n$>", retired.name()).addStatement("return $N(version, body)", method).add("$<");
+      readers.add(upcasting(model, retired, method, -1, null));
+    }
+    if (!cases.isEmpty()) {
+      decode
+          .beginControlFlow("switch (typeName)")
+          .addCode(cases.build())
+          .addCode("default:\n$>")
+          .addStatement("break")
+          .addCode("$<")
+          .endControlFlow();
     }
     decode
-        .addCode("default:\n$>")
-        .addStatement(
-            "throw new $T($S + typeName + $S + EVENT_TYPES)",
-            IllegalArgumentException.class,
-            "aggregate " + model.name() + " has no event type \"",
-            "\"; its event types are ")
-        .addCode("$<")
-        .endControlFlow();
+        .addStatement("int index = indexOf(typeName)")
+        .beginControlFlow("if (version != 1)")
+        .addStatement("throw unknownVersion(typeName, version)")
+        .endControlFlow()
+        .addStatement("return $T.of(bodies.<$T>read(index, body))", List.class, root);
     codec.addMethod(decode.build());
     codec.addMethods(readers);
 
@@ -280,16 +299,16 @@ final class EventCodecGenerator {
 
   /**
    * The method reading stored type {@code stored} at any of its versions: the current one (of a current
-   * type, whose {@code reader} and class {@code event} are given) straight from the body; an older one as
-   * a JSON object through the upcasters from its version on, until one returns events or the current
-   * version is reached.
+   * type, whose place {@code reader} in the tables and class {@code event} are given; -1 for a retired
+   * type) straight from the body; an older one as a JSON object through the upcasters from its version on,
+   * until one returns events or the current version is reached.
    */
-  private static MethodSpec upcasting(AggregateModel model, StoredTypeModel stored, String name, String reader,
+  private static MethodSpec upcasting(AggregateModel model, StoredTypeModel stored, String name, int reader,
       ClassName event) {
     TypeName events = ParameterizedTypeName.get(ClassName.get(List.class), model.eventsType());
-    int last = reader == null ? stored.version() : stored.version() - 1;
+    int last = reader < 0 ? stored.version() : stored.version() - 1;
     MethodSpec.Builder method = MethodSpec.methodBuilder(name)
-        .addJavadoc(reader == null
+        .addJavadoc(reader < 0
             ? CodeBlock.of("Stored type {@code $S}, which no event class holds any more: $L through $L.\n",
                 stored.name(), versions(stored.version()), stored.upcasts().size() == 1 ? "its upcaster" : "its upcasters")
             : CodeBlock.of("Stored type {@code $S} at version $L, older versions through their upcasters.\n",
@@ -299,10 +318,10 @@ final class EventCodecGenerator {
         .addParameter(TypeName.INT, "version")
         .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
         .addException(IOException.class);
-    if (reader != null) {
+    if (reader >= 0) {
       method
           .beginControlFlow("if (version == $L)", stored.version())
-          .addStatement("return $T.of($N.<$T>readValue(body))", List.class, reader, event)
+          .addStatement("return $T.of(bodies.<$T>read($L, body))", List.class, event, reader)
           .endControlFlow();
     }
     method
@@ -328,7 +347,7 @@ final class EventCodecGenerator {
       }
     }
     if (upcasts.get(upcasts.size() - 1).result() == StoredTypeModel.Result.NEXT_VERSION) {
-      method.addStatement("return $T.of($N.<$T>readValue(json))", List.class, reader, event);
+      method.addStatement("return $T.of(bodies.<$T>read($L, json))", List.class, event, reader);
     }
     return method.build();
   }

@@ -22,6 +22,7 @@ final class RuntimeTypes {
   static final ClassName TIP_POLICY = ClassName.get(RUNTIME + ".aggregate", "TipPolicy");
   static final ClassName EVENT_CODEC = ClassName.get(RUNTIME + ".codec", "EventCodec");
   static final ClassName SNAPSHOT_CODEC = ClassName.get(RUNTIME + ".codec", "SnapshotCodec");
+  static final ClassName JSON_BODIES = ClassName.get(RUNTIME + ".codec", "JsonBodies");
   static final ClassName INDEX_COLUMNS = ClassName.get(RUNTIME + ".index", "IndexColumns");
   static final ClassName INDEX_COLUMN = ClassName.get(RUNTIME + ".index", "IndexColumn");
   static final ClassName INDEX_VALUES = ClassName.get(RUNTIME + ".index", "IndexValues");

@@ -30,16 +30,15 @@ final class SnapshotCodecGenerator {
                 + " from the stream's events.\n", model.type(), model.type(), model.evolution().snapshotVersion())
             .initializer("$S", model.evolution().snapshotFingerprint())
             .build())
-        .addField(RuntimeTypes.OBJECT_READER, "reader", Modifier.PRIVATE, Modifier.FINAL)
-        .addField(RuntimeTypes.OBJECT_WRITER, "writer", Modifier.PRIVATE, Modifier.FINAL)
+        .addField(FieldSpec.builder(RuntimeTypes.JSON_BODIES, "bodies", Modifier.PRIVATE, Modifier.FINAL)
+            .addJavadoc("The reader and writer of $T, its only class.\n", model.type())
+            .build())
         .addMethod(
             MethodSpec.constructorBuilder()
                 .addModifiers(Modifier.PUBLIC)
                 .addJavadoc("Creates the codec with the mapper the store uses for bodies.\n")
                 .addParameter(RuntimeTypes.OBJECT_MAPPER, "mapper")
-                .addStatement("$T.requireNonNull(mapper, $S)", Objects.class, "mapper")
-                .addStatement("this.reader = mapper.readerFor($T.class)", model.type())
-                .addStatement("this.writer = mapper.writerFor($T.class)", model.type())
+                .addStatement("this.bodies = new $T(mapper, $T.class)", RuntimeTypes.JSON_BODIES, model.type())
                 .build())
         .addMethod(
             MethodSpec.methodBuilder("encode")
@@ -49,7 +48,7 @@ final class SnapshotCodecGenerator {
                 .addParameter(model.type(), "state")
                 .addException(IOException.class)
                 .addStatement("$T.requireNonNull(state, $S)", Objects.class, "state")
-                .addStatement("return writer.writeValueAsBytes(state)")
+                .addStatement("return bodies.write(0, state)")
                 .build())
         .addMethod(
             MethodSpec.methodBuilder("decode")
@@ -59,7 +58,7 @@ final class SnapshotCodecGenerator {
                 .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
                 .addException(IOException.class)
                 .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body")
-                .addStatement("return reader.readValue(body)")
+                .addStatement("return bodies.read(0, body)")
                 .build())
         .addMethod(
             MethodSpec.methodBuilder("fingerprint")

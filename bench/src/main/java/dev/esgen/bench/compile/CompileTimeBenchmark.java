@@ -19,9 +19,11 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * javac on a generated domain (N aggregates with M events each, as a user would write them), once with
- * esgen's processor and once without ({@code -proc:none}), alternating, in this JVM after a warm-up of
- * each. The overhead includes compiling what the processor generates: that is what a user waits for.
+ * javac on a generated domain (N aggregates with M events each, as a user would write them), three ways
+ * taking turns in this JVM after a warm-up of each: without esgen's processor ({@code -proc:none}); with
+ * it; and without it on the same sources plus the files the processor generated. The overhead of the
+ * second over the first is what a user waits for; the third shows how much of it is javac compiling the
+ * generated volume, and so how much is the processing round itself.
  */
 public final class CompileTimeBenchmark {
 
@@ -36,39 +38,62 @@ public final class CompileTimeBenchmark {
    * @param generated source files the processor added
    * @param withoutMillis median wall time without the processor
    * @param withMillis median wall time with it
+   * @param generatedWithoutProcessorMillis median wall time without the processor on the sources plus the
+   *     files it generated
    */
   public record Result(int aggregates, int eventsPerAggregate, int sources, int generated, int runs,
-      double withoutMillis, double withMillis) {
+      double withoutMillis, double withMillis, double generatedWithoutProcessorMillis) {
 
+    /** With the processor over without it: what the processor costs a build. */
     public double overhead() {
       return withMillis / withoutMillis;
     }
+
+    /** The sources plus the generated files without the processor, over the sources alone. */
+    public double generatedOverhead() {
+      return generatedWithoutProcessorMillis / withoutMillis;
+    }
   }
 
+  /** The domain of {@link Settings#compileAggregates()} aggregates. */
   public Result run() throws IOException {
+    return run(settings.compileAggregates(), settings.compileEventsPerAggregate());
+  }
+
+  public Result run(int aggregates, int eventsPerAggregate) throws IOException {
     Path work = Files.createTempDirectory("esgen-compile-bench");
     try {
-      List<Path> sources = DomainGenerator.write(work.resolve("src"), settings.compileAggregates(),
-          settings.compileEventsPerAggregate());
+      List<Path> sources = DomainGenerator.write(work.resolve("src"), aggregates, eventsPerAggregate);
       String classpath = resource("domain-classpath.txt");
       String processorPath = resource("processor-path.txt");
       List<String> without = List.of("-proc:none", "-classpath", classpath);
       List<String> with = List.of("-processorpath", processorPath, "-classpath", classpath);
-      compile(work, "warm-without", sources, without);
       compile(work, "warm-with", sources, with);
-      long[] withoutNanos = new long[settings.compileRuns()];
-      long[] withNanos = new long[settings.compileRuns()];
-      for (int run = 0; run < settings.compileRuns(); run++) {
-        settings.progress().printf("  compile time: run %d of %d%n", run + 1, settings.compileRuns());
-        withoutNanos[run] = compile(work, "without-" + run, sources, without);
-        withNanos[run] = compile(work, "with-" + run, sources, with);
+      List<Path> generated;
+      try (Stream<Path> files = Files.walk(work.resolve("generated-warm-with"))) {
+        generated = files.filter(p -> p.toString().endsWith(".java")).toList();
       }
-      int generated;
-      try (Stream<Path> files = Files.walk(work.resolve("generated-with-0"))) {
-        generated = (int) files.filter(p -> p.toString().endsWith(".java")).count();
+      List<Path> sourcesAndGenerated = new ArrayList<>(sources);
+      sourcesAndGenerated.addAll(generated);
+      compile(work, "warm-without", sources, without);
+      compile(work, "warm-generated", sourcesAndGenerated, without);
+      int runs = settings.compileRuns();
+      long[] withoutNanos = new long[runs];
+      long[] withNanos = new long[runs];
+      long[] generatedNanos = new long[runs];
+      for (int run = 0; run < runs; run++) {
+        settings.progress().printf("  compile time, %d aggregates: run %d of %d%n", aggregates, run + 1, runs);
+        // Each run starts with another side, so that none always follows the same one.
+        for (int turn = 0; turn < 3; turn++) {
+          switch ((run + turn) % 3) {
+            case 0 -> withoutNanos[run] = compile(work, "without-" + run, sources, without);
+            case 1 -> withNanos[run] = compile(work, "with-" + run, sources, with);
+            default -> generatedNanos[run] = compile(work, "plus-generated-" + run, sourcesAndGenerated, without);
+          }
+        }
       }
-      return new Result(settings.compileAggregates(), settings.compileEventsPerAggregate(), sources.size(),
-          generated, settings.compileRuns(), median(withoutNanos) / 1e6, median(withNanos) / 1e6);
+      return new Result(aggregates, eventsPerAggregate, sources.size(), generated.size(), runs,
+          median(withoutNanos) / 1e6, median(withNanos) / 1e6, median(generatedNanos) / 1e6);
     } finally {
       delete(work);
     }

@@ -1,0 +1,68 @@
+package dev.esgen.runtime.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import java.io.IOException;
+import java.util.Objects;
+
+/**
+ * A Jackson reader and writer for each of a fixed list of classes, addressed by the class's position in
+ * the list: the generated {@code FooEventCodec} and {@code FooSnapshotCodec} read and write their JSON
+ * bodies through it, each event class at the place its generated dispatch finds it.
+ *
+ * <p>It exists so that generated code calls two plain methods rather than Jackson's many overloads of
+ * {@code readValue} and {@code writeValue...} once per event of every aggregate, which javac would
+ * resolve each time it compiles them.
+ *
+ * <pre>{@code
+ * JsonBodies bodies = new JsonBodies(EsgenJson.newObjectMapper(), AccountOpened.class, MoneyDeposited.class);
+ * byte[] body = bodies.write(1, new MoneyDeposited(500));
+ * MoneyDeposited back = bodies.read(1, body);
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe, as Jackson's readers and writers are.
+ */
+public final class JsonBodies {
+
+  private final ObjectReader[] readers;
+  private final ObjectWriter[] writers;
+
+  /** Readers and writers of {@code classes} with {@code mapper}'s configuration, in that order. */
+  public JsonBodies(ObjectMapper mapper, Class<?>... classes) {
+    Objects.requireNonNull(mapper, "mapper");
+    readers = new ObjectReader[classes.length];
+    writers = new ObjectWriter[classes.length];
+    for (int i = 0; i < classes.length; i++) {
+      readers[i] = mapper.readerFor(classes[i]);
+      writers[i] = mapper.writerFor(classes[i]);
+    }
+  }
+
+  /** The JSON of {@code value}, written as the class at {@code index}. */
+  public byte[] write(int index, Object value) throws IOException {
+    return writers[index].writeValueAsBytes(value);
+  }
+
+  /**
+   * Reads {@code body} as the class at {@code index}.
+   *
+   * @param <T> that class, or a supertype of it
+   * @throws IOException when {@code body} is no valid JSON of that class
+   */
+  public <T> T read(int index, byte[] body) throws IOException {
+    return readers[index].readValue(body);
+  }
+
+  /**
+   * Reads {@code json}, a body an upcaster has turned into the current version, as the class at
+   * {@code index}.
+   *
+   * @param <T> that class, or a supertype of it
+   * @throws IOException when {@code json} is no valid JSON of that class
+   */
+  public <T> T read(int index, JsonNode json) throws IOException {
+    return readers[index].readValue(json);
+  }
+}
