@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>{@code
  * ContendedStreams contended = new ContendedStreams();              // one per store (RetryBudgets)
  * RetryBudget budget = new RetryBudget(policy, observer, contended);
- * budget.awaitTurn("bank-account", aid);     // waits only if the store's writers contend for the stream
+ * budget.awaitTurn("bank-account", aid, true);   // waits only if the store's writers contend for the stream
  * // ... on a version conflict: budget.retryConflict("bank-account", aid, e) notes it and waits in line
  * budget.releaseTurn();
  * }</pre>
@@ -41,13 +41,38 @@ public final class ContendedStreams {
 
   private record Key(String aggregateType, String aid) {}
 
-  /** One contended stream: its fair turn and when it was last contended. */
+  /**
+   * One contended stream: its fair turn, when it was last contended, when a write of this store on it
+   * last lost, and how long a write attempt on it takes. The fields are updated without locking: they are
+   * estimates, and a lost update only drops one sample.
+   */
   static final class Contention {
     private final Semaphore turn = new Semaphore(1, true);
     private volatile long lastContendedNanos;
+    private volatile long lastLostNanos;
+    private volatile long cycleNanos;
 
     Contention(long now) {
       this.lastContendedNanos = now;
+      this.lastLostNanos = now;
+    }
+
+    /** Whether a write of this store on the stream lost within the last {@link #CONTENDED_FOR}. */
+    boolean lostRecently(long now) {
+      return now - lastLostNanos <= CONTENDED_FOR_NANOS;
+    }
+
+    /** A moving average of how long one write attempt on the stream took, from its read to DynamoDB's answer; zero before the first. */
+    long cycleNanos() {
+      return cycleNanos;
+    }
+
+    /** Counts one write attempt on the stream that took {@code nanos}. */
+    void attemptTook(long nanos) {
+      long cycle = cycleNanos;
+      // A quarter of each new sample: a few attempts follow a machine that slows down or speeds up, and one
+      // long attempt (a pause for throttling) moves the average only so far.
+      cycleNanos = cycle == 0 ? nanos : cycle + (nanos - cycle) / 4;
     }
   }
 
@@ -56,10 +81,13 @@ public final class ContendedStreams {
       .expireAfterAccess(CONTENDED_FOR)
       .build();
 
-  /** Notes that a write on the stream lost to another writer. */
-  public void conflicted(String aggregateType, String aid) {
+  /** Notes that a write on the stream lost to another writer; returns the stream's contention. */
+  Contention conflicted(String aggregateType, String aid) {
     long now = System.nanoTime();
-    streams.get(new Key(aggregateType, aid), key -> new Contention(now)).lastContendedNanos = now;
+    Contention contention = streams.get(new Key(aggregateType, aid), key -> new Contention(now));
+    contention.lastContendedNanos = now;
+    contention.lastLostNanos = now;
+    return contention;
   }
 
   /** The stream's contention while it counts as contended, else null. */

@@ -40,13 +40,24 @@ public final class RetryBudget {
     void failed(FailureKind kind, int failedAttempts, String errorCode, Optional<Duration> retryAfter);
   }
 
+  /** How a budget waits; tests count the pauses instead of timing them. */
+  @FunctionalInterface
+  interface Sleeper {
+    Sleeper THREAD = pause -> Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
+
+    void sleep(Duration pause) throws InterruptedException;
+  }
+
   private final RetryPolicy policy;
   private final Observer observer;
   private final ContendedStreams contended;
+  private final Sleeper sleeper;
   private final long deadlineNanos;
   private int failedAttempts;
   private Duration lastConflictPause = Duration.ZERO;
   private ContendedStreams.Contention turn;
+  /** When the current write attempt began to read, for the stream's write cycle. */
+  private long attemptStartedNanos;
 
   /** A budget whose operation takes no turns: it knows of no other writers. */
   public RetryBudget(RetryPolicy policy, Observer observer) {
@@ -55,10 +66,16 @@ public final class RetryBudget {
 
   /** A budget that takes turns with the other writers of {@code contended}'s store. */
   public RetryBudget(RetryPolicy policy, Observer observer, ContendedStreams contended) {
+    this(policy, observer, contended, Sleeper.THREAD);
+  }
+
+  RetryBudget(RetryPolicy policy, Observer observer, ContendedStreams contended, Sleeper sleeper) {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.observer = Objects.requireNonNull(observer, "observer");
     this.contended = Objects.requireNonNull(contended, "contended");
-    this.deadlineNanos = System.nanoTime() + policy.deadline().toNanos();
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.attemptStartedNanos = System.nanoTime();
+    this.deadlineNanos = attemptStartedNanos + policy.deadline().toNanos();
   }
 
   /**
@@ -76,7 +93,7 @@ public final class RetryBudget {
   public boolean retry(FailureKind kind, String errorCode) {
     failedAttempts++;
     Duration pause = kind == FailureKind.VERSION_CONFLICT
-        ? conflictPause()
+        ? conflictPause(0)
         : policy.delayAfter(failedAttempts, ThreadLocalRandom.current());
     return pause(kind, errorCode, pause);
   }
@@ -85,15 +102,17 @@ public final class RetryBudget {
    * Counts a write on the stream {@code aid} of {@code aggregateType} that lost to another writer and, if
    * attempts and time are left, waits before the next one: behind the other writers of this store that
    * are waiting for the stream (then no more), else the decorrelated-jitter pause of
-   * {@link RetryPolicy#delayAfterConflict}. Either way the operation then holds the stream's turn, unless
-   * it holds one already, until {@link #releaseTurn()}.
+   * {@link RetryPolicy#delayAfterConflict}, capped at a few of the stream's write cycles
+   * ({@link ContentionPacing}). Either way the operation then holds the stream's turn, unless it holds one
+   * already, until {@link #releaseTurn()}.
    *
    * @return true when the caller should decide again; false when the budget is spent or the thread was
    *     interrupted
    */
   public boolean retryConflict(String aggregateType, String aid, Throwable cause) {
     failedAttempts++;
-    contended.conflicted(aggregateType, aid);
+    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid);
+    lost.attemptTook(System.nanoTime() - attemptStartedNanos);
     if (failedAttempts >= policy.maxAttempts()) {
       observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause), Optional.empty());
       return false;
@@ -110,24 +129,59 @@ public final class RetryBudget {
         // Whoever went first wrote the stream since this operation read it: a reload finds it settled.
         observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause),
             Optional.of(Duration.ofNanos(System.nanoTime() - waitStarted)));
+        attemptStartedNanos = System.nanoTime();
         return true;
       }
     }
-    return pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause), conflictPause());
+    boolean again = pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause), conflictPause(lost.cycleNanos()));
+    attemptStartedNanos = System.nanoTime();
+    return again;
   }
 
   /**
    * Before an operation writes the stream {@code aid} of {@code aggregateType}: if writers of this store
-   * contended for it recently, waits for this operation's turn (at most the policy's {@code maxDelay}). Does nothing
-   * on any other stream, or when the operation holds a turn already (an operation holds one at most).
+   * contended for it recently, waits for this operation's turn (at most the policy's {@code maxDelay}).
+   * If {@code polite}, the turn was free and a write of this store on the stream lost lately, a new
+   * operation then pauses a random part of a few write cycles ({@link ContentionPacing#politePause}), so
+   * that writers of other processes it beat get their turn. Does nothing on any other stream, or when the
+   * operation holds a turn already (an operation holds one at most).
+   *
+   * @param polite false where the writer decides on state it remembers without reading it: a pause would
+   *     only let that state go stale
    */
-  public void awaitTurn(String aggregateType, String aid) {
+  public void awaitTurn(String aggregateType, String aid, boolean polite) {
     if (turn != null) {
       return;
     }
     ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
-    if (contention != null && ContendedStreams.take(contention, turnWaitEnd()) != ContendedStreams.Wait.TIMED_OUT) {
+    if (contention == null) {
+      return;
+    }
+    ContendedStreams.Wait wait = ContendedStreams.take(contention, turnWaitEnd());
+    if (wait != ContendedStreams.Wait.TIMED_OUT) {
       turn = contention;
+    }
+    // Writers of this store waiting in line follow each other without a pause: only a writer that found
+    // no one of its own process in line can be the one keeping other processes out.
+    if (polite && wait == ContendedStreams.Wait.AT_ONCE && failedAttempts == 0
+        && contention.lostRecently(System.nanoTime())) {
+      Duration pause = ContentionPacing.politePause(policy, contention.cycleNanos(), ThreadLocalRandom.current());
+      if (System.nanoTime() + pause.toNanos() < deadlineNanos) {
+        sleep(pause);
+      }
+    }
+    attemptStartedNanos = System.nanoTime();
+  }
+
+  /**
+   * After an operation's write on the stream {@code aid} of {@code aggregateType} was stored: on a
+   * contended stream, counts how long the attempt took towards the stream's write cycle. Does nothing on
+   * any other stream.
+   */
+  public void wrote(String aggregateType, String aid) {
+    ContendedStreams.Contention contention = turn != null ? turn : contended.contention(aggregateType, aid);
+    if (contention != null) {
+      contention.attemptTook(System.nanoTime() - attemptStartedNanos);
     }
   }
 
@@ -154,8 +208,9 @@ public final class RetryBudget {
     return Math.min(deadlineNanos, System.nanoTime() + policy.maxDelay().toNanos());
   }
 
-  private Duration conflictPause() {
-    lastConflictPause = policy.delayAfterConflict(lastConflictPause, ThreadLocalRandom.current());
+  /** The next pause after a conflict on a stream whose write cycle is {@code cycleNanos} (zero: not measured). */
+  private Duration conflictPause(long cycleNanos) {
+    lastConflictPause = ContentionPacing.conflictPause(policy, lastConflictPause, cycleNanos, ThreadLocalRandom.current());
     return lastConflictPause;
   }
 
@@ -175,9 +230,9 @@ public final class RetryBudget {
     return policy;
   }
 
-  private static boolean sleep(Duration pause) {
+  private boolean sleep(Duration pause) {
     try {
-      Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
+      sleeper.sleep(pause);
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
