@@ -755,8 +755,8 @@ public abstract class EventSourcedRepository<A, I, E> {
     boolean ownTurn = !budget.holdsTurn();
     // On a stream this store's writers contend for, they write in turn rather than collide; the turn is
     // taken before reading, so that what is read is what the writer before left. With the state cache the
-    // writer decides on the state it remembers, which a polite pause would only let go stale: measured with
-    // four stores on one stream, the pause tripled the requests per command there.
+    // writer decides on the state it remembers, which a polite pause would only let go stale (measured with
+    // four stores on one stream, it tripled the requests per command), so waits are not paced there.
     budget.awaitTurn(definition.name(), aid, !cache().enabled());
     try {
       return decideAndAppendInTurn(id, aid, options, decide, attempts);

@@ -101,8 +101,7 @@ public final class ContendedStreams {
     }
     // A turn that is held or waited for keeps the stream contended however long one write takes: a writer
     // coming back for its next command must not slip past the queue because the last wait began long ago.
-    boolean inUse = contention.turn.availablePermits() == 0 || contention.turn.hasQueuedThreads();
-    return inUse || System.nanoTime() - contention.lastContendedNanos <= CONTENDED_FOR_NANOS ? contention : null;
+    return !free(contention) || System.nanoTime() - contention.lastContendedNanos <= CONTENDED_FOR_NANOS ? contention : null;
   }
 
   /**
@@ -124,6 +123,11 @@ public final class ContendedStreams {
       Thread.currentThread().interrupt();
       return Wait.TIMED_OUT;
     }
+  }
+
+  /** Whether no writer of this store holds the stream's turn or waits for it (a moment's view). */
+  static boolean free(Contention contention) {
+    return contention.turn.availablePermits() > 0 && !contention.turn.hasQueuedThreads();
   }
 
   static void release(Contention contention) {

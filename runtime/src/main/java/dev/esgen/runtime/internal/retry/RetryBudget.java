@@ -58,6 +58,8 @@ public final class RetryBudget {
   private ContendedStreams.Contention turn;
   /** When the current write attempt began to read, for the stream's write cycle. */
   private long attemptStartedNanos;
+  /** Whether this operation's waits on a contended stream are measured in its write cycles. */
+  private boolean paced = true;
 
   /** A budget whose operation takes no turns: it knows of no other writers. */
   public RetryBudget(RetryPolicy policy, Observer observer) {
@@ -133,7 +135,8 @@ public final class RetryBudget {
         return true;
       }
     }
-    boolean again = pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause), conflictPause(lost.cycleNanos()));
+    boolean again = pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause),
+        conflictPause(paced ? lost.cycleNanos() : 0));
     attemptStartedNanos = System.nanoTime();
     return again;
   }
@@ -141,15 +144,18 @@ public final class RetryBudget {
   /**
    * Before an operation writes the stream {@code aid} of {@code aggregateType}: if writers of this store
    * contended for it recently, waits for this operation's turn (at most the policy's {@code maxDelay}).
-   * If {@code polite}, the turn was free and a write of this store on the stream lost lately, a new
-   * operation then pauses a random part of a few write cycles ({@link ContentionPacing#politePause}), so
-   * that writers of other processes it beat get their turn. Does nothing on any other stream, or when the
+   * If {@code paced}, no writer of this store holds or waits for the turn and a write of this store on
+   * the stream lost lately, a new operation first pauses a random part of a few write cycles
+   * ({@link ContentionPacing#politePause}), so that writers of other processes it beat get their turn;
+   * and its waits after conflicts are capped at a few write cycles ({@link ContentionPacing#conflictPause}). Does nothing on any other stream, or when the
    * operation holds a turn already (an operation holds one at most).
    *
-   * @param polite false where the writer decides on state it remembers without reading it: a pause would
-   *     only let that state go stale
+   * @param paced false where the writer decides on state it remembers without reading it: there a polite
+   *     pause would only let that state go stale, and the writer that won keeps winning until its commands
+   *     are done, so the losers keep the policy's longer waits rather than spend their attempts meanwhile
    */
-  public void awaitTurn(String aggregateType, String aid, boolean polite) {
+  public void awaitTurn(String aggregateType, String aid, boolean paced) {
+    this.paced = paced;
     if (turn != null) {
       return;
     }
@@ -157,18 +163,18 @@ public final class RetryBudget {
     if (contention == null) {
       return;
     }
-    ContendedStreams.Wait wait = ContendedStreams.take(contention, turnWaitEnd());
-    if (wait != ContendedStreams.Wait.TIMED_OUT) {
-      turn = contention;
-    }
-    // Writers of this store waiting in line follow each other without a pause: only a writer that found
-    // no one of its own process in line can be the one keeping other processes out.
-    if (polite && wait == ContendedStreams.Wait.AT_ONCE && failedAttempts == 0
-        && contention.lostRecently(System.nanoTime())) {
+    // Writers of this store in line follow each other without a pause: only a writer that finds no one of
+    // its own process holding or waiting for the turn can be the one keeping other processes out. It
+    // pauses before taking the turn, so that the pause never holds up a writer of its own store.
+    if (paced && failedAttempts == 0 && contention.lostRecently(System.nanoTime())
+        && ContendedStreams.free(contention)) {
       Duration pause = ContentionPacing.politePause(policy, contention.cycleNanos(), ThreadLocalRandom.current());
       if (System.nanoTime() + pause.toNanos() < deadlineNanos) {
         sleep(pause);
       }
+    }
+    if (ContendedStreams.take(contention, turnWaitEnd()) != ContendedStreams.Wait.TIMED_OUT) {
+      turn = contention;
     }
     attemptStartedNanos = System.nanoTime();
   }

@@ -114,8 +114,17 @@ class ContentionPacingTest {
     assertEquals(2, pauses.size(), "but does not pause");
     cached.releaseTurn();
 
+    RetryBudget holder = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+    holder.awaitTurn("counter", "a", true);
+    assertEquals(3, pauses.size());
+    RetryBudget behind = new RetryBudget(new RetryPolicy(20, Duration.ofMillis(1), Duration.ofMillis(20)),
+        RetryBudget.Observer.NONE, contended, pauses::add);
+    behind.awaitTurn("counter", "a", true);
+    assertEquals(3, pauses.size(), "a writer that finds one of its own store holding the turn does not pause");
+    holder.releaseTurn();
+
     RetryBudget elsewhere = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
     elsewhere.awaitTurn("counter", "b", true);
-    assertEquals(2, pauses.size(), "another stream of the same store does not pause");
+    assertEquals(3, pauses.size(), "another stream of the same store does not pause");
   }
 }
