@@ -62,7 +62,10 @@ public final class ContendedStreams {
       return now - lastLostNanos <= CONTENDED_FOR_NANOS;
     }
 
-    /** A moving average of how long one write attempt on the stream took, from its read to DynamoDB's answer; zero before the first. */
+    /**
+     * A moving average of how long one write attempt on the stream took, from its read to DynamoDB's
+     * answer; zero before the first.
+     */
     long cycleNanos() {
       return cycleNanos;
     }
@@ -101,7 +104,8 @@ public final class ContendedStreams {
     }
     // A turn that is held or waited for keeps the stream contended however long one write takes: a writer
     // coming back for its next command must not slip past the queue because the last wait began long ago.
-    return !free(contention) || System.nanoTime() - contention.lastContendedNanos <= CONTENDED_FOR_NANOS ? contention : null;
+    boolean recently = System.nanoTime() - contention.lastContendedNanos <= CONTENDED_FOR_NANOS;
+    return !free(contention) || recently ? contention : null;
   }
 
   /**

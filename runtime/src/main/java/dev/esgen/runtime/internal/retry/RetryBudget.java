@@ -147,8 +147,9 @@ public final class RetryBudget {
    * If {@code paced}, no writer of this store holds or waits for the turn and a write of this store on
    * the stream lost lately, a new operation first pauses a random part of a few write cycles
    * ({@link ContentionPacing#politePause}), so that writers of other processes it beat get their turn;
-   * and its waits after conflicts are capped at a few write cycles ({@link ContentionPacing#conflictPause}). Does nothing on any other stream, or when the
-   * operation holds a turn already (an operation holds one at most).
+   * and its waits after conflicts are capped at a few write cycles ({@link ContentionPacing#conflictPause}).
+   * Does nothing on any other stream, or when the operation holds a turn already (an operation holds one
+   * at most).
    *
    * @param paced false where the writer decides on state it remembers without reading it: there a polite
    *     pause would only let that state go stale, and the writer that won keeps winning until its commands
@@ -216,7 +217,8 @@ public final class RetryBudget {
 
   /** The next pause after a conflict on a stream whose write cycle is {@code cycleNanos} (zero: not measured). */
   private Duration conflictPause(long cycleNanos) {
-    lastConflictPause = ContentionPacing.conflictPause(policy, lastConflictPause, cycleNanos, ThreadLocalRandom.current());
+    lastConflictPause =
+        ContentionPacing.conflictPause(policy, lastConflictPause, cycleNanos, ThreadLocalRandom.current());
     return lastConflictPause;
   }
 

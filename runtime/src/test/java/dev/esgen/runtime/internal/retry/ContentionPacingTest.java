@@ -95,7 +95,8 @@ class ContentionPacingTest {
     ContendedStreams contended = new ContendedStreams();
     RetryBudget loser = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
     loser.awaitTurn("counter", "a", true);
-    assertTrue(loser.retryConflict("counter", "a", new VersionConflictException("counter", "a", 1, OptionalLong.of(2), 1)));
+    VersionConflictException lost = new VersionConflictException("counter", "a", 1, OptionalLong.of(2), 1);
+    assertTrue(loser.retryConflict("counter", "a", lost));
     loser.wrote("counter", "a");
     loser.releaseTurn();
     assertEquals(1, pauses.size(), "the loser's pause after its conflict");
