@@ -42,24 +42,27 @@ public final class ContendedStreams {
   private record Key(String aggregateType, String aid) {}
 
   /**
-   * One contended stream: its fair turn, when it was last contended, when a write of this store on it
-   * last lost, and how long a write attempt on it takes. The fields are updated without locking: they are
+   * One contended stream: its fair turn, when it was last contended, when a write of this store made in
+   * its turn last lost, and how long a write attempt on it takes. The fields are updated without locking: they are
    * estimates, and a lost update only drops one sample.
    */
   static final class Contention {
     private final Semaphore turn = new Semaphore(1, true);
     private volatile long lastContendedNanos;
-    private volatile long lastLostNanos;
+    /** When a write made in this stream's turn lost; {@link Long#MIN_VALUE} before the first. */
+    private volatile long lastLostToOthersNanos = Long.MIN_VALUE;
     private volatile long cycleNanos;
 
     Contention(long now) {
       this.lastContendedNanos = now;
-      this.lastLostNanos = now;
     }
 
-    /** Whether a write of this store on the stream lost within the last {@link #CONTENDED_FOR}. */
-    boolean lostRecently(long now) {
-      return now - lastLostNanos <= CONTENDED_FOR_NANOS;
+    /**
+     * Whether a write of this store made in the stream's turn lost within the last {@link #CONTENDED_FOR}:
+     * to a writer that does not take this store's turns, in another process.
+     */
+    boolean lostToOthersRecently(long now) {
+      return lastLostToOthersNanos != Long.MIN_VALUE && now - lastLostToOthersNanos <= CONTENDED_FOR_NANOS;
     }
 
     /**
@@ -84,12 +87,17 @@ public final class ContendedStreams {
       .expireAfterAccess(CONTENDED_FOR)
       .build();
 
-  /** Notes that a write on the stream lost to another writer; returns the stream's contention. */
-  Contention conflicted(String aggregateType, String aid) {
+  /**
+   * Notes that a write on the stream lost to another writer, made in the stream's turn if {@code inTurn};
+   * returns the stream's contention.
+   */
+  Contention conflicted(String aggregateType, String aid, boolean inTurn) {
     long now = System.nanoTime();
     Contention contention = streams.get(new Key(aggregateType, aid), key -> new Contention(now));
     contention.lastContendedNanos = now;
-    contention.lastLostNanos = now;
+    if (inTurn) {
+      contention.lastLostToOthersNanos = now;
+    }
     return contention;
   }
 

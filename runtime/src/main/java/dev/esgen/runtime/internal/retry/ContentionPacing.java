@@ -14,10 +14,11 @@ import java.util.random.RandomGenerator;
  * several times pauses longer and longer, up to the policy's maximum delay, while fresh commands overtake
  * it. So on a contended stream both pauses are bounded by a few write cycles ({@link #CYCLES}) instead of
  * the fixed maximum: a loser comes back within the time the stream takes to change hands a few times, and
- * a winner whose store lost a write there within {@link ContendedStreams#CONTENDED_FOR} pauses a random
- * part of that bound before its next command ({@link #politePause}), a window in which the writers it
- * beat get their write in. Measured in cycles, the bound follows the machine and the network: it is
- * shorter where requests are quick and longer where they are slow.
+ * a winner whose store lost a write made in the stream's turn (so to another process) within
+ * {@link ContendedStreams#CONTENDED_FOR} pauses a random part of that bound before its next command
+ * ({@link #politePause}), a window in which the writers it beat get their write in. Measured in cycles,
+ * the bound follows the machine and the network: it is shorter where requests are quick and longer where
+ * they are slow.
  *
  * <pre>{@code
  * Duration pause = ContentionPacing.conflictPause(policy, previous, contention.cycleNanos(), random);

@@ -113,7 +113,9 @@ public final class RetryBudget {
    */
   public boolean retryConflict(String aggregateType, String aid, Throwable cause) {
     failedAttempts++;
-    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid);
+    // Writers of this store that take the stream's turn do not collide with each other: a write made in the
+    // turn lost to a writer in another process (or one of this store's that gave up waiting in line).
+    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid, turn != null);
     lost.attemptTook(System.nanoTime() - attemptStartedNanos);
     if (failedAttempts >= policy.maxAttempts()) {
       observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause), Optional.empty());
@@ -144,12 +146,12 @@ public final class RetryBudget {
   /**
    * Before an operation writes the stream {@code aid} of {@code aggregateType}: if writers of this store
    * contended for it recently, waits for this operation's turn (at most the policy's {@code maxDelay}).
-   * If {@code paced}, no writer of this store holds or waits for the turn and a write of this store on
-   * the stream lost lately, a new operation first pauses a random part of a few write cycles
-   * ({@link ContentionPacing#politePause}), so that writers of other processes it beat get their turn;
-   * and its waits after conflicts are capped at a few write cycles ({@link ContentionPacing#conflictPause}).
-   * Does nothing on any other stream, or when the operation holds a turn already (an operation holds one
-   * at most).
+   * If {@code paced}, no writer of this store holds or waits for the turn and a write of this store made
+   * in the turn lost lately (to a writer in another process), a new operation first pauses a random part
+   * of a few write cycles ({@link ContentionPacing#politePause}), so that writers of other processes it
+   * beat get their turn; and its waits after conflicts are capped at a few write cycles
+   * ({@link ContentionPacing#conflictPause}). Does nothing on any other stream, or when the operation
+   * holds a turn already (an operation holds one at most).
    *
    * @param paced false where the writer decides on state it remembers without reading it: there a polite
    *     pause would only let that state go stale, and the writer that won keeps winning until its commands
@@ -167,7 +169,7 @@ public final class RetryBudget {
     // Writers of this store in line follow each other without a pause: only a writer that finds no one of
     // its own process holding or waiting for the turn can be the one keeping other processes out. It
     // pauses before taking the turn, so that the pause never holds up a writer of its own store.
-    if (paced && failedAttempts == 0 && contention.lostRecently(System.nanoTime())
+    if (paced && failedAttempts == 0 && contention.lostToOthersRecently(System.nanoTime())
         && ContendedStreams.free(contention)) {
       Duration pause = ContentionPacing.politePause(policy, contention.cycleNanos(), ThreadLocalRandom.current());
       if (System.nanoTime() + pause.toNanos() < deadlineNanos) {

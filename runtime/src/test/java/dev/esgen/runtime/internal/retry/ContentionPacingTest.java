@@ -64,7 +64,7 @@ class ContentionPacingTest {
 
   @Test
   void theWriteCycleFollowsTheAttemptsAQuarterAtATime() {
-    ContendedStreams.Contention contention = new ContendedStreams().conflicted("counter", "a");
+    ContendedStreams.Contention contention = new ContendedStreams().conflicted("counter", "a", false);
     assertEquals(0, contention.cycleNanos(), "nothing measured yet");
     contention.attemptTook(8 * MS);
     assertEquals(8 * MS, contention.cycleNanos(), "the first attempt is the estimate");
@@ -90,42 +90,51 @@ class ContentionPacingTest {
   }
 
   @Test
-  void aNewCommandAfterTheStoreLostAWriteOnTheStreamPausesOnceWithinTheBound() {
+  void aNewCommandAfterAWriteInTheStreamsTurnLostPausesOnceWithinTheBound() {
     List<Duration> pauses = new ArrayList<>();
     ContendedStreams contended = new ContendedStreams();
-    RetryBudget loser = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
-    loser.awaitTurn("counter", "a", true);
     VersionConflictException lost = new VersionConflictException("counter", "a", 1, OptionalLong.of(2), 1);
-    assertTrue(loser.retryConflict("counter", "a", lost));
-    loser.wrote("counter", "a");
-    loser.releaseTurn();
-    assertEquals(1, pauses.size(), "the loser's pause after its conflict");
+    RetryBudget first = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+    first.awaitTurn("counter", "a", true);
+    assertTrue(first.retryConflict("counter", "a", lost));
+    first.wrote("counter", "a");
+    first.releaseTurn();
+    assertEquals(1, pauses.size(), "the first loser's pause after its conflict");
     assertTrue(pauses.get(0).compareTo(POLICY.baseDelay()) >= 0 && pauses.get(0).compareTo(POLICY.maxDelay()) <= 0);
+
+    RetryBudget inTurn = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+    inTurn.awaitTurn("counter", "a", true);
+    assertTrue(inTurn.holdsTurn());
+    assertEquals(1, pauses.size(), "a loss outside the turns (the store's own writers at first) makes no one pause");
+    assertTrue(inTurn.retryConflict("counter", "a", lost));
+    inTurn.wrote("counter", "a");
+    inTurn.releaseTurn();
+    assertEquals(2, pauses.size(), "the pause of the writer that lost in its turn, to another process");
 
     RetryBudget next = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
     next.awaitTurn("counter", "a", true);
     assertTrue(next.holdsTurn());
-    assertEquals(2, pauses.size(), "one polite pause before the new command");
-    assertTrue(pauses.get(1).compareTo(POLICY.maxDelay()) <= 0, pauses.get(1).toString());
+    assertEquals(3, pauses.size(), "one polite pause before the new command");
+    assertTrue(pauses.get(2).compareTo(POLICY.maxDelay()) <= 0, pauses.get(2).toString());
     next.releaseTurn();
 
     RetryBudget cached = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
     cached.awaitTurn("counter", "a", false);
     assertTrue(cached.holdsTurn(), "a writer deciding on remembered state takes the turn");
-    assertEquals(2, pauses.size(), "but does not pause");
+    assertEquals(3, pauses.size(), "but does not pause");
     cached.releaseTurn();
 
     RetryBudget holder = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
     holder.awaitTurn("counter", "a", true);
-    assertEquals(3, pauses.size());
+    assertEquals(4, pauses.size());
     RetryBudget behind = new RetryBudget(new RetryPolicy(20, Duration.ofMillis(1), Duration.ofMillis(20)),
         RetryBudget.Observer.NONE, contended, pauses::add);
     behind.awaitTurn("counter", "a", true);
-    assertEquals(3, pauses.size(), "a writer that finds one of its own store holding the turn does not pause");
+    assertEquals(4, pauses.size(), "a writer that finds one of its own store holding the turn does not pause");
     holder.releaseTurn();
 
     RetryBudget elsewhere = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
     elsewhere.awaitTurn("counter", "b", true);
-    assertEquals(3, pauses.size(), "another stream of the same store does not pause");
+    assertEquals(4, pauses.size(), "another stream of the same store does not pause");
   }
 }
