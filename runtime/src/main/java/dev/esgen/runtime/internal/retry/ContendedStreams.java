@@ -51,6 +51,8 @@ public final class ContendedStreams {
     private volatile long lastContendedNanos;
     /** When a write made in this stream's turn lost; {@link Long#MIN_VALUE} before the first. */
     private volatile long lastLostToOthersNanos = Long.MIN_VALUE;
+    /** When a writer of this store last had to wait in line for the turn; {@link Long#MIN_VALUE} before. */
+    private volatile long lastQueuedNanos = Long.MIN_VALUE;
     private volatile long cycleNanos;
 
     Contention(long now) {
@@ -63,6 +65,11 @@ public final class ContendedStreams {
      */
     boolean lostToOthersRecently(long now) {
       return lastLostToOthersNanos != Long.MIN_VALUE && now - lastLostToOthersNanos <= CONTENDED_FOR_NANOS;
+    }
+
+    /** Whether a writer of this store had to wait in line for the turn within the last {@link #CONTENDED_FOR}. */
+    boolean queuedRecently(long now) {
+      return lastQueuedNanos != Long.MIN_VALUE && now - lastQueuedNanos <= CONTENDED_FOR_NANOS;
     }
 
     /**
@@ -129,6 +136,7 @@ public final class ContendedStreams {
         return Wait.AT_ONCE;
       }
       contention.lastContendedNanos = System.nanoTime();
+      contention.lastQueuedNanos = contention.lastContendedNanos;
       long left = untilNanos - System.nanoTime();
       return left > 0 && contention.turn.tryAcquire(left, TimeUnit.NANOSECONDS) ? Wait.AFTER_OTHERS : Wait.TIMED_OUT;
     } catch (InterruptedException e) {

@@ -132,6 +132,11 @@ class ContentionPacingTest {
     behind.awaitTurn("counter", "a", true);
     assertEquals(4, pauses.size(), "a writer that finds one of its own store holding the turn does not pause");
     holder.releaseTurn();
+    RetryBudget afterQueue = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+    afterQueue.awaitTurn("counter", "a", true);
+    assertTrue(afterQueue.holdsTurn());
+    assertEquals(4, pauses.size(), "nor, for a while, does any writer of a store whose writers waited in line");
+    afterQueue.releaseTurn();
 
     RetryBudget elsewhere = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
     elsewhere.awaitTurn("counter", "b", true);
