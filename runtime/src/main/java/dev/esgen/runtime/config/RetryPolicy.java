@@ -22,12 +22,13 @@ import java.util.random.RandomGenerator;
  * ({@link #delayAfterConflict}): at least {@code baseDelay}, at most three times the previous wait, so a
  * writer that lost keeps a share of the next rounds rather than drifting to the cap. Writers of one store
  * on one stream do not back off from each other at all once the stream is contended: they take turns
- * (see {@code docs/operations.md}). Against writers in other processes, on a stream where a write of a
- * store without the state cache lost within the last second, the conflict wait is capped at a few times
- * what one write attempt on that stream takes (measured as the store writes it, never more than
- * {@code maxDelay}), and a new command of the store on it first pauses a random part of that cap, so that
- * the writers it beat get their write in rather than starve behind it. A stream no write of the store
- * lost on never pauses. No wait starts that would end past the deadline.
+ * (see {@code docs/operations.md}). Against writers in other processes, on a stream a store without the
+ * state cache contends for, the conflict wait is capped at a few times what one write attempt on that
+ * stream takes (measured as the store writes it, never more than {@code maxDelay}); and after a write of
+ * the store lost to another process there, a new command of a store with no writer of its own in line
+ * first pauses a random part of that cap, so that the writers it beat get their write in rather than
+ * starve behind it. A stream no write of the store lost on never pauses. No wait starts that would end
+ * past the deadline.
  *
  * <pre>{@code
  * RetryPolicy policy = RetryPolicy.defaults();        // 20 attempts, 10 ms base, 500 ms cap, 15 s in all
