@@ -216,7 +216,8 @@ class BenchSuiteSmokeTest {
       assertTrue(c.maxAttempts() >= 1, c.name());
     }
     for (String shared : List.of(ContentionBenchmark.SHARED, ContentionBenchmark.IMMEDIATE_SHARED,
-        ContentionBenchmark.STATE_CACHE_SHARED, ContentionBenchmark.FOUR_STORES_SHARED)) {
+        ContentionBenchmark.STATE_CACHE_SHARED, ContentionBenchmark.FOUR_STORES_SHARED,
+        ContentionBenchmark.FOUR_STORES_STATE_CACHE_SHARED)) {
       ContentionBenchmark.Result c = contention(shared);
       assertEquals(1 + c.commands(), c.finalVersion(), shared + ": every completed command is one append");
     }

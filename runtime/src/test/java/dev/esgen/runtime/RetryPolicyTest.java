@@ -48,6 +48,21 @@ class RetryPolicyTest {
   }
 
   @Test
+  void aConflictDelayWithAShorterCapStaysUnderItAndALongerCapDoesNotExtendTheMaximum() {
+    RetryPolicy policy = new RetryPolicy(10, Duration.ofMillis(10), Duration.ofMillis(100));
+    SplittableRandom random = new SplittableRandom(23);
+    for (int i = 0; i < 2_000; i++) {
+      Duration capped = policy.delayAfterConflict(Duration.ofMillis(40), Duration.ofMillis(30), random);
+      assertTrue(capped.compareTo(Duration.ofMillis(10)) >= 0 && capped.compareTo(Duration.ofMillis(30)) <= 0,
+          capped.toString());
+      Duration wide = policy.delayAfterConflict(Duration.ofSeconds(5), Duration.ofSeconds(10), random);
+      assertTrue(wide.compareTo(Duration.ofMillis(100)) <= 0, wide.toString());
+    }
+    assertEquals(Duration.ofMillis(5), policy.delayAfterConflict(Duration.ZERO, Duration.ofMillis(5), random),
+        "a cap below the base delay is the wait");
+  }
+
+  @Test
   void defaultsAndValidation() {
     assertEquals(new RetryPolicy(20, Duration.ofMillis(10), Duration.ofMillis(500)), RetryPolicy.defaults());
     assertEquals(Duration.ZERO, RetryPolicy.noRetries().delayAfter(1, new SplittableRandom(1)));

@@ -35,7 +35,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * the store's default retry policy and snapshot interval, without and with the state cache
  * ({@code StoreConfig.withStateCache}); beside them the same commands in an immediate-retry loop (load,
  * decide, append at the loaded version, and on a conflict start again at once, as a peer without backoff
- * does), and the shared aggregate written through four stores, one per thread, as four processes would.
+ * does), and the shared aggregate written through four stores, one per thread, as four processes would,
+ * without and with the state cache.
  * Attempts per command are counted by the decide function, which runs once per attempt.
  */
 public final class ContentionBenchmark {
@@ -47,6 +48,7 @@ public final class ContentionBenchmark {
   public static final String STATE_CACHE_SHARED = "one shared aggregate, state cache";
   public static final String STATE_CACHE_DISTINCT = "four distinct aggregates, state cache";
   public static final String FOUR_STORES_SHARED = "one shared aggregate, four stores";
+  public static final String FOUR_STORES_STATE_CACHE_SHARED = "one shared aggregate, four stores, state cache";
 
   /** How many attempts the immediate-retry loop makes before it counts a command as given up. */
   public static final int IMMEDIATE_MAX_ATTEMPTS = 1_000;
@@ -82,8 +84,10 @@ public final class ContentionBenchmark {
       SnapshotIntervalRepository carts = repository(client, defaults);
       SnapshotIntervalRepository cached = repository(client, defaults.withStateCache(CACHE));
       List<SnapshotIntervalRepository> stores = new ArrayList<>();
+      List<SnapshotIntervalRepository> cachedStores = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
         stores.add(repository(client, defaults));
+        cachedStores.add(repository(client, defaults.withStateCache(CACHE)));
       }
       warmUp(carts);
       warmUp(cached);
@@ -96,6 +100,7 @@ public final class ContentionBenchmark {
       results.add(run(STATE_CACHE_SHARED, Collections.nCopies(THREADS, cached), meter, true,
           ContentionBenchmark::transact));
       results.add(run(FOUR_STORES_SHARED, stores, meter, true, ContentionBenchmark::transact));
+      results.add(run(FOUR_STORES_STATE_CACHE_SHARED, cachedStores, meter, true, ContentionBenchmark::transact));
       results.add(run(DISTINCT, one, meter, false, ContentionBenchmark::transact));
       results.add(run(STATE_CACHE_DISTINCT, Collections.nCopies(THREADS, cached), meter, false,
           ContentionBenchmark::transact));

@@ -22,7 +22,13 @@ import java.util.random.RandomGenerator;
  * ({@link #delayAfterConflict}): at least {@code baseDelay}, at most three times the previous wait, so a
  * writer that lost keeps a share of the next rounds rather than drifting to the cap. Writers of one store
  * on one stream do not back off from each other at all once the stream is contended: they take turns
- * (see {@code docs/operations.md}). No wait starts that would end past the deadline.
+ * (see {@code docs/operations.md}). Against writers in other processes, on a stream a store without the
+ * state cache contends for, the conflict wait is capped at a few times what one write attempt on that
+ * stream takes (measured as the store writes it, never more than {@code maxDelay}); and after a write of
+ * the store lost to another process there, a new command of a store with no writer of its own in line
+ * first pauses a random part of that cap, so that the writers it beat get their write in rather than
+ * starve behind it. A stream no write of the store lost on never pauses. No wait starts that would end
+ * past the deadline.
  *
  * <pre>{@code
  * RetryPolicy policy = RetryPolicy.defaults();        // 20 attempts, 10 ms base, 500 ms cap, 15 s in all
@@ -102,9 +108,19 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
    * previous wait (at least {@code baseDelay}), capped at {@code maxDelay}.
    */
   public Duration delayAfterConflict(Duration previous, RandomGenerator random) {
-    long baseNanos = Math.min(baseDelay.toNanos(), maxDelay.toNanos());
+    return delayAfterConflict(previous, maxDelay, random);
+  }
+
+  /**
+   * As {@link #delayAfterConflict(Duration, RandomGenerator)}, capped at {@code cap} rather than
+   * {@code maxDelay} when {@code cap} is shorter: on a stream other processes contend for too, esgen caps
+   * the wait at a few times what one write on the stream takes (see {@code docs/operations.md}).
+   */
+  public Duration delayAfterConflict(Duration previous, Duration cap, RandomGenerator random) {
+    long capNanos = Math.min(maxDelay.toNanos(), cap.toNanos());
+    long baseNanos = Math.min(baseDelay.toNanos(), capNanos);
     long previousNanos = Math.max(baseNanos, previous.toNanos());
-    long upper = previousNanos > maxDelay.toNanos() / 3 ? maxDelay.toNanos() : previousNanos * 3;
+    long upper = previousNanos > capNanos / 3 ? capNanos : previousNanos * 3;
     return upper <= baseNanos ? Duration.ofNanos(baseNanos) : Duration.ofNanos(random.nextLong(baseNanos, upper + 1));
   }
 }

@@ -754,8 +754,10 @@ public abstract class EventSourcedRepository<A, I, E> {
     RetryBudget budget = attempts.budget();
     boolean ownTurn = !budget.holdsTurn();
     // On a stream this store's writers contend for, they write in turn rather than collide; the turn is
-    // taken before reading, so that what is read is what the writer before left.
-    budget.awaitTurn(definition.name(), aid);
+    // taken before reading, so that what is read is what the writer before left. With the state cache the
+    // writer decides on the state it remembers, which a polite pause would only let go stale (measured with
+    // four stores on one stream, it tripled the requests per command), so waits are not paced there.
+    budget.awaitTurn(definition.name(), aid, !cache().enabled());
     try {
       return decideAndAppendInTurn(id, aid, options, decide, attempts);
     } finally {
@@ -799,7 +801,9 @@ public abstract class EventSourcedRepository<A, I, E> {
         continue;
       }
       try {
-        return appendTo(id, current, events, options, attempts);
+        Versioned<A> written = appendTo(id, current, events, options, attempts);
+        attempts.budget().wrote(definition.name(), aid);
+        return written;
       } catch (VersionConflictException conflict) {
         attempts.conflict(conflict);
         if (!attempts.budget().retryConflict(definition.name(), aid, conflict)) {

@@ -62,20 +62,20 @@ class ContentionTurnsTest {
   void aContendedStreamsTurnGoesToOneOperationAtATimeInOrder() throws Exception {
     ContendedStreams contended = new ContendedStreams();
     RetryBudget first = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended);
-    first.awaitTurn("counter", "a");
+    first.awaitTurn("counter", "a", true);
     assertFalse(first.holdsTurn(), "a stream no one fought over has no turns");
 
     VersionConflictException lost = new VersionConflictException("counter", "a", 1, java.util.OptionalLong.of(2), 1);
     assertTrue(first.retryConflict("counter", "a", lost));
     assertTrue(first.holdsTurn(), "the loser holds the contended stream's turn");
-    first.awaitTurn("counter", "a");
+    first.awaitTurn("counter", "a", true);
     assertTrue(first.holdsTurn(), "asking again while holding it neither blocks nor changes it");
 
     RetryBudget second = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended);
     CountDownLatch waiting = new CountDownLatch(1);
     CompletableFuture<Boolean> secondTurn = CompletableFuture.supplyAsync(() -> {
       waiting.countDown();
-      second.awaitTurn("counter", "a");
+      second.awaitTurn("counter", "a", true);
       return second.holdsTurn();
     });
     assertTrue(waiting.await(10, TimeUnit.SECONDS));
@@ -87,7 +87,7 @@ class ContentionTurnsTest {
     second.releaseTurn();
 
     RetryBudget other = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended);
-    other.awaitTurn("counter", "b");
+    other.awaitTurn("counter", "b", true);
     assertFalse(other.holdsTurn(), "another stream is not contended");
   }
 
@@ -102,7 +102,7 @@ class ContentionTurnsTest {
     RetryBudget next = new RetryBudget(new RetryPolicy(20, Duration.ofMillis(1), Duration.ofMillis(50)),
         RetryBudget.Observer.NONE, contended);
     CompletableFuture<Boolean> nextTurn = CompletableFuture.supplyAsync(() -> {
-      next.awaitTurn("counter", "a");
+      next.awaitTurn("counter", "a", true);
       return next.holdsTurn();
     });
     assertFalse(nextTurn.get(10, TimeUnit.SECONDS), "went on without the turn the holder kept");

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>{@code
  * ContendedStreams contended = new ContendedStreams();              // one per store (RetryBudgets)
  * RetryBudget budget = new RetryBudget(policy, observer, contended);
- * budget.awaitTurn("bank-account", aid);     // waits only if the store's writers contend for the stream
+ * budget.awaitTurn("bank-account", aid, true);   // waits only if the store's writers contend for the stream
  * // ... on a version conflict: budget.retryConflict("bank-account", aid, e) notes it and waits in line
  * budget.releaseTurn();
  * }</pre>
@@ -41,13 +41,51 @@ public final class ContendedStreams {
 
   private record Key(String aggregateType, String aid) {}
 
-  /** One contended stream: its fair turn and when it was last contended. */
+  /**
+   * One contended stream: its fair turn, when it was last contended, when a write of this store made in
+   * its turn last lost, and how long a write attempt on it takes. The fields are updated without locking: they are
+   * estimates, and a lost update only drops one sample.
+   */
   static final class Contention {
     private final Semaphore turn = new Semaphore(1, true);
     private volatile long lastContendedNanos;
+    /** When a write made in this stream's turn lost; {@link Long#MIN_VALUE} before the first. */
+    private volatile long lastLostToOthersNanos = Long.MIN_VALUE;
+    /** When a writer of this store last had to wait in line for the turn; {@link Long#MIN_VALUE} before. */
+    private volatile long lastQueuedNanos = Long.MIN_VALUE;
+    private volatile long cycleNanos;
 
     Contention(long now) {
       this.lastContendedNanos = now;
+    }
+
+    /**
+     * Whether a write of this store made in the stream's turn lost within the last {@link #CONTENDED_FOR}:
+     * to a writer that does not take this store's turns, in another process.
+     */
+    boolean lostToOthersRecently(long now) {
+      return lastLostToOthersNanos != Long.MIN_VALUE && now - lastLostToOthersNanos <= CONTENDED_FOR_NANOS;
+    }
+
+    /** Whether a writer of this store had to wait in line for the turn within the last {@link #CONTENDED_FOR}. */
+    boolean queuedRecently(long now) {
+      return lastQueuedNanos != Long.MIN_VALUE && now - lastQueuedNanos <= CONTENDED_FOR_NANOS;
+    }
+
+    /**
+     * A moving average of how long one write attempt on the stream took, from its read to DynamoDB's
+     * answer; zero before the first.
+     */
+    long cycleNanos() {
+      return cycleNanos;
+    }
+
+    /** Counts one write attempt on the stream that took {@code nanos}. */
+    void attemptTook(long nanos) {
+      long cycle = cycleNanos;
+      // A quarter of each new sample: a few attempts follow a machine that slows down or speeds up, and one
+      // long attempt (a pause for throttling) moves the average only so far.
+      cycleNanos = cycle == 0 ? nanos : cycle + (nanos - cycle) / 4;
     }
   }
 
@@ -56,10 +94,18 @@ public final class ContendedStreams {
       .expireAfterAccess(CONTENDED_FOR)
       .build();
 
-  /** Notes that a write on the stream lost to another writer. */
-  public void conflicted(String aggregateType, String aid) {
+  /**
+   * Notes that a write on the stream lost to another writer, made in the stream's turn if {@code inTurn};
+   * returns the stream's contention.
+   */
+  Contention conflicted(String aggregateType, String aid, boolean inTurn) {
     long now = System.nanoTime();
-    streams.get(new Key(aggregateType, aid), key -> new Contention(now)).lastContendedNanos = now;
+    Contention contention = streams.get(new Key(aggregateType, aid), key -> new Contention(now));
+    contention.lastContendedNanos = now;
+    if (inTurn) {
+      contention.lastLostToOthersNanos = now;
+    }
+    return contention;
   }
 
   /** The stream's contention while it counts as contended, else null. */
@@ -73,8 +119,8 @@ public final class ContendedStreams {
     }
     // A turn that is held or waited for keeps the stream contended however long one write takes: a writer
     // coming back for its next command must not slip past the queue because the last wait began long ago.
-    boolean inUse = contention.turn.availablePermits() == 0 || contention.turn.hasQueuedThreads();
-    return inUse || System.nanoTime() - contention.lastContendedNanos <= CONTENDED_FOR_NANOS ? contention : null;
+    boolean recently = System.nanoTime() - contention.lastContendedNanos <= CONTENDED_FOR_NANOS;
+    return !free(contention) || recently ? contention : null;
   }
 
   /**
@@ -90,12 +136,18 @@ public final class ContendedStreams {
         return Wait.AT_ONCE;
       }
       contention.lastContendedNanos = System.nanoTime();
+      contention.lastQueuedNanos = contention.lastContendedNanos;
       long left = untilNanos - System.nanoTime();
       return left > 0 && contention.turn.tryAcquire(left, TimeUnit.NANOSECONDS) ? Wait.AFTER_OTHERS : Wait.TIMED_OUT;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Wait.TIMED_OUT;
     }
+  }
+
+  /** Whether no writer of this store holds the stream's turn or waits for it (a moment's view). */
+  static boolean free(Contention contention) {
+    return contention.turn.availablePermits() > 0 && !contention.turn.hasQueuedThreads();
   }
 
   static void release(Contention contention) {

@@ -40,13 +40,26 @@ public final class RetryBudget {
     void failed(FailureKind kind, int failedAttempts, String errorCode, Optional<Duration> retryAfter);
   }
 
+  /** How a budget waits; tests count the pauses instead of timing them. */
+  @FunctionalInterface
+  interface Sleeper {
+    Sleeper THREAD = pause -> Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
+
+    void sleep(Duration pause) throws InterruptedException;
+  }
+
   private final RetryPolicy policy;
   private final Observer observer;
   private final ContendedStreams contended;
+  private final Sleeper sleeper;
   private final long deadlineNanos;
   private int failedAttempts;
   private Duration lastConflictPause = Duration.ZERO;
   private ContendedStreams.Contention turn;
+  /** When the current write attempt began to read, for the stream's write cycle. */
+  private long attemptStartedNanos;
+  /** Whether this operation's waits on a contended stream are measured in its write cycles. */
+  private boolean paced = true;
 
   /** A budget whose operation takes no turns: it knows of no other writers. */
   public RetryBudget(RetryPolicy policy, Observer observer) {
@@ -55,10 +68,16 @@ public final class RetryBudget {
 
   /** A budget that takes turns with the other writers of {@code contended}'s store. */
   public RetryBudget(RetryPolicy policy, Observer observer, ContendedStreams contended) {
+    this(policy, observer, contended, Sleeper.THREAD);
+  }
+
+  RetryBudget(RetryPolicy policy, Observer observer, ContendedStreams contended, Sleeper sleeper) {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.observer = Objects.requireNonNull(observer, "observer");
     this.contended = Objects.requireNonNull(contended, "contended");
-    this.deadlineNanos = System.nanoTime() + policy.deadline().toNanos();
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.attemptStartedNanos = System.nanoTime();
+    this.deadlineNanos = attemptStartedNanos + policy.deadline().toNanos();
   }
 
   /**
@@ -74,22 +93,26 @@ public final class RetryBudget {
 
   /** As {@link #retry(FailureKind, Throwable)}, for a failure that is no exception, named by {@code errorCode}. */
   public boolean retry(FailureKind kind, String errorCode) {
-    return nextPause(kind, errorCode).map(RetryBudget::sleep).orElse(false);
+    return nextPause(kind, errorCode).map(this::sleep).orElse(false);
   }
 
   /**
    * Counts a write on the stream {@code aid} of {@code aggregateType} that lost to another writer and, if
    * attempts and time are left, waits before the next one: behind the other writers of this store that
    * are waiting for the stream (then no more), else the decorrelated-jitter pause of
-   * {@link RetryPolicy#delayAfterConflict}. Either way the operation then holds the stream's turn, unless
-   * it holds one already, until {@link #releaseTurn()}.
+   * {@link RetryPolicy#delayAfterConflict}, capped at a few of the stream's write cycles
+   * ({@link ContentionPacing}). Either way the operation then holds the stream's turn, unless it holds one
+   * already, until {@link #releaseTurn()}.
    *
    * @return true when the caller should decide again; false when the budget is spent or the thread was
    *     interrupted
    */
   public boolean retryConflict(String aggregateType, String aid, Throwable cause) {
     failedAttempts++;
-    contended.conflicted(aggregateType, aid);
+    // Writers of this store that take the stream's turn do not collide with each other: a write made in the
+    // turn lost to a writer in another process (or one of this store's that gave up waiting in line).
+    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid, turn != null);
+    lost.attemptTook(System.nanoTime() - attemptStartedNanos);
     if (failedAttempts >= policy.maxAttempts()) {
       observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause), Optional.empty());
       return false;
@@ -106,24 +129,67 @@ public final class RetryBudget {
         // Whoever went first wrote the stream since this operation read it: a reload finds it settled.
         observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause),
             Optional.of(Duration.ofNanos(System.nanoTime() - waitStarted)));
+        attemptStartedNanos = System.nanoTime();
         return true;
       }
     }
-    return pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause), conflictPause());
+    boolean again = pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause),
+        conflictPause(paced ? lost.cycleNanos() : 0));
+    attemptStartedNanos = System.nanoTime();
+    return again;
   }
 
   /**
    * Before an operation writes the stream {@code aid} of {@code aggregateType}: if writers of this store
-   * contended for it recently, waits for this operation's turn (at most the policy's {@code maxDelay}). Does nothing
-   * on any other stream, or when the operation holds a turn already (an operation holds one at most).
+   * contended for it recently, waits for this operation's turn (at most the policy's {@code maxDelay}).
+   * If {@code paced}, no writer of this store holds the turn or waited for it lately, and a write of this
+   * store made in the turn lost lately (to a writer in another process), a new operation first pauses a random part
+   * of a few write cycles ({@link ContentionPacing#politePause}), so that writers of other processes it
+   * beat get their turn; and its waits after conflicts are capped at a few write cycles
+   * ({@link ContentionPacing#conflictPause}). Does nothing on any other stream, or when the operation
+   * holds a turn already (an operation holds one at most).
+   *
+   * @param paced false where the writer decides on state it remembers without reading it: there a polite
+   *     pause would only let that state go stale, and the writer that won keeps winning until its commands
+   *     are done, so the losers keep the policy's longer waits rather than spend their attempts meanwhile
    */
-  public void awaitTurn(String aggregateType, String aid) {
+  public void awaitTurn(String aggregateType, String aid, boolean paced) {
+    this.paced = paced;
     if (turn != null) {
       return;
     }
     ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
-    if (contention != null && ContendedStreams.take(contention, turnWaitEnd()) != ContendedStreams.Wait.TIMED_OUT) {
+    if (contention == null) {
+      return;
+    }
+    // Writers of this store in line follow each other without a pause: the turn already hands the stream
+    // from one to the next, and pausing with the turn free let the stream drop out of contention and them
+    // collide again (measured: 11-13 conflicts in 400 commands instead of 3). The pause is for a store whose
+    // writer has no one of its own in line, the one that can keep other processes out. It comes before the
+    // turn is taken, so that it never holds up a writer of its own store.
+    long now = System.nanoTime();
+    if (paced && failedAttempts == 0 && contention.lostToOthersRecently(now) && !contention.queuedRecently(now)
+        && ContendedStreams.free(contention)) {
+      Duration pause = ContentionPacing.politePause(policy, contention.cycleNanos(), ThreadLocalRandom.current());
+      if (System.nanoTime() + pause.toNanos() < deadlineNanos) {
+        sleep(pause);
+      }
+    }
+    if (ContendedStreams.take(contention, turnWaitEnd()) != ContendedStreams.Wait.TIMED_OUT) {
       turn = contention;
+    }
+    attemptStartedNanos = System.nanoTime();
+  }
+
+  /**
+   * After an operation's write on the stream {@code aid} of {@code aggregateType} was stored: on a
+   * contended stream, counts how long the attempt took towards the stream's write cycle. Does nothing on
+   * any other stream.
+   */
+  public void wrote(String aggregateType, String aid) {
+    ContendedStreams.Contention contention = turn != null ? turn : contended.contention(aggregateType, aid);
+    if (contention != null) {
+      contention.attemptTook(System.nanoTime() - attemptStartedNanos);
     }
   }
 
@@ -150,13 +216,15 @@ public final class RetryBudget {
     return Math.min(deadlineNanos, System.nanoTime() + policy.maxDelay().toNanos());
   }
 
-  private Duration conflictPause() {
-    lastConflictPause = policy.delayAfterConflict(lastConflictPause, ThreadLocalRandom.current());
+  /** The next pause after a conflict on a stream whose write cycle is {@code cycleNanos} (zero: not measured). */
+  private Duration conflictPause(long cycleNanos) {
+    lastConflictPause =
+        ContentionPacing.conflictPause(policy, lastConflictPause, cycleNanos, ThreadLocalRandom.current());
     return lastConflictPause;
   }
 
   private boolean pause(FailureKind kind, String errorCode, Duration pause) {
-    return allowPause(kind, errorCode, pause).map(RetryBudget::sleep).orElse(false);
+    return allowPause(kind, errorCode, pause).map(this::sleep).orElse(false);
   }
 
   /**
@@ -177,7 +245,7 @@ public final class RetryBudget {
   private Optional<Duration> nextPause(FailureKind kind, String errorCode) {
     failedAttempts++;
     Duration pause = kind == FailureKind.VERSION_CONFLICT
-        ? conflictPause()
+        ? conflictPause(0)
         : policy.delayAfter(failedAttempts, ThreadLocalRandom.current());
     return allowPause(kind, errorCode, pause);
   }
@@ -199,9 +267,9 @@ public final class RetryBudget {
     return policy;
   }
 
-  private static boolean sleep(Duration pause) {
+  private boolean sleep(Duration pause) {
     try {
-      Thread.sleep(pause.toMillis(), pause.toNanosPart() % 1_000_000);
+      sleeper.sleep(pause);
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

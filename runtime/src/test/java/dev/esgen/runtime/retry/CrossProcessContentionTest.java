@@ -1,0 +1,64 @@
+package dev.esgen.runtime.retry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.esgen.runtime.config.StateCachePolicy;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.testing.Contention;
+import dev.esgen.runtime.testing.TestDynamo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Four stores writing one stream, as four processes would: they share no turns, and only the version
+ * condition, the pauses and the politeness of a store that lost lately order them. Every command is still
+ * stored exactly once.
+ */
+class CrossProcessContentionTest {
+
+  private static final int STORES = 4;
+  private static final int COMMANDS_PER_STORE = 25;
+
+  @Test
+  void fourStoresOnOneStreamStoreEveryCommandExactlyOnce() throws Exception {
+    for (StoreConfig config : new StoreConfig[] {StoreConfig.defaults().withRetryPolicy(Contention.PATIENT),
+        StoreConfig.defaults().withRetryPolicy(Contention.PATIENT)
+            .withStateCache(StateCachePolicy.of(100, Duration.ofMinutes(1)))}) {
+      List<CounterRepository> processes = new ArrayList<>();
+      for (int s = 0; s < STORES; s++) {
+        processes.add(new CounterRepository(TestDynamo.store(config)));
+      }
+      CounterId id = CounterId.random();
+      processes.get(0).create(new CounterCreated(id, "hot"));
+
+      Contention.run(STORES, COMMANDS_PER_STORE,
+          (store, i) -> processes.get(store).transact(id, counter -> counter.increment(store + "-" + i)));
+
+      List<String> expected = new ArrayList<>();
+      for (int s = 0; s < STORES; s++) {
+        for (int i = 0; i < COMMANDS_PER_STORE; i++) {
+          expected.add(s + "-" + i);
+        }
+      }
+      List<String> stored;
+      try (Stream<RecordedEvent<CounterEvent>> events = processes.get(1).events(id)) {
+        stored = events.map(RecordedEvent::event)
+            .filter(Incremented.class::isInstance)
+            .map(e -> ((Incremented) e).tag())
+            .sorted()
+            .toList();
+      }
+      assertEquals(expected.stream().sorted().toList(), stored, "every command once, none lost, none doubled");
+      assertEquals(STORES * COMMANDS_PER_STORE + 1, processes.get(2).findVersioned(id).orElseThrow().version());
+    }
+  }
+}
