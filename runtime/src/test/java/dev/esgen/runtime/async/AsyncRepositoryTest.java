@@ -1,5 +1,6 @@
 package dev.esgen.runtime.async;
 
+import static dev.esgen.runtime.testing.AsyncStoreFixture.allPages;
 import static dev.esgen.runtime.testing.AsyncStoreFixture.attempts;
 import static dev.esgen.runtime.testing.AsyncStoreFixture.await;
 import static dev.esgen.runtime.testing.AsyncStoreFixture.failureOf;
@@ -34,8 +35,6 @@ import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.OperationMetrics;
-import dev.esgen.runtime.query.Page;
-import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.AppendOptions;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
@@ -369,29 +368,12 @@ class AsyncRepositoryTest {
     assertEquals(List.of(ids.get(3), ids.get(1)), List.copyOf(found.keySet()), "in the order asked, absent left out");
     assertEquals(12, found.get(ids.get(3)).value(), "six increments by 2");
 
-    List<CounterId> listed = new ArrayList<>();
-    PageRequest request = PageRequest.first(2);
-    while (true) {
-      Page<Counter> page = await(counters.listByName(shared, request));
-      page.items().forEach(counter -> listed.add(counter.id()));
-      if (page.nextCursor().isEmpty()) {
-        break;
-      }
-      request = PageRequest.after(page.nextCursor().get(), 2);
-    }
+    List<CounterId> listed = allPages(2, request -> counters.listByName(shared, request)).stream()
+        .map(Counter::id).toList();
     assertEquals(ids.stream().map(CounterId::value).sorted().toList(), listed.stream().map(CounterId::value).toList());
     assertTrue(await(counters.findByName(shared)).isPresent());
 
-    List<Counter> all = new ArrayList<>();
-    request = PageRequest.first(3);
-    while (true) {
-      Page<Counter> page = await(counters.listAll(request));
-      all.addAll(page.items());
-      if (page.nextCursor().isEmpty()) {
-        break;
-      }
-      request = PageRequest.after(page.nextCursor().get(), 3);
-    }
+    List<Counter> all = allPages(3, counters::listAll);
     assertEquals(5, all.size());
     for (Counter counter : all) {
       assertEquals(new IndexedCounterRepository(TestDynamo.store(), name, LayoutKind.JOURNAL).load(counter.id()), counter);

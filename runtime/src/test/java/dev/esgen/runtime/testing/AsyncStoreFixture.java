@@ -9,6 +9,8 @@ import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.metrics.FailedAttempt;
 import dev.esgen.runtime.metrics.OperationMetrics;
 import dev.esgen.runtime.metrics.StoreListener;
+import dev.esgen.runtime.query.Page;
+import dev.esgen.runtime.query.PageRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -111,6 +114,20 @@ public final class AsyncStoreFixture implements BeforeEachCallback, AfterEachCal
   /** What {@code future} completes with; a test that waits longer than 30 seconds has hung. */
   public static <T> T await(CompletableFuture<T> future) {
     return future.orTimeout(30, TimeUnit.SECONDS).join();
+  }
+
+  /** Every item {@code listing} lists, read page after page of {@code pageSize} items. */
+  public static <T> List<T> allPages(int pageSize, Function<PageRequest, CompletableFuture<Page<T>>> listing) {
+    List<T> items = new ArrayList<>();
+    PageRequest request = PageRequest.first(pageSize);
+    while (true) {
+      Page<T> page = await(listing.apply(request));
+      items.addAll(page.items());
+      if (page.nextCursor().isEmpty()) {
+        return items;
+      }
+      request = PageRequest.after(page.nextCursor().get(), pageSize);
+    }
   }
 
   /** The failure {@code future} ends with, as {@code get()} reports it. */
