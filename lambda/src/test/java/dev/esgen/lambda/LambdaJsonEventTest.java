@@ -9,6 +9,7 @@ import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.StreamedTable;
 import dev.esgen.test.TablePrefix;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /** Events as JSON, read and written by the serializer the Lambda Java runtime uses. */
 @ExtendWith(DynamoDbLocalExtension.class)
@@ -31,9 +33,9 @@ class LambdaJsonEventTest {
 
   @Test
   void realStreamRecordsSurviveTheJsonLambdaSendsThem(DynamoDbClient client, TablePrefix tables) {
-    RealStream stream = RealStream.create(client, tables.name("events"));
-    client.putItem(b -> b.tableName(stream.table()).item(LambdaStreamRecordsTest.everyKind("one")));
-    client.deleteItem(b -> b.tableName(stream.table()).key(Map.of(
+    StreamedTable stream = StreamedTable.create(client, tables.name("events"), StreamViewType.NEW_AND_OLD_IMAGES);
+    client.putItem(b -> b.tableName(stream.name()).item(LambdaStreamRecordsTest.everyKind("one")));
+    client.deleteItem(b -> b.tableName(stream.name()).key(Map.of(
         "pkey", AttributeValue.fromS("every-kind"), "skey", AttributeValue.fromS("one"))));
     List<Record> records = stream.records();
 

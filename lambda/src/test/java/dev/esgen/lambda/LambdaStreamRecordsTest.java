@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.StreamedTable;
 import dev.esgen.test.TablePrefix;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -22,12 +23,13 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /** Records read from DynamoDB Local's stream, into the Lambda event model and back. */
 @ExtendWith(DynamoDbLocalExtension.class)
 class LambdaStreamRecordsTest {
 
-  private static RealStream stream;
+  private static StreamedTable stream;
   private static List<Record> records;
 
   /** An item holding every kind of attribute value, nested in maps and lists too. */
@@ -55,13 +57,13 @@ class LambdaStreamRecordsTest {
 
   @BeforeAll
   static void writeAndRead(DynamoDbClient client, TablePrefix tables) {
-    stream = RealStream.create(client, tables.name("events"));
-    client.putItem(b -> b.tableName(stream.table()).item(everyKind("one")));
+    stream = StreamedTable.create(client, tables.name("events"), StreamViewType.NEW_AND_OLD_IMAGES);
+    client.putItem(b -> b.tableName(stream.name()).item(everyKind("one")));
     Map<String, AttributeValue> changed = everyKind("one");
     changed.put("n", AttributeValue.fromN("7"));
-    client.putItem(b -> b.tableName(stream.table()).item(changed));
-    client.putItem(b -> b.tableName(stream.table()).item(everyKind("two")));
-    client.deleteItem(b -> b.tableName(stream.table()).key(Map.of(
+    client.putItem(b -> b.tableName(stream.name()).item(changed));
+    client.putItem(b -> b.tableName(stream.name()).item(everyKind("two")));
+    client.deleteItem(b -> b.tableName(stream.name()).key(Map.of(
         "pkey", AttributeValue.fromS("every-kind"), "skey", AttributeValue.fromS("one"))));
     records = stream.records();
   }
@@ -147,8 +149,9 @@ class LambdaStreamRecordsTest {
   @Test
   void anEmptyMapWhichDynamoDbLocalStreamsAsAValueOfNoKindKeepsHavingNoKind(DynamoDbClient client,
       TablePrefix tables) {
-    RealStream emptyMaps = RealStream.create(client, tables.name("empty-maps"));
-    client.putItem(b -> b.tableName(emptyMaps.table()).item(Map.of(
+    StreamedTable emptyMaps =
+        StreamedTable.create(client, tables.name("empty-maps"), StreamViewType.NEW_AND_OLD_IMAGES);
+    client.putItem(b -> b.tableName(emptyMaps.name()).item(Map.of(
         "pkey", AttributeValue.fromS("p"), "skey", AttributeValue.fromS("s"), "empty", AttributeValue.fromM(Map.of()))));
     List<Record> streamed = emptyMaps.records();
     AttributeValue empty = streamed.get(0).dynamodb().newImage().get("empty");

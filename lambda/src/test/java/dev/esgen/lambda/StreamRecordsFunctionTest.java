@@ -8,6 +8,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.StreamedTable;
 import dev.esgen.test.TablePrefix;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /** The Lambda function, given events built from DynamoDB Local's real stream. */
 @ExtendWith(DynamoDbLocalExtension.class)
@@ -29,10 +31,10 @@ class StreamRecordsFunctionTest {
 
   @BeforeAll
   static void writeAndRead(DynamoDbClient client, TablePrefix tables) {
-    RealStream stream = RealStream.create(client, tables.name("events"));
+    StreamedTable stream = StreamedTable.create(client, tables.name("events"), StreamViewType.NEW_AND_OLD_IMAGES);
     for (int i = 1; i <= 6; i++) {
       String key = "event-" + i;
-      client.putItem(b -> b.tableName(stream.table()).item(Map.of(
+      client.putItem(b -> b.tableName(stream.name()).item(Map.of(
           "pkey", AttributeValue.fromS("stream-1"),
           "skey", AttributeValue.fromS(key),
           "payload", AttributeValue.fromS("body of " + key))));

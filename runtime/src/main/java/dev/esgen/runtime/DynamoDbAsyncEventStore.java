@@ -5,12 +5,11 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
-import dev.esgen.runtime.internal.AggregateNameClaims;
 import dev.esgen.runtime.internal.AsyncStoreInternals;
+import dev.esgen.runtime.internal.StoreParts;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.journal.AsyncJournalLayout;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
-import dev.esgen.runtime.internal.retry.RetryBudgets;
 import dev.esgen.runtime.internal.retry.RetryingAsyncClient;
 import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
 import dev.esgen.runtime.internal.tip.AsyncTipLayout;
@@ -42,48 +41,40 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  */
 public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStoreInternals {
 
-  private final StoreConfig config;
-  private final OperationRecorder recorder;
-  private final StateCache cache;
-  private final AggregateNameClaims claimedNames;
+  private final StoreParts parts;
   private final Executor executor;
   private final AsyncJournalLayout journal;
   private final AsyncTipLayout tip;
 
-  DynamoDbAsyncEventStore(DynamoDbAsyncClient client, StoreConfig config, OperationRecorder recorder,
-      StateCache cache, AggregateNameClaims claimedNames) {
-    this.config = config;
-    this.recorder = recorder;
-    this.cache = cache;
-    this.claimedNames = claimedNames;
+  /** A store on {@code client} with {@code parts}, which a synchronous store may share with it. */
+  DynamoDbAsyncEventStore(DynamoDbAsyncClient client, StoreParts parts) {
+    this.parts = parts;
     this.executor = ForkJoinPool.commonPool();
     RetryingAsyncClient sending = new RetryingAsyncClient(client, executor);
-    this.journal = new AsyncJournalLayout(sending, config, recorder);
-    this.tip = new AsyncTipLayout(sending, config, recorder);
+    this.journal = new AsyncJournalLayout(sending, parts.config(), parts.recorder());
+    this.tip = new AsyncTipLayout(sending, parts.config(), parts.recorder());
   }
 
   /** A store on {@code client} with {@code config}, with a state cache and name claims of its own. */
   public static DynamoDbAsyncEventStore create(DynamoDbAsyncClient client, StoreConfig config) {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(config, "config");
-    return new DynamoDbAsyncEventStore(client, config,
-        new OperationRecorder(config.listener(), new RetryBudgets(config.retryPolicy())),
-        StateCache.of(config.stateCache(), config.clock()), new AggregateNameClaims());
+    return new DynamoDbAsyncEventStore(client, StoreParts.of(config));
   }
 
   /** The settings this store was created with. */
   public StoreConfig config() {
-    return config;
+    return parts.config();
   }
 
   @Override
   public ObjectMapper objectMapper() {
-    return config.objectMapper();
+    return parts.objectMapper();
   }
 
   @Override
   public void claimName(AggregateDefinition<?, ?, ?> definition) {
-    claimedNames.claim(definition);
+    parts.claimName(definition);
   }
 
   @Override
@@ -93,17 +84,17 @@ public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStor
 
   @Override
   public OperationRecorder recorder() {
-    return recorder;
+    return parts.recorder();
   }
 
   @Override
   public ReadConsistency readConsistency(String aggregateType) {
-    return config.readConsistencyOf(aggregateType);
+    return parts.readConsistency(aggregateType);
   }
 
   @Override
   public StateCache stateCache() {
-    return cache;
+    return parts.stateCache();
   }
 
   @Override

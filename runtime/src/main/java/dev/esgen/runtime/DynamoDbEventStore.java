@@ -6,12 +6,11 @@ import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.DuplicateAggregateNameException;
-import dev.esgen.runtime.internal.AggregateNameClaims;
 import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.StoreParts;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.journal.JournalLayout;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
-import dev.esgen.runtime.internal.retry.RetryBudgets;
 import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import dev.esgen.runtime.internal.tip.TipLayout;
@@ -41,23 +40,17 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 public final class DynamoDbEventStore implements EventStore, StoreInternals {
 
-  private final StoreConfig config;
-  private final OperationRecorder recorder;
+  private final StoreParts parts;
   private final DynamoDbClient sending;
   private final JournalLayout journal;
   private final TipLayout tip;
-  private final StateCache cache;
-  private final AggregateNameClaims claimedNames = new AggregateNameClaims();
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
-    this.config = config;
-    RetryBudgets budgets = new RetryBudgets(config.retryPolicy());
-    this.recorder = new OperationRecorder(config.listener(), budgets);
+    this.parts = StoreParts.of(config);
     // Retries outside metering, so that every request sent again is counted and billed as such.
-    this.sending = new RetryingDynamoDbClient(recorder.meter(client), budgets);
-    this.journal = new JournalLayout(sending, config, recorder);
-    this.tip = new TipLayout(sending, config, recorder);
-    this.cache = StateCache.of(config.stateCache(), config.clock());
+    this.sending = new RetryingDynamoDbClient(parts.recorder().meter(client), parts.budgets());
+    this.journal = new JournalLayout(sending, config, parts.recorder());
+    this.tip = new TipLayout(sending, config, parts.recorder());
   }
 
   /** A store on {@code client} with {@code config}. */
@@ -68,12 +61,12 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   /** The settings this store was created with. */
   @Override
   public StoreConfig config() {
-    return config;
+    return parts.config();
   }
 
   @Override
   public ObjectMapper objectMapper() {
-    return config.objectMapper();
+    return parts.objectMapper();
   }
 
   /**
@@ -82,7 +75,7 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
    */
   @Override
   public void claimName(AggregateDefinition<?, ?, ?> definition) {
-    claimedNames.claim(definition);
+    parts.claimName(definition);
   }
 
   @Override
@@ -92,17 +85,17 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
 
   @Override
   public OperationRecorder recorder() {
-    return recorder;
+    return parts.recorder();
   }
 
   @Override
   public ReadConsistency readConsistency(String aggregateType) {
-    return config.readConsistencyOf(aggregateType);
+    return parts.readConsistency(aggregateType);
   }
 
   @Override
   public StateCache stateCache() {
-    return cache;
+    return parts.stateCache();
   }
 
   @Override
@@ -123,7 +116,6 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
    * }</pre>
    */
   public AsyncEventStore withAsyncClient(DynamoDbAsyncClient asyncClient) {
-    return new DynamoDbAsyncEventStore(Objects.requireNonNull(asyncClient, "asyncClient"), config, recorder, cache,
-        claimedNames);
+    return new DynamoDbAsyncEventStore(Objects.requireNonNull(asyncClient, "asyncClient"), parts);
   }
 }

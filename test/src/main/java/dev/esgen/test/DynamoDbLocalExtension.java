@@ -148,16 +148,18 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
     return current().server();
   }
 
-  private ClassResources current() {
-    ClassResources resources = active;
-    if (resources == null) {
-      throw new IllegalStateException("DynamoDbLocalExtension serves no test class now: register it with"
-          + " @RegisterExtension on a static field, and use it from that class's tests and lifecycle methods");
-    }
-    return resources;
-  }
-
-  private static void deleteTables(DynamoDbClient client, TablePrefix tables) {
+  /**
+   * Deletes every table {@code client} sees whose name carries {@code tables}, as the extension does
+   * after a test class; a table deleted meanwhile is no error. For extensions of your own that name a
+   * class's tables with a {@link TablePrefix}.
+   *
+   * <pre>{@code
+   * try (DynamoDbClient client = server.newClient()) {
+   *   DynamoDbLocalExtension.deleteTables(client, tables);
+   * }
+   * }</pre>
+   */
+  public static void deleteTables(DynamoDbClient client, TablePrefix tables) {
     List<String> owned = new ArrayList<>();
     String start = null;
     do {
@@ -173,5 +175,14 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
         // deleted by the test itself in the meantime
       }
     }
+  }
+
+  private ClassResources current() {
+    ClassResources resources = active;
+    if (resources == null) {
+      throw new IllegalStateException("DynamoDbLocalExtension serves no test class now: register it with"
+          + " @RegisterExtension on a static field, and use it from that class's tests and lifecycle methods");
+    }
+    return resources;
   }
 }

@@ -1,5 +1,9 @@
 package dev.esgen.runtime.async;
 
+import static dev.esgen.runtime.testing.AsyncStoreFixture.allPages;
+import static dev.esgen.runtime.testing.AsyncStoreFixture.attempts;
+import static dev.esgen.runtime.testing.AsyncStoreFixture.await;
+import static dev.esgen.runtime.testing.AsyncStoreFixture.failureOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,10 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.AsyncEventStore;
-import dev.esgen.runtime.DynamoDbAsyncEventStore;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
-import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.AsyncCounterRepository;
@@ -32,33 +34,27 @@ import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
-import dev.esgen.runtime.metrics.FailedAttempt;
 import dev.esgen.runtime.metrics.OperationMetrics;
-import dev.esgen.runtime.metrics.StoreListener;
-import dev.esgen.runtime.query.Page;
-import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.AppendOptions;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
-import dev.esgen.runtime.testing.AsyncDynamo;
+import dev.esgen.runtime.testing.AsyncFaults;
+import dev.esgen.runtime.testing.AsyncFaults.Fault;
+import dev.esgen.runtime.testing.AsyncStoreFixture;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 
@@ -68,34 +64,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
  */
 class AsyncRepositoryTest {
 
-  private final AsyncFaults faults = new AsyncFaults();
-  private final List<OperationMetrics> operations = Collections.synchronizedList(new ArrayList<>());
-  private final List<FailedAttempt> failedAttempts = Collections.synchronizedList(new ArrayList<>());
-  private final StoreListener listener = new StoreListener() {
-    @Override
-    public void onOperation(OperationMetrics metrics) {
-      operations.add(metrics);
-    }
-
-    @Override
-    public void onFailedAttempt(FailedAttempt attempt) {
-      failedAttempts.add(attempt);
-    }
-  };
-  private DynamoDbAsyncClient client;
-
-  @BeforeEach
-  void startClient() {
-    client = AsyncDynamo.client(faults);
-  }
-
-  @AfterEach
-  void closeClient() {
-    client.close();
-  }
+  @RegisterExtension
+  final AsyncStoreFixture async = new AsyncStoreFixture();
 
   private AsyncCounterRepository counters(StoreConfig config) {
-    return new AsyncCounterRepository(DynamoDbAsyncEventStore.create(client, config.withListener(listener)));
+    return new AsyncCounterRepository(async.store(config));
   }
 
   private AsyncCounterRepository counters() {
@@ -115,16 +88,6 @@ class AsyncRepositoryTest {
 
   private static CounterId freshId() {
     return new CounterId("async-" + UUID.randomUUID());
-  }
-
-  private static <T> T await(CompletableFuture<T> future) {
-    return future.orTimeout(30, TimeUnit.SECONDS).join();
-  }
-
-  /** The failure {@code future} ends with, as {@code get()} reports it. */
-  private static Throwable failureOf(CompletableFuture<?> future) {
-    ExecutionException failed = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
-    return failed.getCause();
   }
 
   @Test
@@ -160,9 +123,10 @@ class AsyncRepositoryTest {
     Versioned<Counter> current = await(counters.create(new CounterCreated(id, "folded")));
     // Snapshots every 5 events: 7 increments leave events after the last snapshot for a load to fold.
     for (int i = 0; i < 7; i++) {
-      operations.clear();
+      async.operations().clear();
       current = await(counters.append(current, List.of(new Incremented(1, "n" + i))));
-      assertEquals(1, operations.get(0).requests(), "an append on what this repository returned sends one request");
+      assertEquals(1, async.operations().get(0).requests(),
+          "an append on what this repository returned sends one request");
     }
     assertEquals(7, await(counters.load(id)).value());
     assertEquals(stored().load(id), await(counters.load(id)));
@@ -198,7 +162,7 @@ class AsyncRepositoryTest {
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "bad input")));
     int before = storedEvents(id).size();
-    faults.clear();
+    async.faults().clear();
 
     CompletableFuture<Versioned<Counter>> empty = counters.create(List.of());
     CompletableFuture<Versioned<Counter>> noCommand = counters.transact(id, "", counter -> counter.increment("x"));
@@ -215,7 +179,7 @@ class AsyncRepositoryTest {
     assertInstanceOf(InvalidCommandIdException.class, failureOf(noCommand));
     assertEquals("ItemTooLargeException", failureOf(tooLarge).getClass().getSimpleName());
     assertEquals(before, storedEvents(id).size(), "nothing is written");
-    assertFalse(faults.started().stream().anyMatch(s -> s.operation().equals("TransactWriteItems")),
+    assertFalse(async.faults().started().stream().anyMatch(s -> s.operation().equals("TransactWriteItems")),
         "no write was sent");
   }
 
@@ -244,17 +208,16 @@ class AsyncRepositoryTest {
   void aLostResponseIsSettledByReadingBackAndStoredOnce() {
     // Two attempts: both responses lost (DynamoDB applies the token's transaction once), then the budget is
     // spent and reading the append id back decides.
-    AsyncCounterRepository counters = counters(
-        StoreConfig.defaults().withRetryPolicy(new RetryPolicy(2, Duration.ofMillis(5), Duration.ofMillis(5))));
+    AsyncCounterRepository counters = counters(attempts(2, 5));
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "lost")));
-    faults.clear();
-    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.LOST_RESPONSE, AsyncFaults.Fault.LOST_RESPONSE);
+    async.faults().clear();
+    async.faults().enqueue(TransactWriteItemsRequest.class, Fault.LOST_RESPONSE, Fault.LOST_RESPONSE);
 
     Versioned<Counter> written = await(counters.transact(id, counter -> counter.increment("lost-once")));
 
     assertEquals(2, written.version());
-    List<String> sent = faults.started().stream().map(AsyncFaults.Started::operation).toList();
+    List<String> sent = async.sent();
     assertEquals(List.of("GetItem", "TransactWriteItems", "TransactWriteItems", "GetItem"), sent,
         "load, two attempts of unknown outcome, the read-back");
     List<RecordedEvent<CounterEvent>> events = storedEvents(id);
@@ -264,14 +227,13 @@ class AsyncRepositoryTest {
 
   @Test
   void anOutcomeThatCannotBeReadBackIsUnknownAndACommandIdSettlesIt() {
-    AsyncCounterRepository counters = counters(
-        StoreConfig.defaults().withRetryPolicy(new RetryPolicy(2, Duration.ofMillis(5), Duration.ofMillis(5))));
+    AsyncCounterRepository counters = counters(attempts(2, 5));
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "unknown")));
-    faults.clear();
-    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.LOST_RESPONSE, AsyncFaults.Fault.LOST_RESPONSE);
+    async.faults().clear();
+    async.faults().enqueue(TransactWriteItemsRequest.class, Fault.LOST_RESPONSE, Fault.LOST_RESPONSE);
     // The load before deciding and the command lookup go through; every read-back attempt fails.
-    faults.enqueue(GetItemRequest.class, AsyncFaults.Fault.NONE, AsyncFaults.Fault.NONE, AsyncFaults.Fault.SERVER_ERROR);
+    async.faults().enqueue(GetItemRequest.class, Fault.NONE, Fault.NONE, Fault.SERVER_ERROR);
 
     CompletableFuture<Versioned<Counter>> first = counters.transact(id, "cmd-unknown", c -> c.increment("maybe"));
     AppendOutcomeUnknownException unknown = assertInstanceOf(AppendOutcomeUnknownException.class, failureOf(first));
@@ -279,7 +241,7 @@ class AsyncRepositoryTest {
     // The response was lost, not the write: it is stored, which "unknown" allows.
     assertEquals(1, storedEvents(id).stream().filter(e -> e.event().equals(new Incremented(1, "maybe"))).count());
 
-    faults.clear();
+    async.faults().clear();
     Versioned<Counter> repeated = await(counters.transact(id, "cmd-unknown", c -> c.increment("maybe")));
     assertEquals(2, repeated.version());
     assertEquals(1, storedEvents(id).stream().filter(e -> e.event().equals(new Incremented(1, "maybe"))).count(),
@@ -288,19 +250,18 @@ class AsyncRepositoryTest {
 
   @Test
   void throttlingIsRetriedFromTheDelayedExecutorWithoutBlockingTheCaller() {
-    AsyncCounterRepository counters = counters(
-        StoreConfig.defaults().withRetryPolicy(new RetryPolicy(5, Duration.ofMillis(50), Duration.ofMillis(50))));
+    AsyncCounterRepository counters = counters(attempts(5, 50));
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "throttled")));
-    faults.clear();
-    failedAttempts.clear();
-    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.THROTTLED, AsyncFaults.Fault.THROTTLED);
+    async.faults().clear();
+    async.failedAttempts().clear();
+    async.faults().enqueue(TransactWriteItemsRequest.class, Fault.THROTTLED, Fault.THROTTLED);
     String caller = Thread.currentThread().getName();
 
     Versioned<Counter> written = await(counters.transact(id, counter -> counter.increment("after-throttling")));
 
     assertEquals(2, written.version());
-    List<AsyncFaults.Started> writes = faults.started().stream()
+    List<AsyncFaults.Started> writes = async.faults().started().stream()
         .filter(s -> s.operation().equals("TransactWriteItems")).toList();
     assertEquals(3, writes.size(), "two throttled attempts and the one that went through");
     for (AsyncFaults.Started resend : writes.subList(1, 3)) {
@@ -308,18 +269,17 @@ class AsyncRepositoryTest {
           "a resend is sent by the delayed executor's target, not by a thread that waited: " + resend.thread());
       assertFalse(resend.thread().equals(caller));
     }
-    assertEquals(2, failedAttempts.size());
-    assertTrue(failedAttempts.stream().allMatch(f -> f.retryAfter().isPresent()));
+    assertEquals(2, async.failedAttempts().size());
+    assertTrue(async.failedAttempts().stream().allMatch(f -> f.retryAfter().isPresent()));
     assertEquals(2, storedEvents(id).size(), "stored once");
   }
 
   @Test
   void aSpentBudgetOnThrottlingSaysTheStoreIsUnavailableAndNothingIsWritten() {
-    AsyncCounterRepository counters = counters(
-        StoreConfig.defaults().withRetryPolicy(new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(5))));
+    AsyncCounterRepository counters = counters(attempts(3, 5));
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "unavailable")));
-    faults.always(TransactWriteItemsRequest.class, AsyncFaults.Fault.THROTTLED);
+    async.faults().always(TransactWriteItemsRequest.class, Fault.THROTTLED);
 
     StoreUnavailableException unavailable = assertInstanceOf(StoreUnavailableException.class,
         failureOf(counters.transact(id, counter -> counter.increment("never"))));
@@ -355,30 +315,32 @@ class AsyncRepositoryTest {
     }
     assertEquals(folded, stored().load(id));
     assertEquals(commands, folded.value());
-    assertTrue(operations.stream().anyMatch(m -> m.operation().equals("transact") && m.conflicts() > 0),
+    assertTrue(async.operations().stream().anyMatch(m -> m.operation().equals("transact") && m.conflicts() > 0),
         "the writers did conflict");
   }
 
   @Test
   void syncAndAsyncRepositoriesOfOneStoreShareTheCache() {
     DynamoDbEventStore sync = DynamoDbEventStore.create(TestDynamo.client(),
-        StoreConfig.defaults().withStateCache(StateCachePolicy.of(100, Duration.ofMinutes(1))).withListener(listener));
+        StoreConfig.defaults().withStateCache(StateCachePolicy.of(100, Duration.ofMinutes(1)))
+            .withListener(async.listener()));
     IndexedCounterRepository syncCounters = new IndexedCounterRepository(sync, LayoutKind.JOURNAL, 0);
-    AsyncEventStore asyncStore = sync.withAsyncClient(client);
+    AsyncEventStore asyncStore = sync.withAsyncClient(async.client());
     AsyncCounterRepository asyncCounters = new AsyncCounterRepository(asyncStore);
     CounterId id = freshId();
     syncCounters.create(new CounterCreated(id, "shared"));
-    faults.clear();
-    operations.clear();
+    async.faults().clear();
+    async.operations().clear();
 
     Counter cached = await(asyncCounters.load(id, ReadOptions.cachedWithin(Duration.ofMinutes(1))));
     Versioned<Counter> transacted = await(asyncCounters.transact(id, counter -> counter.increment("one-request")));
 
     assertEquals(0, cached.value());
-    assertEquals(List.of("TransactWriteItems"), faults.started().stream().map(AsyncFaults.Started::operation).toList(),
+    assertEquals(List.of("TransactWriteItems"), async.sent(),
         "the cached load sends nothing, the transact only its append");
     assertEquals(transacted.state(), syncCounters.load(id, ReadOptions.cachedWithin(Duration.ofMinutes(1))));
-    OperationMetrics transact = operations.stream().filter(m -> m.operation().equals("transact")).findFirst().orElseThrow();
+    OperationMetrics transact =
+        async.operations().stream().filter(m -> m.operation().equals("transact")).findFirst().orElseThrow();
     assertEquals(1, transact.requests());
     assertEquals(1, transact.attempts());
     assertTrue(transact.writeCapacityUnits() > 0, "capacity is metered without a thread-local");
@@ -386,7 +348,7 @@ class AsyncRepositoryTest {
 
   @Test
   void findAllIndexedLookupsAndListAllReadWhatIsStored() {
-    AsyncEventStore store = DynamoDbAsyncEventStore.create(client, StoreConfig.defaults().withListener(listener));
+    AsyncEventStore store = async.store(StoreConfig.defaults());
     String name = "async-list-" + UUID.randomUUID().toString().substring(0, 8);
     AsyncCounterRepository counters = new AsyncCounterRepository(store, name);
     String shared = "shared-" + UUID.randomUUID();
@@ -406,29 +368,12 @@ class AsyncRepositoryTest {
     assertEquals(List.of(ids.get(3), ids.get(1)), List.copyOf(found.keySet()), "in the order asked, absent left out");
     assertEquals(12, found.get(ids.get(3)).value(), "six increments by 2");
 
-    List<CounterId> listed = new ArrayList<>();
-    PageRequest request = PageRequest.first(2);
-    while (true) {
-      Page<Counter> page = await(counters.listByName(shared, request));
-      page.items().forEach(counter -> listed.add(counter.id()));
-      if (page.nextCursor().isEmpty()) {
-        break;
-      }
-      request = PageRequest.after(page.nextCursor().get(), 2);
-    }
+    List<CounterId> listed = allPages(2, request -> counters.listByName(shared, request)).stream()
+        .map(Counter::id).toList();
     assertEquals(ids.stream().map(CounterId::value).sorted().toList(), listed.stream().map(CounterId::value).toList());
     assertTrue(await(counters.findByName(shared)).isPresent());
 
-    List<Counter> all = new ArrayList<>();
-    request = PageRequest.first(3);
-    while (true) {
-      Page<Counter> page = await(counters.listAll(request));
-      all.addAll(page.items());
-      if (page.nextCursor().isEmpty()) {
-        break;
-      }
-      request = PageRequest.after(page.nextCursor().get(), 3);
-    }
+    List<Counter> all = allPages(3, counters::listAll);
     assertEquals(5, all.size());
     for (Counter counter : all) {
       assertEquals(new IndexedCounterRepository(TestDynamo.store(), name, LayoutKind.JOURNAL).load(counter.id()), counter);

@@ -1,19 +1,20 @@
 package dev.esgen.runtime.async;
 
+import static dev.esgen.runtime.testing.AsyncStoreFixture.allPages;
+import static dev.esgen.runtime.testing.AsyncStoreFixture.attempts;
+import static dev.esgen.runtime.testing.AsyncStoreFixture.await;
+import static dev.esgen.runtime.testing.AsyncStoreFixture.failureOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.AsyncEventStore;
-import dev.esgen.runtime.DynamoDbAsyncEventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
-import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.AsyncCounterRepository;
@@ -32,33 +33,26 @@ import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.keys.TipKeys;
-import dev.esgen.runtime.metrics.FailedAttempt;
-import dev.esgen.runtime.metrics.OperationMetrics;
-import dev.esgen.runtime.metrics.StoreListener;
-import dev.esgen.runtime.query.Page;
-import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.AppendOptions;
 import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.EventSourcedRepository;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
-import dev.esgen.runtime.testing.AsyncDynamo;
+import dev.esgen.runtime.testing.AsyncFaults;
+import dev.esgen.runtime.testing.AsyncFaults.Fault;
+import dev.esgen.runtime.testing.AsyncStoreFixture;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -72,38 +66,11 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  */
 class AsyncTipRepositoryTest {
 
-  private final AsyncFaults faults = new AsyncFaults();
-  private final List<OperationMetrics> operations = Collections.synchronizedList(new ArrayList<>());
-  private final List<FailedAttempt> failedAttempts = Collections.synchronizedList(new ArrayList<>());
-  private final StoreListener listener = new StoreListener() {
-    @Override
-    public void onOperation(OperationMetrics metrics) {
-      operations.add(metrics);
-    }
-
-    @Override
-    public void onFailedAttempt(FailedAttempt attempt) {
-      failedAttempts.add(attempt);
-    }
-  };
-  private DynamoDbAsyncClient client;
-
-  @BeforeEach
-  void startClient() {
-    client = AsyncDynamo.client(faults);
-  }
-
-  @AfterEach
-  void closeClient() {
-    client.close();
-  }
-
-  private AsyncEventStore store(StoreConfig config) {
-    return DynamoDbAsyncEventStore.create(client, config.withListener(listener));
-  }
+  @RegisterExtension
+  final AsyncStoreFixture async = new AsyncStoreFixture();
 
   private AsyncCounterRepository counters(StoreConfig config, int tipMaxEvents) {
-    return new AsyncCounterRepository(store(config), LayoutKind.TIP, tipMaxEvents);
+    return new AsyncCounterRepository(async.store(config), LayoutKind.TIP, tipMaxEvents);
   }
 
   private AsyncCounterRepository counters() {
@@ -143,39 +110,21 @@ class AsyncTipRepositoryTest {
     return new CounterId("async-tip-" + UUID.randomUUID());
   }
 
-  private static <T> T await(CompletableFuture<T> future) {
-    return future.orTimeout(30, TimeUnit.SECONDS).join();
-  }
-
-  private static Throwable failureOf(CompletableFuture<?> future) {
-    ExecutionException failed = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
-    return failed.getCause();
-  }
-
-  private List<String> sent() {
-    return faults.started().stream().map(AsyncFaults.Started::operation).toList();
-  }
-
-  private static StoreConfig attempts(int attempts, long pauseMillis) {
-    return StoreConfig.defaults().withRetryPolicy(
-        new RetryPolicy(attempts, Duration.ofMillis(pauseMillis), Duration.ofMillis(pauseMillis)));
-  }
-
   @Test
   void createAppendTransactAndReadsSendWhatTheSyncTipLayoutSends() {
     AsyncCounterRepository counters = counters();
     CounterId id = freshId();
-    faults.clear();
+    async.faults().clear();
 
     Versioned<Counter> created = await(counters.create(new CounterCreated(id, "async-tip")));
-    assertEquals(List.of("PutItem"), sent(), "a new stream is one PutItem of its tip");
-    faults.clear();
+    assertEquals(List.of("PutItem"), async.sent(), "a new stream is one PutItem of its tip");
+    async.faults().clear();
     Versioned<Counter> appended = await(counters.append(created, List.of(new Incremented(2, "a"))));
-    assertEquals(List.of("UpdateItem"), sent(), "an append is one UpdateItem of the tip");
-    faults.clear();
+    assertEquals(List.of("UpdateItem"), async.sent(), "an append is one UpdateItem of the tip");
+    async.faults().clear();
     Versioned<Counter> transacted = await(counters.transact(id,
         AppendOptions.metadata(EventMetadata.none().withActor("teller-7")), counter -> counter.increment("t")));
-    assertEquals(List.of("GetItem", "UpdateItem"), sent(), "a transact reads the tip, then updates it");
+    assertEquals(List.of("GetItem", "UpdateItem"), async.sent(), "a transact reads the tip, then updates it");
 
     assertEquals(2, appended.version());
     assertEquals(3, transacted.version());
@@ -204,9 +153,9 @@ class AsyncTipRepositoryTest {
     CounterId id = freshId();
     Versioned<Counter> current = await(counters.create(new CounterCreated(id, "calving")));
     for (int i = 0; i < 13; i++) {
-      faults.clear();
+      async.faults().clear();
       current = await(counters.append(current, List.of(new Incremented(1, "n" + i))));
-      List<String> sent = sent();
+      List<String> sent = async.sent();
       assertEquals(1, sent.size(), "one write per append: " + sent);
       assertTrue(sent.get(0).equals("UpdateItem") || sent.get(0).equals("TransactWriteItems"), sent.toString());
     }
@@ -237,19 +186,19 @@ class AsyncTipRepositoryTest {
   @Test
   void aTipWithoutASnapshotIsFoldedWithItsCalvedBatches() {
     String name = "async-tip-events-" + UUID.randomUUID().toString().substring(0, 8);
-    EventsOnlyCounters counters = new EventsOnlyCounters(store(StoreConfig.defaults()), name);
+    EventsOnlyCounters counters = new EventsOnlyCounters(async.store(StoreConfig.defaults()), name);
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "events-only")));
     for (int i = 0; i < 10; i++) {
       await(counters.transact(id, counter -> counter.increment("e")));
     }
     assertTrue(batches(name, id) >= 2, "the tip calved");
-    faults.clear();
+    async.faults().clear();
 
     Counter loaded = await(counters.load(id, ReadOptions.strong()));
 
     assertEquals(10, loaded.value());
-    assertEquals(List.of("GetItem", "Query"), sent(), "the tip, then its batches newest first in one page");
+    assertEquals(List.of("GetItem", "Query"), async.sent(), "the tip, then its batches newest first in one page");
     EventSourcedRepository<Counter, CounterId, CounterEvent> sync =
         new EventSourcedRepository<>(TestDynamo.store(), eventsOnly(TestDynamo.store().objectMapper(), name)) {};
     assertEquals(sync.load(id), loaded);
@@ -264,13 +213,14 @@ class AsyncTipRepositoryTest {
     AsyncCounterRepository counters = counters();
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "lost")));
-    faults.clear();
-    faults.enqueue(UpdateItemRequest.class, AsyncFaults.Fault.LOST_RESPONSE);
+    async.faults().clear();
+    async.faults().enqueue(UpdateItemRequest.class, Fault.LOST_RESPONSE);
 
     Versioned<Counter> written = await(counters.transact(id, counter -> counter.increment("lost-once")));
 
     assertEquals(2, written.version());
-    assertEquals(List.of("GetItem", "UpdateItem", "GetItem"), sent(), "load, the write of unknown outcome, the read-back");
+    assertEquals(List.of("GetItem", "UpdateItem", "GetItem"), async.sent(),
+        "load, the write of unknown outcome, the read-back");
     List<RecordedEvent<CounterEvent>> events = storedEvents(id);
     assertEquals(1, events.stream().filter(e -> e.event().equals(new Incremented(1, "lost-once"))).count());
     assertEquals(2, events.size());
@@ -285,13 +235,13 @@ class AsyncTipRepositoryTest {
     Versioned<Counter> current = await(counters.create(new CounterCreated(id, "calve-lost")));
     current = await(counters.append(current, List.of(new Incremented(1, "kept"))));
     assertEquals(0, batches(IndexedCounterRepository.NAME, id));
-    faults.clear();
-    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.LOST_RESPONSE, AsyncFaults.Fault.LOST_RESPONSE);
+    async.faults().clear();
+    async.faults().enqueue(TransactWriteItemsRequest.class, Fault.LOST_RESPONSE, Fault.LOST_RESPONSE);
 
     Versioned<Counter> calved = await(counters.append(current, List.of(new Incremented(1, "calving"))));
 
     assertEquals(3, calved.version());
-    assertEquals(List.of("TransactWriteItems", "TransactWriteItems", "GetItem"), sent());
+    assertEquals(List.of("TransactWriteItems", "TransactWriteItems", "GetItem"), async.sent());
     assertEquals(1, batches(IndexedCounterRepository.NAME, id), "one batch, written once");
     assertEquals(List.of(new CounterCreated(id, "calve-lost"), new Incremented(1, "kept"), new Incremented(1, "calving")),
         storedEvents(id).stream().map(RecordedEvent::event).toList());
@@ -302,13 +252,13 @@ class AsyncTipRepositoryTest {
   void aLostResponseOnACreateIsSettledByReadingBackTheTip() {
     AsyncCounterRepository counters = counters();
     CounterId id = freshId();
-    faults.clear();
-    faults.enqueue(PutItemRequest.class, AsyncFaults.Fault.LOST_RESPONSE);
+    async.faults().clear();
+    async.faults().enqueue(PutItemRequest.class, Fault.LOST_RESPONSE);
 
     Versioned<Counter> created = await(counters.create(new CounterCreated(id, "lost-create")));
 
     assertEquals(1, created.version());
-    assertEquals(List.of("PutItem", "GetItem"), sent());
+    assertEquals(List.of("PutItem", "GetItem"), async.sent());
     assertEquals(List.of(new CounterCreated(id, "lost-create")),
         storedEvents(id).stream().map(RecordedEvent::event).toList());
   }
@@ -320,19 +270,19 @@ class AsyncTipRepositoryTest {
     AsyncCounterRepository counters = counters(attempts(5, 50), 0);
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "resent")));
-    faults.clear();
-    failedAttempts.clear();
-    faults.enqueue(UpdateItemRequest.class, AsyncFaults.Fault.SERVER_ERROR);
+    async.faults().clear();
+    async.failedAttempts().clear();
+    async.faults().enqueue(UpdateItemRequest.class, Fault.SERVER_ERROR);
     String caller = Thread.currentThread().getName();
 
     Versioned<Counter> written = await(counters.transact(id, counter -> counter.increment("after-500")));
 
     assertEquals(2, written.version());
-    assertEquals(List.of("GetItem", "UpdateItem", "GetItem", "UpdateItem"), sent());
-    AsyncFaults.Started resend = faults.started().get(3);
+    assertEquals(List.of("GetItem", "UpdateItem", "GetItem", "UpdateItem"), async.sent());
+    AsyncFaults.Started resend = async.faults().started().get(3);
     assertTrue(resend.thread().startsWith("ForkJoinPool.commonPool-worker"), resend.thread());
     assertFalse(resend.thread().equals(caller));
-    assertEquals(1, failedAttempts.size());
+    assertEquals(1, async.failedAttempts().size());
     assertEquals(2, storedEvents(id).size(), "stored once");
   }
 
@@ -341,24 +291,24 @@ class AsyncTipRepositoryTest {
     AsyncCounterRepository counters = counters(attempts(5, 50), 0);
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "throttled")));
-    faults.clear();
-    failedAttempts.clear();
-    faults.enqueue(UpdateItemRequest.class, AsyncFaults.Fault.THROTTLED, AsyncFaults.Fault.THROTTLED);
+    async.faults().clear();
+    async.failedAttempts().clear();
+    async.faults().enqueue(UpdateItemRequest.class, Fault.THROTTLED, Fault.THROTTLED);
     String caller = Thread.currentThread().getName();
 
     CompletableFuture<Versioned<Counter>> pending = counters.transact(id, counter -> counter.increment("throttled"));
     Versioned<Counter> written = await(pending);
 
     assertEquals(2, written.version());
-    List<AsyncFaults.Started> writes = faults.started().stream()
+    List<AsyncFaults.Started> writes = async.faults().started().stream()
         .filter(s -> s.operation().equals("UpdateItem")).toList();
     assertEquals(3, writes.size(), "two throttled attempts and the one that went through");
     for (AsyncFaults.Started resend : writes.subList(1, 3)) {
       assertTrue(resend.thread().startsWith("ForkJoinPool.commonPool-worker"), resend.thread());
       assertFalse(resend.thread().equals(caller));
     }
-    assertEquals(2, failedAttempts.size());
-    assertTrue(failedAttempts.stream().allMatch(f -> f.retryAfter().isPresent()));
+    assertEquals(2, async.failedAttempts().size());
+    assertTrue(async.failedAttempts().stream().allMatch(f -> f.retryAfter().isPresent()));
     assertEquals(2, storedEvents(id).size(), "stored once");
   }
 
@@ -367,7 +317,7 @@ class AsyncTipRepositoryTest {
     AsyncCounterRepository counters = counters(attempts(3, 5), 0);
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "unavailable")));
-    faults.always(UpdateItemRequest.class, AsyncFaults.Fault.THROTTLED);
+    async.faults().always(UpdateItemRequest.class, Fault.THROTTLED);
 
     StoreUnavailableException unavailable = assertInstanceOf(StoreUnavailableException.class,
         failureOf(counters.transact(id, counter -> counter.increment("never"))));
@@ -381,14 +331,15 @@ class AsyncTipRepositoryTest {
     AsyncCounterRepository counters = counters(attempts(3, 5), 0);
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "unknown")));
-    faults.clear();
-    faults.always(UpdateItemRequest.class, AsyncFaults.Fault.SERVER_ERROR);
+    async.faults().clear();
+    async.faults().always(UpdateItemRequest.class, Fault.SERVER_ERROR);
 
     AppendOutcomeUnknownException unknown = assertInstanceOf(AppendOutcomeUnknownException.class,
         failureOf(counters.transact(id, counter -> counter.increment("maybe"))));
 
     assertEquals(id.value(), unknown.aggregateId());
-    assertEquals(3, sent().stream().filter("UpdateItem"::equals).count(), "every attempt was read back, then resent");
+    assertEquals(3, async.sent().stream().filter("UpdateItem"::equals).count(),
+        "every attempt was read back, then resent");
     assertEquals(1, storedEvents(id).size(), "the 500s were injected before sending: nothing is stored");
   }
 
@@ -397,11 +348,11 @@ class AsyncTipRepositoryTest {
     AsyncCounterRepository counters = counters(attempts(2, 5), 0);
     CounterId id = freshId();
     await(counters.create(new CounterCreated(id, "command")));
-    faults.clear();
-    faults.enqueue(TransactWriteItemsRequest.class, AsyncFaults.Fault.LOST_RESPONSE, AsyncFaults.Fault.LOST_RESPONSE);
+    async.faults().clear();
+    async.faults().enqueue(TransactWriteItemsRequest.class, Fault.LOST_RESPONSE, Fault.LOST_RESPONSE);
 
     Versioned<Counter> first = await(counters.transact(id, "deposit-1", counter -> counter.increment("once")));
-    assertEquals(List.of("GetItem", "GetItem", "TransactWriteItems", "TransactWriteItems", "GetItem"), sent(),
+    assertEquals(List.of("GetItem", "GetItem", "TransactWriteItems", "TransactWriteItems", "GetItem"), async.sent(),
         "load, command lookup, two attempts with one token, the read-back of the tip");
     Versioned<Counter> repeat = await(counters.transact(id, "deposit-1", counter -> counter.increment("twice")));
 
@@ -435,14 +386,15 @@ class AsyncTipRepositoryTest {
         .map(e -> ((Incremented) e).tag()).collect(Collectors.toSet()).size(), "every command once");
     assertEquals(folded(events), stored().load(id));
     assertEquals(commands, folded(events).value());
-    assertTrue(operations.stream().anyMatch(m -> m.operation().equals("transact") && m.conflicts() > 0),
+    assertTrue(async.operations().stream().anyMatch(m -> m.operation().equals("transact") && m.conflicts() > 0),
         "the writers did conflict");
   }
 
   @Test
   void findAllIndexedUniqueLookupsAndListAllReadWhatIsStored() {
     String name = "async-tip-list-" + UUID.randomUUID().toString().substring(0, 8);
-    AsyncCounterRepository counters = new AsyncCounterRepository(store(StoreConfig.defaults()), name, LayoutKind.TIP);
+    AsyncCounterRepository counters =
+        new AsyncCounterRepository(async.store(StoreConfig.defaults()), name, LayoutKind.TIP);
     String shared = "shared-" + UUID.randomUUID();
     List<CounterId> ids = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -460,28 +412,11 @@ class AsyncTipRepositoryTest {
     assertEquals(List.of(ids.get(3), ids.get(1)), List.copyOf(found.keySet()), "in the order asked, absent left out");
     assertEquals(12, found.get(ids.get(3)).value(), "six increments by 2");
 
-    List<CounterId> listed = new ArrayList<>();
-    PageRequest request = PageRequest.first(2);
-    while (true) {
-      Page<Counter> page = await(counters.listByName(shared, request));
-      page.items().forEach(counter -> listed.add(counter.id()));
-      if (page.nextCursor().isEmpty()) {
-        break;
-      }
-      request = PageRequest.after(page.nextCursor().get(), 2);
-    }
+    List<CounterId> listed = allPages(2, request -> counters.listByName(shared, request)).stream()
+        .map(Counter::id).toList();
     assertEquals(ids.stream().map(CounterId::value).sorted().toList(), listed.stream().map(CounterId::value).toList());
 
-    List<Counter> all = new ArrayList<>();
-    request = PageRequest.first(3);
-    while (true) {
-      Page<Counter> page = await(counters.listAll(request));
-      all.addAll(page.items());
-      if (page.nextCursor().isEmpty()) {
-        break;
-      }
-      request = PageRequest.after(page.nextCursor().get(), 3);
-    }
+    List<Counter> all = allPages(3, counters::listAll);
     assertEquals(5, all.size());
     IndexedCounterRepository sync = new IndexedCounterRepository(TestDynamo.store(), name, LayoutKind.TIP);
     for (Counter counter : all) {

@@ -1,49 +1,34 @@
 package dev.esgen.runtime.streams;
 
 import dev.esgen.test.DynamoDbLocal;
+import dev.esgen.test.StreamedTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/** A table with a DynamoDB stream on DynamoDB Local, items written to it in a known order. */
+/** A {@link StreamedTable} on DynamoDB Local, items written to it in a known order. */
 final class StreamTable {
 
   /** Every item's partition key: one item collection, so DynamoDB Local streams them in write order. */
   static final String PARTITION = "stream-1";
 
   private final DynamoDbClient client;
-  private final String name;
+  private final StreamedTable table;
   private int written;
 
-  private StreamTable(DynamoDbClient client, String name) {
+  private StreamTable(DynamoDbClient client, StreamedTable table) {
     this.client = client;
-    this.name = name;
+    this.table = table;
   }
 
   /** Creates {@code name} with keys pkey/skey and a NEW_IMAGE stream. */
   static StreamTable create(DynamoDbClient client, String name) {
-    client.createTable(b -> b
-        .tableName(name)
-        .billingMode(BillingMode.PAY_PER_REQUEST)
-        .attributeDefinitions(
-            AttributeDefinition.builder().attributeName("pkey").attributeType(ScalarAttributeType.S).build(),
-            AttributeDefinition.builder().attributeName("skey").attributeType(ScalarAttributeType.S).build())
-        .keySchema(
-            KeySchemaElement.builder().attributeName("pkey").keyType(KeyType.HASH).build(),
-            KeySchemaElement.builder().attributeName("skey").keyType(KeyType.RANGE).build())
-        .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE)));
-    client.waiter().waitUntilTableExists(b -> b.tableName(name));
-    return new StreamTable(client, name);
+    return new StreamTable(client, StreamedTable.create(client, name, StreamViewType.NEW_IMAGE));
   }
 
   static DynamoDbStreamsClient streamsClient() {
@@ -51,7 +36,7 @@ final class StreamTable {
   }
 
   String name() {
-    return name;
+    return table.name();
   }
 
   /** Writes {@code count} more items, each with a payload {@code secret}; returns their sort keys in order. */
@@ -59,7 +44,7 @@ final class StreamTable {
     List<String> keys = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       String key = String.format("event-%05d", ++written);
-      client.putItem(b -> b.tableName(name).item(Map.of(
+      client.putItem(b -> b.tableName(table.name()).item(Map.of(
           "pkey", AttributeValue.fromS(PARTITION),
           "skey", AttributeValue.fromS(key),
           "payload", AttributeValue.fromS(secret))));

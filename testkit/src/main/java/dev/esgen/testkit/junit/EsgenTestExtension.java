@@ -3,13 +3,12 @@ package dev.esgen.testkit.junit;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.test.DynamoDbLocal;
+import dev.esgen.test.DynamoDbLocalExtension;
 import dev.esgen.test.TablePrefix;
 import dev.esgen.testkit.memory.InMemoryEventStore;
 import dev.esgen.testkit.time.MutableClock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -22,8 +21,6 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.ListTablesResponse;
-import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * The JUnit 5 extension behind {@link EsgenTest}: before a test class's first test it makes the class's
@@ -202,26 +199,8 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
         .withClock(clock);
     return new ClassStore(new TablesOnFirstUse(client, own), clock, Backend.DYNAMODB_LOCAL, () -> {
       try (client) {
-        deleteTables(client, tables);
+        DynamoDbLocalExtension.deleteTables(client, tables);
       }
     });
-  }
-
-  private static void deleteTables(DynamoDbClient client, TablePrefix tables) {
-    List<String> owned = new ArrayList<>();
-    String start = null;
-    do {
-      String from = start;
-      ListTablesResponse page = client.listTables(b -> b.exclusiveStartTableName(from));
-      page.tableNames().stream().filter(tables::owns).forEach(owned::add);
-      start = page.lastEvaluatedTableName();
-    } while (start != null);
-    for (String table : owned) {
-      try {
-        client.deleteTable(b -> b.tableName(table));
-      } catch (ResourceNotFoundException alreadyGone) {
-        // deleted by the test itself in the meantime
-      }
-    }
   }
 }

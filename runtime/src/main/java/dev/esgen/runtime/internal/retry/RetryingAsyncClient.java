@@ -16,7 +16,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -56,8 +55,7 @@ public final class RetryingAsyncClient {
 
   private final DynamoDbAsyncClient client;
   private final Executor executor;
-  /** Whether requests must switch the client's own retries off: a per-request plugin, costly for the SDK. */
-  private final boolean sdkRetriesOn;
+  private final SdkRetries sdkRetries;
 
   /**
    * @param client sends the requests; not closed by this class
@@ -66,18 +64,7 @@ public final class RetryingAsyncClient {
   public RetryingAsyncClient(DynamoDbAsyncClient client, Executor executor) {
     this.client = Objects.requireNonNull(client, "client");
     this.executor = Objects.requireNonNull(executor, "executor");
-    this.sdkRetriesOn = retries(client);
-  }
-
-  /** Whether {@code client} would retry a failed request itself; true unless it says it makes one attempt. */
-  static boolean retries(DynamoDbAsyncClient client) {
-    try {
-      return client.serviceClientConfiguration().overrideConfiguration().retryStrategy()
-          .map(strategy -> strategy.maxAttempts() != 1)
-          .orElse(true);
-    } catch (UnsupportedOperationException unknown) {
-      return true;
-    }
+    this.sdkRetries = SdkRetries.of(client::serviceClientConfiguration);
   }
 
   /** The executor that sends requests after a pause; the asynchronous layouts wait on it too. */
@@ -88,14 +75,14 @@ public final class RetryingAsyncClient {
   public CompletableFuture<GetItemResponse> getItem(GetItemRequest request, OperationRecorder.Operation operation) {
     GetItemRequest sent = metered(request.returnConsumedCapacity(), operation)
         ? request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build() : request;
-    return read(client::getItem, unretried(sent), response -> single(response.consumedCapacity()),
+    return read(client::getItem, sdkRetries.off(sent), response -> single(response.consumedCapacity()),
         () -> "GetItem on [" + request.tableName() + "]", operation);
   }
 
   public CompletableFuture<QueryResponse> query(QueryRequest request, OperationRecorder.Operation operation) {
     QueryRequest sent = metered(request.returnConsumedCapacity(), operation)
         ? request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build() : request;
-    return read(client::query, unretried(sent), response -> single(response.consumedCapacity()),
+    return read(client::query, sdkRetries.off(sent), response -> single(response.consumedCapacity()),
         () -> "Query on [" + request.tableName() + "]", operation);
   }
 
@@ -103,7 +90,7 @@ public final class RetryingAsyncClient {
       BatchGetItemRequest request, OperationRecorder.Operation operation) {
     BatchGetItemRequest sent = metered(request.returnConsumedCapacity(), operation)
         ? request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build() : request;
-    return read(client::batchGetItem, unretried(sent), BatchGetItemResponse::consumedCapacity,
+    return read(client::batchGetItem, sdkRetries.off(sent), BatchGetItemResponse::consumedCapacity,
         () -> "BatchGetItem on " + List.copyOf(request.requestItems().keySet()), operation);
   }
 
@@ -114,7 +101,7 @@ public final class RetryingAsyncClient {
   public CompletableFuture<PutItemResponse> putItem(PutItemRequest request, OperationRecorder.Operation operation) {
     PutItemRequest sent = metered(request.returnConsumedCapacity(), operation)
         ? request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build() : request;
-    return write(client::putItem, unretried(sent), response -> single(response.consumedCapacity()),
+    return write(client::putItem, sdkRetries.off(sent), response -> single(response.consumedCapacity()),
         () -> "PutItem on [" + request.tableName() + "]", operation);
   }
 
@@ -123,7 +110,7 @@ public final class RetryingAsyncClient {
       UpdateItemRequest request, OperationRecorder.Operation operation) {
     UpdateItemRequest sent = metered(request.returnConsumedCapacity(), operation)
         ? request.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.TOTAL).build() : request;
-    return write(client::updateItem, unretried(sent), response -> single(response.consumedCapacity()),
+    return write(client::updateItem, sdkRetries.off(sent), response -> single(response.consumedCapacity()),
         () -> "UpdateItem on [" + request.tableName() + "]", operation);
   }
 
@@ -135,8 +122,8 @@ public final class RetryingAsyncClient {
   public CompletableFuture<TransactWriteItemsResponse> transactWriteItems(
       TransactWriteItemsRequest request, OperationRecorder.Operation operation) {
     TransactWriteItemsRequest.Builder builder = request.toBuilder();
-    if (sdkRetriesOn) {
-      builder.overrideConfiguration(RetryingDynamoDbClient.withoutSdkRetries(request.overrideConfiguration()));
+    if (sdkRetries.clientRetries()) {
+      builder.overrideConfiguration(SdkRetries.withoutSdkRetries(request.overrideConfiguration()));
     }
     if (request.clientRequestToken() == null) {
       builder.clientRequestToken(UUID.randomUUID().toString());
@@ -243,15 +230,6 @@ public final class RetryingAsyncClient {
   /** Whether {@code request} should ask for its consumed capacity: someone listens and it asks for none yet. */
   private static boolean metered(ReturnConsumedCapacity asked, OperationRecorder.Operation operation) {
     return operation.metered() && asked == null;
-  }
-
-  @SuppressWarnings("unchecked") // toBuilder().build() returns a request of the same class
-  private <R extends DynamoDbRequest> R unretried(R request) {
-    if (!sdkRetriesOn) {
-      return request;
-    }
-    return (R) request.toBuilder()
-        .overrideConfiguration(RetryingDynamoDbClient.withoutSdkRetries(request.overrideConfiguration())).build();
   }
 
   private static List<ConsumedCapacity> single(ConsumedCapacity capacity) {

@@ -4,20 +4,15 @@ import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.StoreUnavailableException;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.core.SdkPlugin;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -59,13 +54,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  */
 public final class RetryingDynamoDbClient implements DynamoDbClient {
 
-  private static final SdkPlugin NO_SDK_RETRIES =
-      config -> config.overrideConfiguration(override -> override.retryStrategy(AwsRetryStrategy.doNotRetry()));
-
   private final DynamoDbClient client;
   private final RetryBudgets budgets;
-  /** Whether requests must switch the client's own retries off: a per-request plugin, costly for the SDK. */
-  private final boolean sdkRetriesOn;
+  private final SdkRetries sdkRetries;
 
   /**
    * @param client sends the requests; when it was built without retries
@@ -75,60 +66,48 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
   public RetryingDynamoDbClient(DynamoDbClient client, RetryBudgets budgets) {
     this.client = Objects.requireNonNull(client, "client");
     this.budgets = Objects.requireNonNull(budgets, "budgets");
-    this.sdkRetriesOn = retries(client);
-  }
-
-  /** Whether {@code client} would retry a failed request itself; true unless it says it makes one attempt. */
-  static boolean retries(DynamoDbClient client) {
-    try {
-      return client.serviceClientConfiguration().overrideConfiguration().retryStrategy()
-          .map(strategy -> strategy.maxAttempts() != 1)
-          .orElse(true);
-    } catch (UnsupportedOperationException unknown) {
-      // A client that is not the SDK's own (a wrapper) may not tell; switch retries off per request.
-      return true;
-    }
+    this.sdkRetries = SdkRetries.of(client::serviceClientConfiguration);
   }
 
   @Override
   public GetItemResponse getItem(GetItemRequest request) {
-    return read(client::getItem, unretried(request),
+    return read(client::getItem, sdkRetries.off(request),
         () -> "GetItem on [" + request.tableName() + "]");
   }
 
   @Override
   public QueryResponse query(QueryRequest request) {
-    return read(client::query, unretried(request),
+    return read(client::query, sdkRetries.off(request),
         () -> "Query on [" + request.tableName() + "]");
   }
 
   @Override
   public ScanResponse scan(ScanRequest request) {
-    return read(client::scan, unretried(request),
+    return read(client::scan, sdkRetries.off(request),
         () -> "Scan on [" + request.tableName() + "]");
   }
 
   @Override
   public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
-    return read(client::batchGetItem, unretried(request),
+    return read(client::batchGetItem, sdkRetries.off(request),
         () -> "BatchGetItem on " + List.copyOf(request.requestItems().keySet()));
   }
 
   @Override
   public PutItemResponse putItem(PutItemRequest request) {
-    return write(client::putItem, unretried(request),
+    return write(client::putItem, sdkRetries.off(request),
         () -> "PutItem on [" + request.tableName() + "]");
   }
 
   @Override
   public UpdateItemResponse updateItem(UpdateItemRequest request) {
-    return write(client::updateItem, unretried(request),
+    return write(client::updateItem, sdkRetries.off(request),
         () -> "UpdateItem on [" + request.tableName() + "]");
   }
 
   @Override
   public DeleteItemResponse deleteItem(DeleteItemRequest request) {
-    return write(client::deleteItem, unretried(request),
+    return write(client::deleteItem, sdkRetries.off(request),
         () -> "DeleteItem on [" + request.tableName() + "]");
   }
 
@@ -148,10 +127,10 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
   @Override
   public TransactWriteItemsResponse transactWriteItems(TransactWriteItemsRequest request) {
     TransactWriteItemsRequest attempt = request;
-    if (sdkRetriesOn || request.clientRequestToken() == null) {
+    if (sdkRetries.clientRetries() || request.clientRequestToken() == null) {
       TransactWriteItemsRequest.Builder builder = request.toBuilder();
-      if (sdkRetriesOn) {
-        builder.overrideConfiguration(withoutSdkRetries(request.overrideConfiguration()));
+      if (sdkRetries.clientRetries()) {
+        builder.overrideConfiguration(SdkRetries.withoutSdkRetries(request.overrideConfiguration()));
       }
       if (request.clientRequestToken() == null) {
         builder.clientRequestToken(UUID.randomUUID().toString());
@@ -238,27 +217,6 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
           description.get(), budget.failedAttempts(), kind, Failures.describe(failure), failure);
     }
     return failure;
-  }
-
-  /**
-   * {@code request} as it is sent: with the SDK's own retries switched off by a per-request plugin when
-   * the client was built with them, and unchanged otherwise (the plugin makes the SDK rebuild its client
-   * configuration on every request, so it is added only where it is needed).
-   */
-  @SuppressWarnings("unchecked") // toBuilder().build() returns a request of the same class
-  private <R extends DynamoDbRequest> R unretried(R request) {
-    if (!sdkRetriesOn) {
-      return request;
-    }
-    return (R) request.toBuilder().overrideConfiguration(withoutSdkRetries(request.overrideConfiguration())).build();
-  }
-
-  static AwsRequestOverrideConfiguration withoutSdkRetries(
-      Optional<AwsRequestOverrideConfiguration> existing) {
-    return existing.map(AwsRequestOverrideConfiguration::toBuilder)
-        .orElseGet(AwsRequestOverrideConfiguration::builder)
-        .addPlugin(NO_SDK_RETRIES)
-        .build();
   }
 
   /** The tables {@code items} write, in the order of their first action. */

@@ -6,21 +6,17 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.FailureKind;
-import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.async.CompletableFutures;
-import dev.esgen.runtime.internal.command.CommandRecord;
-import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.index.SlotIndexQuery;
-import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.item.AsyncBatchReader;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
 import dev.esgen.runtime.internal.retry.RetryingAsyncClient;
+import dev.esgen.runtime.internal.storage.AbstractAsyncLayout;
 import dev.esgen.runtime.internal.storage.AppendRequest;
-import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.internal.storage.ShardedListing;
 import dev.esgen.runtime.internal.storage.StoredOutcome;
@@ -54,23 +50,15 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * tip.load(definition, id, ReadConsistency.STRONG, operation).thenAccept(stream -> ...);
  * }</pre>
  */
-public final class AsyncTipLayout implements AsyncStorageLayout {
+public final class AsyncTipLayout extends AbstractAsyncLayout {
 
-  private final RetryingAsyncClient client;
-  private final StoreConfig config;
   private final TipAppender appender;
-  private final CommandRecords commands;
-  private final UniqueReservations reservations;
   private final AsyncBatchReader tips;
 
   /** @param recorder hears about skipped snapshots */
   public AsyncTipLayout(RetryingAsyncClient client, StoreConfig config, OperationRecorder recorder) {
-    this.client = client;
-    this.config = config;
+    super(client, config);
     this.appender = new TipAppender(config, recorder);
-    // Reservations and command records stay in the snapshot table for both layouts, as in TipAppender.
-    this.commands = new CommandRecords(config.snapshotTable());
-    this.reservations = new UniqueReservations(config.snapshotTable());
     this.tips = new AsyncBatchReader(client, config.tipTable());
   }
 
@@ -298,31 +286,7 @@ public final class AsyncTipLayout implements AsyncStorageLayout {
         unreadable -> TipAppender.unreadable(request, lastFailure, unreadable));
   }
 
-  @Override
-  public <A, I, E> CompletableFuture<Optional<CommandRecord>> findCommand(AggregateDefinition<A, I, E> definition,
-      I id, String commandId, OperationRecorder.Operation operation) {
-    return CompletableFutures.start(() -> {
-      String aid = definition.keys().idString(id);
-      return CompletableFutures.translateFailure(
-              client.getItem(commands.findRequest(definition.name(), aid, commandId), operation),
-              failure -> failure instanceof ResourceNotFoundException missing ? commands.missingTable(missing) : failure)
-          .thenApply(response -> CommandRecords.found(commandId, response));
-    });
-  }
-
-  @Override
-  public <A, I, E> CompletableFuture<Optional<I>> findUnique(AggregateDefinition<A, I, E> definition,
-      IndexColumn column, String value, ReadConsistency consistency, OperationRecorder.Operation operation) {
-    return CompletableFutures.start(() -> CompletableFutures.translateFailure(
-            client.getItem(reservations.holderRequest(definition.name(), column, value,
-                consistency == ReadConsistency.STRONG), operation),
-            failure -> failure instanceof ResourceNotFoundException missing ? reservations.missingTable(missing) : failure)
-        .thenApply(response -> UniqueReservations.holderIn(response.item()).map(definition.keys()::parseId)));
-  }
-
   private Throwable missingTip(Throwable failure) {
-    return failure instanceof ResourceNotFoundException missing
-        ? new MissingTableException(List.of(config.tipTable()), missing)
-        : failure;
+    return missingTable(failure, config.tipTable());
   }
 }

@@ -31,10 +31,10 @@ class SdkRetriesTest {
             AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(1).build())).build();
         DynamoDbClient threeAttempts = builder().overrideConfiguration(o -> o.retryStrategy(
             AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(3).build())).build()) {
-      assertTrue(RetryingDynamoDbClient.retries(plain), "the SDK's default retries");
-      assertFalse(RetryingDynamoDbClient.retries(doNotRetry));
-      assertFalse(RetryingDynamoDbClient.retries(oneAttempt));
-      assertTrue(RetryingDynamoDbClient.retries(threeAttempts));
+      assertTrue(SdkRetries.retries(plain::serviceClientConfiguration), "the SDK's default retries");
+      assertFalse(SdkRetries.retries(doNotRetry::serviceClientConfiguration));
+      assertFalse(SdkRetries.retries(oneAttempt::serviceClientConfiguration));
+      assertTrue(SdkRetries.retries(threeAttempts::serviceClientConfiguration));
       DynamoDbClient wrapper = new DynamoDbClient() {
         @Override
         public String serviceName() {
@@ -44,7 +44,7 @@ class SdkRetriesTest {
         @Override
         public void close() {}
       };
-      assertTrue(RetryingDynamoDbClient.retries(wrapper), "a client that cannot tell may retry");
+      assertTrue(SdkRetries.retries(wrapper::serviceClientConfiguration), "a client that cannot tell may retry");
     }
   }
 

@@ -16,14 +16,14 @@ import dev.esgen.spring.boot.ledger.LedgerAsyncRepository;
 import dev.esgen.spring.boot.ledger.LedgerOpened;
 import dev.esgen.spring.boot.ledger.LedgerRepository;
 import dev.esgen.test.DynamoDbLocal;
+import dev.esgen.test.DynamoDbLocalExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.UnsatisfiedDependencyException;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -39,26 +39,18 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /** Generated async repositories as beans, on the async store the starter makes, against DynamoDB Local. */
 class AsyncRepositoriesAutoConfigurationTest {
 
-  private static DynamoDbClient client;
+  @RegisterExtension
+  static final DynamoDbLocalExtension dynamo = new DynamoDbLocalExtension();
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
       .withUserConfiguration(LedgerDomain.class)
-      .withBean(DynamoDbClient.class, () -> client);
-
-  @BeforeAll
-  static void connect() {
-    client = ShopApplication.localClient();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    client.close();
-  }
+      .withBean(DynamoDbClient.class, dynamo::client);
 
   /** A new client for each context, which closes it (Spring closes every AutoCloseable bean it holds). */
   private static DynamoDbAsyncClient asyncClient() {
-    // the credentials of ShopApplication's client: DynamoDB Local keeps tables per access key
+    // the credentials of DynamoDbLocal.newClient(), the synchronous client's: DynamoDB Local keeps tables per
+    // access key
     return DynamoDbAsyncClient.builder()
         .endpointOverride(DynamoDbLocal.shared().endpoint())
         .region(Region.US_EAST_1)

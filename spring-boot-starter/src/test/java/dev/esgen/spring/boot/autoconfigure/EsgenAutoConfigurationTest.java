@@ -18,7 +18,7 @@ import dev.esgen.spring.boot.app.Order;
 import dev.esgen.spring.boot.app.OrderId;
 import dev.esgen.spring.boot.app.OrderPlaced;
 import dev.esgen.spring.boot.app.OrderRepository;
-import dev.esgen.spring.boot.app.ShopApplication;
+import dev.esgen.test.DynamoDbLocalExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -28,9 +28,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -43,22 +42,13 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 /** The auto-configuration in real application contexts, against DynamoDB Local. */
 class EsgenAutoConfigurationTest {
 
-  private static DynamoDbClient client;
+  @RegisterExtension
+  static final DynamoDbLocalExtension dynamo = new DynamoDbLocalExtension();
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
       .withUserConfiguration(ShopDomain.class)
-      .withBean(DynamoDbClient.class, () -> client);
-
-  @BeforeAll
-  static void connect() {
-    client = ShopApplication.localClient();
-  }
-
-  @AfterAll
-  static void disconnect() {
-    client.close();
-  }
+      .withBean(DynamoDbClient.class, dynamo::client);
 
   /** The application's packages, as {@code @SpringBootApplication} would register them. */
   @Configuration(proxyBeanMethods = false)
@@ -93,11 +83,11 @@ class EsgenAutoConfigurationTest {
       carts.create(new CartOpened("cart-" + id.value()));
       assertThat(carts.load("cart-" + id.value())).isEqualTo(new Cart("cart-" + id.value(), List.of()));
 
-      assertThat(client.listTables().tableNames())
+      assertThat(dynamo.client().listTables().tableNames())
           .contains(prefix + "-journal", prefix + "-snapshot", prefix + "-streams");
       assertThat(streamItems(prefix + "-journal")).isEqualTo(1);
       assertThat(streamItems(prefix + "-streams")).isEqualTo(1);
-      TableDescription snapshot = client.describeTable(b -> b.tableName(prefix + "-snapshot")).table();
+      TableDescription snapshot = dynamo.client().describeTable(b -> b.tableName(prefix + "-snapshot")).table();
       assertThat(snapshot.globalSecondaryIndexes()).extracting(index -> index.indexName())
           .as("the slot Order's @Indexed customer needs").containsExactly("esgen-index-0");
     });
@@ -162,7 +152,7 @@ class EsgenAutoConfigurationTest {
     String prefix = unique("own");
     StoreConfig own = StoreConfig.defaults()
         .withJournalTable(prefix + "-journal").withSnapshotTable(prefix + "-snapshot").withTipTable(prefix + "-streams");
-    EventStore store = DynamoDbEventStore.create(client, own);
+    EventStore store = DynamoDbEventStore.create(dynamo.client(), own);
     runner.withPropertyValues("esgen.provision.enabled=true")
         .withBean("myStore", EventStore.class, () -> store)
         .run(context -> {
@@ -285,6 +275,6 @@ class EsgenAutoConfigurationTest {
   }
 
   private static int streamItems(String table) {
-    return client.scan(b -> b.tableName(table)).count();
+    return dynamo.client().scan(b -> b.tableName(table)).count();
   }
 }

@@ -1,4 +1,4 @@
-package dev.esgen.runtime.async;
+package dev.esgen.runtime.testing;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -23,9 +23,9 @@ import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExcee
  * request is sent (DynamoDB applies nothing), and responses lost after DynamoDB applied the request. Also
  * records which thread started each request, so a test can tell where a retry was sent from.
  */
-final class AsyncFaults implements ExecutionInterceptor {
+public final class AsyncFaults implements ExecutionInterceptor {
 
-  enum Fault {
+  public enum Fault {
     /** Goes through untouched: scripts a request that should succeed before the ones that fail. */
     NONE,
     /** Refused before sending, as DynamoDB refuses a throttled request: nothing applied. */
@@ -37,7 +37,7 @@ final class AsyncFaults implements ExecutionInterceptor {
   }
 
   /** A request as it was started: its operation and the thread that started it. */
-  record Started(String operation, String thread) {}
+  public record Started(String operation, String thread) {}
 
   private static final ExecutionAttribute<Fault> CHOSEN = new ExecutionAttribute<>("esgen.test.async-fault");
 
@@ -46,25 +46,25 @@ final class AsyncFaults implements ExecutionInterceptor {
   private final List<Started> started = Collections.synchronizedList(new ArrayList<>());
 
   /** The next requests of {@code type} fail with {@code faults}, one each. */
-  synchronized AsyncFaults enqueue(Class<? extends SdkRequest> type, Fault... faults) {
+  public synchronized AsyncFaults enqueue(Class<? extends SdkRequest> type, Fault... faults) {
     Deque<Fault> queue = scripted.computeIfAbsent(type, t -> new ArrayDeque<>());
     Collections.addAll(queue, faults);
     return this;
   }
 
   /** Every request of {@code type} fails with {@code fault}, after the scripted ones. */
-  AsyncFaults always(Class<? extends SdkRequest> type, Fault fault) {
+  public AsyncFaults always(Class<? extends SdkRequest> type, Fault fault) {
     always.put(type, fault);
     return this;
   }
 
-  synchronized void clear() {
+  public synchronized void clear() {
     scripted.clear();
     always.clear();
     started.clear();
   }
 
-  List<Started> started() {
+  public List<Started> started() {
     synchronized (started) {
       return List.copyOf(started);
     }
