@@ -168,7 +168,7 @@ final class Report {
   private void codec() {
     md.append("\n## Codec\n\n");
     line("JMH, throughput in operations per microsecond (± 99.9%% confidence half-width). *generated*: the"
-        + " processor's `CartEventCodec` (type name beside the body, one `ObjectReader`/`ObjectWriter` per"
+        + " processor's `CartRepository.EventCodec` (type name beside the body, one `ObjectReader`/`ObjectWriter` per"
         + " event type). *hand-written*: one `ObjectMapper`, `@JsonTypeInfo`/`@JsonSubTypes` on the sealed"
         + " interface, `writeValueAsBytes` / `readValue(bytes, Root.class)`. Both with esgen's mapper settings.");
     md.append("| event | body bytes generated / hand-written | operation | generated | hand-written | generated/hand-written |\n");

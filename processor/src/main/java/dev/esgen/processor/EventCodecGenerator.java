@@ -17,7 +17,7 @@ import java.util.Objects;
 import javax.lang.model.element.Modifier;
 
 /**
- * Generates {@code FooEventCodec}: a dispatch over the concrete events and one over their stored names to
+ * Generates {@code FooRepository.EventCodec}: a dispatch over the concrete events and one over their stored names to
  * each event type's place in a {@code JsonBodies} table of Jackson readers and writers, so no class names
  * end up in stored data. Stored events of older versions, under aliases or of retired types are read
  * through their upcasters: one private method per stored type that has any, calling them in version order.
@@ -28,10 +28,8 @@ final class EventCodecGenerator {
 
   static TypeSpec generate(AggregateModel model) {
     ClassName root = model.eventsType();
-    ClassName self = model.generated("EventCodec");
     TypeSpec.Builder codec =
-        GeneratedTypes.start(
-                model,
+        GeneratedTypes.nested(
                 "EventCodec",
                 CodeBlock.of(
                     "Reads and writes the events of {@link $T} ({@link $T}): each is stored under its type name"
@@ -188,7 +186,8 @@ final class EventCodecGenerator {
                 "return new $T($S + event.getClass().getName() + $S)",
                 IllegalArgumentException.class,
                 "aggregate " + model.name() + ": ",
-                " is not one of the events " + self.simpleName() + " was generated for; recompile "
+                " is not one of the events " + GeneratedTypes.display(model.nested("EventCodec"))
+                    + " was generated for; recompile "
                     + model.type().simpleName())
             .build());
     return codec.build();

@@ -11,14 +11,13 @@ import java.io.IOException;
 import java.util.Objects;
 import javax.lang.model.element.Modifier;
 
-/** Generates {@code FooSnapshotCodec}: the aggregate's state as a JSON snapshot body and back. */
+/** Generates {@code FooRepository.SnapshotCodec}: the aggregate's state as a JSON snapshot body and back. */
 final class SnapshotCodecGenerator {
 
   private SnapshotCodecGenerator() {}
 
   static TypeSpec generate(AggregateModel model) {
-    return GeneratedTypes.start(
-            model,
+    return GeneratedTypes.nested(
             "SnapshotCodec",
             CodeBlock.of("Reads and writes snapshots of {@link $T} as JSON.", model.type()))
         .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.SNAPSHOT_CODEC, model.type()))
