@@ -50,7 +50,7 @@ class GenerationTest {
       assertThat(compilation)
           .generatedSourceFile("fixture.BankAccountRepository")
           .contentsAsUtf8String()
-          .contains("public static final class " + nested + " implements");
+          .contains("public static final class " + nested + " ");
     }
   }
 
