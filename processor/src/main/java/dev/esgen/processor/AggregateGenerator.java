@@ -31,15 +31,12 @@ final class AggregateGenerator {
     this.elements = elements;
   }
 
-  /** All the types generated for {@code model}, built before any is written. */
+  /**
+   * All the top-level types generated for {@code model}, built before any is written: the repository, which
+   * holds the rest, and the asynchronous repository when asked for.
+   */
   public static List<TypeSpec> types(AggregateModel model) {
-    List<TypeSpec> types = new ArrayList<>(List.of(
-        KeysGenerator.generate(model),
-        EventCodecGenerator.generate(model),
-        SnapshotCodecGenerator.generate(model),
-        ReplayGenerator.generate(model),
-        IndexColumnsGenerator.generate(model),
-        RepositoryGenerator.generate(model)));
+    List<TypeSpec> types = new ArrayList<>(List.of(RepositoryGenerator.generate(model)));
     if (model.options().async()) {
       types.add(RepositoryGenerator.generateAsync(model));
     }

@@ -40,9 +40,17 @@ record AggregateModel(
     columns = List.copyOf(columns);
   }
 
-  /** The name of a generated companion type, such as {@code BankAccountKeys} (see {@link GeneratedTypes#simpleName}). */
+  /**
+   * The name of a generated top-level type, such as {@code BankAccountRepository} (see
+   * {@link GeneratedTypes#simpleName}).
+   */
   public ClassName generated(String suffix) {
     return ClassName.get(type.packageName(), GeneratedTypes.simpleName(type, suffix));
+  }
+
+  /** The name of a class generated inside the repository, such as {@code BankAccountRepository.Keys}. */
+  public ClassName nested(String simpleName) {
+    return generated("Repository").nestedClass(simpleName);
   }
 
   /** The events a stream may not continue with because only the creating method takes them. */

@@ -251,7 +251,7 @@ final class ColumnAnalyzer {
       if (sameConstant != null) {
         errors.error(property.element(), annotation,
             Messages.columnConstantClash(property.name(), sameConstant, constant,
-                GeneratedTypes.simpleName(ClassName.get(type), "IndexColumns")));
+                GeneratedTypes.nestedName(ClassName.get(type), "IndexColumns")));
         continue;
       }
       Optional<ValueForm> form = valueForm(property.type());

@@ -9,7 +9,6 @@ import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
-import com.palantir.javapoet.WildcardTypeName;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +16,11 @@ import java.util.Objects;
 import javax.lang.model.element.Modifier;
 
 /**
- * Generates {@code FooEventCodec}: a dispatch over the concrete events and one over their stored names to
- * each event type's place in a {@code JsonBodies} table of Jackson readers and writers, so no class names
- * end up in stored data. Stored events of older versions, under aliases or of retired types are read
- * through their upcasters: one private method per stored type that has any, calling them in version order.
+ * Generates {@code FooRepository.EventCodec}, a {@code JsonEventCodec}: the stored names and classes of the
+ * events and the dispatch over the concrete events to their place in that order, so no class names end up
+ * in stored data; the runtime class does the rest. Stored events of older versions, under aliases or of
+ * retired types are read through their upcasters: one private method per stored type that has any,
+ * calling them in version order.
  */
 final class EventCodecGenerator {
 
@@ -28,23 +28,21 @@ final class EventCodecGenerator {
 
   static TypeSpec generate(AggregateModel model) {
     ClassName root = model.eventsType();
-    ClassName self = model.generated("EventCodec");
     TypeSpec.Builder codec =
-        GeneratedTypes.start(
-                model,
+        GeneratedTypes.nested(
                 "EventCodec",
                 CodeBlock.of(
                     "Reads and writes the events of {@link $T} ({@link $T}): each is stored under its type name"
                         + " with a JSON body.",
                     model.type(),
                     root))
-            .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.EVENT_CODEC, root));
+            .superclass(ParameterizedTypeName.get(RuntimeTypes.JSON_EVENT_CODEC, root));
 
     CodeBlock.Builder names = CodeBlock.builder();
     CodeBlock.Builder classes = CodeBlock.builder();
     for (int i = 0; i < model.events().size(); i++) {
-      names.add(i == 0 ? "$S" : ", $S", model.events().get(i).storedName());
-      classes.add(i == 0 ? "$T.class" : ", $T.class", model.events().get(i).type());
+      names.add(i == 0 ? "$S" : ",$W$S", model.events().get(i).storedName());
+      classes.add(",$W$T.class", model.events().get(i).type());
     }
     codec.addField(
         FieldSpec.builder(
@@ -56,65 +54,13 @@ final class EventCodecGenerator {
             .addJavadoc("The stored names of $T's events, in declaration order.\n", model.type())
             .initializer("$T.of($L)", List.class, names.build())
             .build());
-    // One table of readers and writers indexed like EVENT_TYPES, rather than a reader and a writer per event
-    // called in every method: javac resolves Jackson's overloads once per call it compiles, for every event
-    // of every aggregate.
-    codec.addField(
-        FieldSpec.builder(ArrayTypeName.of(ParameterizedTypeName.get(ClassName.get(Class.class),
-                    WildcardTypeName.subtypeOf(Object.class))),
-                "CLASSES", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-            .addJavadoc("The classes of the events, in the order of {@link #EVENT_TYPES}.\n")
-            .initializer("{$L}", classes.build())
-            .build());
-    codec.addField(RuntimeTypes.JSON_BODIES, "bodies", Modifier.PRIVATE, Modifier.FINAL);
-
-    MethodSpec.Builder constructor =
+    codec.addMethod(
         MethodSpec.constructorBuilder()
             .addModifiers(Modifier.PUBLIC)
             .addJavadoc("Creates the codec with the mapper the store uses for bodies.\n")
             .addParameter(RuntimeTypes.OBJECT_MAPPER, "mapper")
-            .addStatement("this.bodies = new $T(mapper, CLASSES)", RuntimeTypes.JSON_BODIES);
-    if (model.evolution().upcasts()) {
-      codec.addField(RuntimeTypes.OBJECT_MAPPER, "mapper", Modifier.PRIVATE, Modifier.FINAL);
-      constructor.addStatement("this.mapper = mapper");
-    }
-    codec.addMethod(constructor.build());
-
-    MethodSpec.Builder indexOfEvent =
-        MethodSpec.methodBuilder("indexOf")
-            .addJavadoc("Where {@code event}'s type is in {@link #EVENT_TYPES}: the dispatch over $T's events.\n",
-                root)
-            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-            .returns(TypeName.INT)
-            .addParameter(root, "event");
-    for (int i = 0; i < model.events().size(); i++) {
-      indexOfEvent
-          .beginControlFlow("if (event instanceof $T)", model.events().get(i).type())
-          .addStatement("return $L", i)
-          .endControlFlow();
-    }
-    codec.addMethod(indexOfEvent.addStatement("throw notGeneratedFor(event)").build());
-
-    MethodSpec.Builder indexOfName =
-        MethodSpec.methodBuilder("indexOf")
-            .addJavadoc("Where the current stored name {@code typeName} is in {@link #EVENT_TYPES}.\n")
-            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-            .returns(TypeName.INT)
-            .addParameter(String.class, "typeName")
-            .beginControlFlow("switch (typeName)");
-    for (int i = 0; i < model.events().size(); i++) {
-      indexOfName.addCode("case $S:\n$>", model.events().get(i).storedName()).addStatement("return $L", i).addCode("$<");
-    }
-    indexOfName
-        .addCode("default:\n$>")
-        .addStatement(
-            "throw new $T($S + typeName + $S + EVENT_TYPES)",
-            IllegalArgumentException.class,
-            "aggregate " + model.name() + " has no event type \"",
-            "\"; its event types are ")
-        .addCode("$<")
-        .endControlFlow();
-    codec.addMethod(indexOfName.build());
+            .addStatement("super($S, EVENT_TYPES, mapper$L)", model.name(), classes.build())
+            .build());
 
     codec.addMethod(
         MethodSpec.methodBuilder("storedName")
@@ -124,101 +70,70 @@ final class EventCodecGenerator {
             .returns(String.class)
             .addParameter(root, "event")
             .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event")
-            .addStatement("return EVENT_TYPES.get(indexOf(event))")
+            .addStatement("return EVENT_TYPES.get(index(event))")
             .build());
+
+    MethodSpec.Builder index =
+        MethodSpec.methodBuilder("index")
+            .addJavadoc("Where {@code event}'s type is in {@link #EVENT_TYPES}: the dispatch over $T's events.\n",
+                root)
+            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+            .returns(TypeName.INT)
+            .addParameter(root, "event");
+    for (int i = 0; i < model.events().size(); i++) {
+      index
+          .beginControlFlow("if (event instanceof $T)", model.events().get(i).type())
+          .addStatement("return $L", i)
+          .endControlFlow();
+    }
+    codec.addMethod(index.addStatement("throw notGeneratedFor($S, event)", model.name()).build());
 
     codec.addMethod(
-        MethodSpec.methodBuilder("typeName")
+        MethodSpec.methodBuilder("indexOf")
             .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(String.class)
-            .addParameter(root, "event")
-            .addStatement("return storedName(event)")
-            .build());
-
-    MethodSpec.Builder version =
-        MethodSpec.methodBuilder("version")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
+            .addModifiers(Modifier.PROTECTED)
             .returns(TypeName.INT)
             .addParameter(root, "event")
-            .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event");
-    for (EventModel event : model.events()) {
-      int current = model.evolution().of(event.type()).version();
-      if (current != 1) {
-        version
-            .beginControlFlow("if (event instanceof $T)", event.type())
-            .addStatement("return $L", current)
-            .endControlFlow();
+            .addStatement("return index(event)")
+            .build());
+
+    if (model.events().stream().anyMatch(event -> model.evolution().of(event.type()).version() != 1)) {
+      MethodSpec.Builder version =
+          MethodSpec.methodBuilder("version")
+              .addAnnotation(Override.class)
+              .addModifiers(Modifier.PUBLIC)
+              .returns(TypeName.INT)
+              .addParameter(root, "event")
+              .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event");
+      for (EventModel event : model.events()) {
+        int current = model.evolution().of(event.type()).version();
+        if (current != 1) {
+          version
+              .beginControlFlow("if (event instanceof $T)", event.type())
+              .addStatement("return $L", current)
+              .endControlFlow();
+        }
       }
+      codec.addMethod(version.addStatement("return 1").build());
     }
-    codec.addMethod(version.addStatement("return 1").build());
-
-    codec.addMethod(
-        MethodSpec.methodBuilder("encode")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(ArrayTypeName.of(TypeName.BYTE))
-            .addParameter(root, "event")
-            .addException(IOException.class)
-            .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event")
-            .addStatement("return bodies.write(indexOf(event), event)")
-            .build());
-
-    codec.addMethod(
-        MethodSpec.methodBuilder("decode")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(root)
-            .addParameter(String.class, "typeName")
-            .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
-            .addException(IOException.class)
-            .addStatement("$T.requireNonNull(typeName, $S)", Objects.class, "typeName")
-            .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body")
-            .addStatement("return bodies.read(indexOf(typeName), body)")
-            .build());
     addDecodeStored(codec, model);
-
-    codec.addMethod(
-        MethodSpec.methodBuilder("notGeneratedFor")
-            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-            .returns(IllegalArgumentException.class)
-            .addParameter(root, "event")
-            .addStatement(
-                "return new $T($S + event.getClass().getName() + $S)",
-                IllegalArgumentException.class,
-                "aggregate " + model.name() + ": ",
-                " is not one of the events " + self.simpleName() + " was generated for; recompile "
-                    + model.type().simpleName())
-            .build());
     return codec.build();
   }
 
   /**
-   * {@code decodeStored}: a current name of an event at version 1, without aliases or upcasters (most of
-   * them), is read by the table; a switch sends every other name events may be stored under (aliases,
-   * names of events at another version or with upcasters, retired types) to the events they stand for now.
-   * A type without upcasters reads its current version only; one with upcasters goes through its own method.
+   * {@code decodeStored}, when some event is stored under another name or version than its current one:
+   * a switch sends every such name (aliases, names of events at another version or with upcasters, retired
+   * types) to the events they stand for now, and the rest to {@code JsonEventCodec}'s reading of current
+   * names at version 1. A type without upcasters reads its current version only; one with upcasters goes
+   * through its own method. Without any such name the inherited {@code decodeStored} does it all.
    */
   private static void addDecodeStored(TypeSpec.Builder codec, AggregateModel model) {
     ClassName root = model.eventsType();
-    TypeName events = ParameterizedTypeName.get(ClassName.get(List.class), root);
-    MethodSpec.Builder decode =
-        MethodSpec.methodBuilder("decodeStored")
-            .addAnnotation(Override.class)
-            .addModifiers(Modifier.PUBLIC)
-            .returns(events)
-            .addParameter(String.class, "typeName")
-            .addParameter(TypeName.INT, "version")
-            .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
-            .addException(IOException.class)
-            .addStatement("$T.requireNonNull(typeName, $S)", Objects.class, "typeName")
-            .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body");
     CodeBlock.Builder cases = CodeBlock.builder();
     List<MethodSpec> readers = new ArrayList<>();
     NameAllocator methods = new NameAllocator();
     for (String reserved : List.of("decodeStored", "decode", "encode", "version", "typeName", "storedName",
-        "notGeneratedFor", "tree", "unknownVersion", "indexOf")) {
+        "notGeneratedFor", "tree", "unknownVersion", "indexOf", "index", "read")) {
       methods.newName(reserved);
     }
     for (int i = 0; i < model.events().size(); i++) {
@@ -238,7 +153,7 @@ final class EventCodecGenerator {
             .addStatement("throw unknownVersion(typeName, version)")
             .endControlFlow()
             // The type witness keeps javac from reading the generic read as an array for List.of(E...).
-            .addStatement("return $T.of(bodies.<$T>read($L, body))", List.class, event.type(), i);
+            .addStatement("return $T.of(this.<$T>read($L, body))", List.class, event.type(), i);
       } else {
         String method = methods.newName("read" + event.type().simpleName());
         cases.addStatement("return $N(version, body)", method);
@@ -251,50 +166,28 @@ final class EventCodecGenerator {
       cases.add("case $S:\n$>", retired.name()).addStatement("return $N(version, body)", method).add("$<");
       readers.add(upcasting(model, retired, method, -1, null));
     }
-    if (!cases.isEmpty()) {
-      decode
-          .beginControlFlow("switch (typeName)")
-          .addCode(cases.build())
-          .addCode("default:\n$>")
-          .addStatement("break")
-          .addCode("$<")
-          .endControlFlow();
+    if (cases.isEmpty()) {
+      return;
     }
-    decode
-        .addStatement("int index = indexOf(typeName)")
-        .beginControlFlow("if (version != 1)")
-        .addStatement("throw unknownVersion(typeName, version)")
-        .endControlFlow()
-        .addStatement("return $T.of(bodies.<$T>read(index, body))", List.class, root);
-    codec.addMethod(decode.build());
-    codec.addMethods(readers);
-
     codec.addMethod(
-        MethodSpec.methodBuilder("unknownVersion")
-            .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-            .returns(IOException.class)
+        MethodSpec.methodBuilder("decodeStored")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(ParameterizedTypeName.get(ClassName.get(List.class), root))
             .addParameter(String.class, "typeName")
             .addParameter(TypeName.INT, "version")
-            .addStatement("return new $T($S + version + $S + typeName + $S)", IOException.class,
-                "aggregate " + model.name() + " cannot read version ", " of event type \"",
-                "\": no upcaster reads it, and its class is at another version")
+            .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
+            .addException(IOException.class)
+            .addStatement("$T.requireNonNull(typeName, $S)", Objects.class, "typeName")
+            .addStatement("$T.requireNonNull(body, $S)", Objects.class, "body")
+            .beginControlFlow("switch (typeName)")
+            .addCode(cases.build())
+            .addCode("default:\n$>")
+            .addStatement("return super.decodeStored(typeName, version, body)")
+            .addCode("$<")
+            .endControlFlow()
             .build());
-    if (model.evolution().upcasts()) {
-      codec.addMethod(
-          MethodSpec.methodBuilder("tree")
-              .addJavadoc("A stored body as the JSON object upcasters take.\n")
-              .addModifiers(Modifier.PRIVATE)
-              .returns(RuntimeTypes.OBJECT_NODE)
-              .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
-              .addException(IOException.class)
-              .addStatement("$T tree = mapper.readTree(body)", RuntimeTypes.JSON_NODE)
-              .beginControlFlow("if (tree instanceof $T object)", RuntimeTypes.OBJECT_NODE)
-              .addStatement("return object")
-              .endControlFlow()
-              .addStatement("throw new $T($S + tree.getNodeType())", IOException.class,
-                  "a stored event body is not a JSON object but ")
-              .build());
-    }
+    codec.addMethods(readers);
   }
 
   /**
@@ -321,7 +214,7 @@ final class EventCodecGenerator {
     if (reader >= 0) {
       method
           .beginControlFlow("if (version == $L)", stored.version())
-          .addStatement("return $T.of(bodies.<$T>read($L, body))", List.class, event, reader)
+          .addStatement("return $T.of(this.<$T>read($L, body))", List.class, event, reader)
           .endControlFlow();
     }
     method
@@ -347,7 +240,7 @@ final class EventCodecGenerator {
       }
     }
     if (upcasts.get(upcasts.size() - 1).result() == StoredTypeModel.Result.NEXT_VERSION) {
-      method.addStatement("return $T.of(bodies.<$T>read($L, json))", List.class, event, reader);
+      method.addStatement("return $T.of(this.<$T>read($L, json))", List.class, event, reader);
     }
     return method.build();
   }

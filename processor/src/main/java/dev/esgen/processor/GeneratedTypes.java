@@ -33,6 +33,19 @@ final class GeneratedTypes {
   }
 
   /**
+   * Starts the public static final class {@code name} nested in the repository, with {@code description} as
+   * its Javadoc: the repository's file carries the annotation and the originating element for all of them.
+   * One file per aggregate rather than one per class, because javac pays for every generated file (its name
+   * looked up in every module, its compilation unit entered in every round) whatever the file holds.
+   */
+  static TypeSpec.Builder nested(String name, CodeBlock description) {
+    return TypeSpec.classBuilder(name)
+        .addJavadoc(description)
+        .addJavadoc("\n")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL);
+  }
+
+  /**
    * The public no-argument constructor of a generated class that needs no collaborators. Declared rather
    * than left implicit because javac's {@code missing-explicit-ctor} lint warns about a default constructor
    * of a public class in a package a named module exports, which is where users' domains live.
@@ -45,13 +58,21 @@ final class GeneratedTypes {
   }
 
   /**
-   * The simple name of the companion type generated for {@code aggregate}, such as
-   * {@code BankAccountKeys}: the aggregate's simple names joined by {@code '_'} when it is nested
-   * ({@code Outer_ThingReplay}), so that two nested aggregates never collide. Messages name generated
+   * The simple name of the top-level type generated for {@code aggregate}, such as
+   * {@code BankAccountRepository}: the aggregate's simple names joined by {@code '_'} when it is nested
+   * ({@code Outer_ThingRepository}), so that two nested aggregates never collide. Messages name generated
    * types through it too, so that they name the class the user will find.
    */
   static String simpleName(ClassName aggregate, String suffix) {
     return String.join("_", aggregate.simpleNames()) + suffix;
+  }
+
+  /**
+   * The name of class {@code nested} inside the repository generated for {@code aggregate}, as written in
+   * its package: {@code BankAccountRepository.Replay}, for messages that name it.
+   */
+  static String nestedName(ClassName aggregate, String nested) {
+    return simpleName(aggregate, "Repository") + "." + nested;
   }
 
   /** A type's name as written in its package: {@code TicketEvent.Opened} for a nested type. */

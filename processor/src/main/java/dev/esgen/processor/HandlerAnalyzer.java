@@ -59,7 +59,7 @@ final class HandlerAnalyzer {
     Set<TypeElement> claimed = new HashSet<>();
     boolean creatorTakesRejected = false;
     String rootName = display(events.root);
-    String replay = GeneratedTypes.simpleName(ClassName.get(type), "Replay");
+    String replay = GeneratedTypes.nestedName(ClassName.get(type), "Replay");
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
       boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
       boolean isApply = method.getSimpleName().contentEquals("apply");

@@ -15,15 +15,16 @@ import java.util.Map;
 import javax.lang.model.element.Modifier;
 
 /**
- * Generates {@code FooIndexColumns}: a constant per indexed or unique column, a static method per column
- * that turns a value into its stored string form, and the {@code IndexColumns} the runtime reads
- * values through. It is the only generated class that knows the column names and how to read them.
+ * Generates {@code FooRepository.IndexColumns}: a constant per indexed or unique column, a static method per
+ * column that turns a value into its stored string form, and the {@code IndexColumns} the runtime reads
+ * values through. It is the only generated class that knows the column names and how to read them. An
+ * aggregate without index columns gets none: its definition uses {@code IndexColumns.none()}.
  */
 final class IndexColumnsGenerator {
 
   private IndexColumnsGenerator() {}
 
-  /** The constant naming {@code column} in {@code FooIndexColumns}: {@code EMAIL} for {@code email}. */
+  /** The constant naming {@code column} in {@code FooRepository.IndexColumns}: {@code EMAIL} for {@code email}. */
   static String constant(ColumnModel column) {
     return ColumnModel.constantFor(column.property());
   }
@@ -36,8 +37,7 @@ final class IndexColumnsGenerator {
   static TypeSpec generate(AggregateModel model) {
     TypeName columnList = ParameterizedTypeName.get(ClassName.get(List.class), RuntimeTypes.INDEX_COLUMN);
     TypeName valueMap = ParameterizedTypeName.get(Map.class, String.class, String.class);
-    TypeSpec.Builder type = GeneratedTypes.start(
-            model,
+    TypeSpec.Builder type = GeneratedTypes.nested(
             "IndexColumns",
             CodeBlock.of(
                 "The indexed and unique columns of {@link $T}, how their values are read from its state and"
@@ -77,27 +77,23 @@ final class IndexColumnsGenerator {
         .addModifiers(Modifier.PUBLIC)
         .returns(valueMap)
         .addParameter(model.type(), "state");
-    if (model.columns().isEmpty()) {
-      values.addStatement("return $T.of()", Map.class);
-    } else {
-      NameAllocator names = new NameAllocator();
-      names.newName("state");
-      names.newName("values");
-      values.addStatement("$T values = new $T<>()", valueMap, LinkedHashMap.class);
-      for (ColumnModel column : model.columns()) {
-        String read = column.access().readFrom("state");
-        if (column.form() == ValueForm.PRIMITIVE) {
-          values.addStatement("values.put($L.name(), $L($L))", constant(column), encoder(column), read);
-        } else {
-          String variable = names.newName(column.property());
-          values.addStatement("$T $N = $L($L)", String.class, variable, encoder(column), read)
-              .beginControlFlow("if ($N != null)", variable)
-              .addStatement("values.put($L.name(), $N)", constant(column), variable)
-              .endControlFlow();
-        }
+    NameAllocator names = new NameAllocator();
+    names.newName("state");
+    names.newName("values");
+    values.addStatement("$T values = new $T<>()", valueMap, LinkedHashMap.class);
+    for (ColumnModel column : model.columns()) {
+      String read = column.access().readFrom("state");
+      if (column.form() == ValueForm.PRIMITIVE) {
+        values.addStatement("values.put($L.name(), $L($L))", constant(column), encoder(column), read);
+      } else {
+        String variable = names.newName(column.property());
+        values.addStatement("$T $N = $L($L)", String.class, variable, encoder(column), read)
+            .beginControlFlow("if ($N != null)", variable)
+            .addStatement("values.put($L.name(), $N)", constant(column), variable)
+            .endControlFlow();
       }
-      values.addStatement("return values");
     }
+    values.addStatement("return values");
 
     return type
         .addMethod(MethodSpec.methodBuilder("columns")

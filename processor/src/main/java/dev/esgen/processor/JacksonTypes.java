@@ -407,6 +407,11 @@ final class JacksonTypes {
     if (element == null) {
       return false;
     }
+    // The JDK's types carry no Jackson annotations: no need to walk String's or Object's members and
+    // supertypes again for every property that has one.
+    if (element instanceof TypeElement type && isJdk(type)) {
+      return false;
+    }
     if (hasFormAnnotation(element)) {
       return true;
     }
@@ -420,6 +425,11 @@ final class JacksonTypes {
           || hasMemberAnnotated(type, "com.fasterxml.jackson.annotation.JsonAnyGetter");
     }
     return false;
+  }
+
+  private static boolean isJdk(TypeElement type) {
+    String name = type.getQualifiedName().toString();
+    return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.");
   }
 
   private static boolean hasFormAnnotation(Element element) {

@@ -8,7 +8,7 @@ import java.util.UUID;
 import javax.lang.model.element.Modifier;
 
 /**
- * Generates {@code FooKeys}: reads the id out of the state and converts it to and from its stored string.
+ * Generates {@code FooRepository.Keys}: reads the id out of the state and converts it to and from its stored string.
  * {@code idString} hands its result to the runtime's {@code AggregateIds.requireValid} with the
  * aggregate's name and layout, so an id no key can hold fails before any request.
  */
@@ -85,8 +85,7 @@ final class KeysGenerator {
                     : CodeBlock.of("return $L", parsedValue))
             .build();
 
-    return GeneratedTypes.start(
-            model,
+    return GeneratedTypes.nested(
             "Keys",
             CodeBlock.of(
                 "The id of {@link $T}: read from its {@code $L} and written as the string every key of"

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
 /**
- * Generates {@code FooReplay}: calls the aggregate's creating method and {@code apply} handlers through
+ * Generates {@code FooRepository.Replay}: calls the aggregate's creating method and {@code apply} handlers through
  * an {@code instanceof} chain, without reflection, so a debugger steps straight into user code.
  */
 final class ReplayGenerator {
@@ -19,8 +19,7 @@ final class ReplayGenerator {
   private ReplayGenerator() {}
 
   static TypeSpec generate(AggregateModel model) {
-    return GeneratedTypes.start(
-            model,
+    return GeneratedTypes.nested(
             "Replay",
             CodeBlock.of(
                 "Folds {@link $T} events into {@link $T} state by calling its own handlers.",
@@ -56,7 +55,7 @@ final class ReplayGenerator {
             "throw new $T($S, $T.storedName(event), $S)",
             RuntimeTypes.UNEXPECTED_EVENT,
             model.name(),
-            model.generated("EventCodec"),
+            model.nested("EventCodec"),
             "only " + String.join(" or ", starters) + " can start a " + model.name() + " stream")
         .build();
   }
@@ -94,7 +93,7 @@ final class ReplayGenerator {
             "throw new $T($S, $T.storedName(event), $S)",
             RuntimeTypes.UNEXPECTED_EVENT,
             model.name(),
-            model.generated("EventCodec"),
+            model.nested("EventCodec"),
             reason)
         .build();
   }

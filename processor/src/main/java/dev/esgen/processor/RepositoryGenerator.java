@@ -11,7 +11,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import javax.lang.model.element.Modifier;
 
-/** Generates {@code FooRepository}: the typed repository services receive, and the aggregate's definition. */
+/**
+ * Generates {@code FooRepository}: the typed repository services receive, the aggregate's definition and,
+ * nested in it, the classes the definition is made of ({@code Keys}, {@code EventCodec},
+ * {@code SnapshotCodec}, {@code Replay} and, when there are index columns, {@code IndexColumns}).
+ */
 final class RepositoryGenerator {
 
   private static final ClassName COMPLETABLE_FUTURE = ClassName.get(CompletableFuture.class);
@@ -36,11 +40,13 @@ final class RepositoryGenerator {
             .add("return $T.<$T, $T, $T>builder($S, $T.class)\n", RuntimeTypes.AGGREGATE_DEFINITION,
                 model.type(), model.id().type(), model.eventsType(), model.name(), model.type())
             .indent()
-            .add(".keys(new $T())\n", model.generated("Keys"))
-            .add(".eventCodec(new $T(mapper))\n", model.generated("EventCodec"))
-            .add(".snapshotCodec(new $T(mapper))\n", model.generated("SnapshotCodec"))
-            .add(".replay(new $T())\n", model.generated("Replay"))
-            .add(".indexColumns(new $T())\n", model.generated("IndexColumns"))
+            .add(".keys(new $T())\n", model.nested("Keys"))
+            .add(".eventCodec(new $T(mapper))\n", model.nested("EventCodec"))
+            .add(".snapshotCodec(new $T(mapper))\n", model.nested("SnapshotCodec"))
+            .add(".replay(new $T())\n", model.nested("Replay"))
+            .add(model.columns().isEmpty()
+                ? CodeBlock.of(".indexColumns($T.none())\n", RuntimeTypes.INDEX_COLUMNS)
+                : CodeBlock.of(".indexColumns(new $T())\n", model.nested("IndexColumns")))
             .add(".shards($L)\n", options.shards())
             .add(".snapshotPolicy($L)\n", policy.build());
     options.tip().ifPresent(tip -> definition
@@ -103,6 +109,14 @@ final class RepositoryGenerator {
                 .build());
     for (ColumnModel column : model.columns()) {
       addLookups(repository, model, column, false);
+    }
+    repository
+        .addType(KeysGenerator.generate(model))
+        .addType(EventCodecGenerator.generate(model))
+        .addType(SnapshotCodecGenerator.generate(model))
+        .addType(ReplayGenerator.generate(model));
+    if (!model.columns().isEmpty()) {
+      repository.addType(IndexColumnsGenerator.generate(model));
     }
     return repository.build();
   }
@@ -183,7 +197,7 @@ final class RepositoryGenerator {
   private static void addLookups(TypeSpec.Builder repository, AggregateModel model, ColumnModel column, boolean async) {
     String suffix = Character.toUpperCase(column.property().charAt(0)) + column.property().substring(1);
     String parameter = column.property();
-    ClassName columns = model.generated("IndexColumns");
+    ClassName columns = model.nested("IndexColumns");
     CodeBlock columnRef = CodeBlock.of("$T.$L", columns, IndexColumnsGenerator.constant(column));
     CodeBlock value = CodeBlock.of("$T.$L($N)", columns, IndexColumnsGenerator.encoder(column), parameter);
     String aggregate = GeneratedTypes.display(model.type());

@@ -20,9 +20,8 @@ final class RuntimeTypes {
   static final ClassName SNAPSHOT_POLICY = ClassName.get(RUNTIME + ".aggregate", "SnapshotPolicy");
   static final ClassName LAYOUT_KIND = ClassName.get(RUNTIME + ".aggregate", "LayoutKind");
   static final ClassName TIP_POLICY = ClassName.get(RUNTIME + ".aggregate", "TipPolicy");
-  static final ClassName EVENT_CODEC = ClassName.get(RUNTIME + ".codec", "EventCodec");
-  static final ClassName SNAPSHOT_CODEC = ClassName.get(RUNTIME + ".codec", "SnapshotCodec");
-  static final ClassName JSON_BODIES = ClassName.get(RUNTIME + ".codec", "JsonBodies");
+  static final ClassName JSON_EVENT_CODEC = ClassName.get(RUNTIME + ".codec", "JsonEventCodec");
+  static final ClassName JSON_SNAPSHOT_CODEC = ClassName.get(RUNTIME + ".codec", "JsonSnapshotCodec");
   static final ClassName INDEX_COLUMNS = ClassName.get(RUNTIME + ".index", "IndexColumns");
   static final ClassName INDEX_COLUMN = ClassName.get(RUNTIME + ".index", "IndexColumn");
   static final ClassName INDEX_VALUES = ClassName.get(RUNTIME + ".index", "IndexValues");
@@ -37,9 +36,6 @@ final class RuntimeTypes {
   static final ClassName UNEXPECTED_EVENT = ClassName.get(RUNTIME + ".error", "UnexpectedEventException");
 
   static final ClassName OBJECT_MAPPER = ClassName.get(JACKSON, "ObjectMapper");
-  static final ClassName OBJECT_READER = ClassName.get(JACKSON, "ObjectReader");
-  static final ClassName OBJECT_WRITER = ClassName.get(JACKSON, "ObjectWriter");
-  static final ClassName JSON_NODE = ClassName.get(JACKSON, "JsonNode");
   static final ClassName OBJECT_NODE = ClassName.get(JACKSON + ".node", "ObjectNode");
 
   /**

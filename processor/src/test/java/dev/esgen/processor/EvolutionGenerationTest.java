@@ -39,7 +39,7 @@ class EvolutionGenerationTest {
         .withProcessors(new EsgenProcessor(), new Generating("fixture.PurseUpcasters", UPCASTERS))
         .compile(JavaFileObjects.forResource("evolution/deferred/Purse.java"));
     assertThat(compilation).succeeded();
-    assertThat(compilation).generatedSourceFile("fixture.PurseEventCodec").contentsAsUtf8String()
+    assertThat(compilation).generatedSourceFile("fixture.PurseRepository").contentsAsUtf8String()
         .contains("json = PurseUpcasters.idWasNumber(json);");
   }
 

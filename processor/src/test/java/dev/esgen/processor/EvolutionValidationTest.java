@@ -38,7 +38,7 @@ class EvolutionValidationTest {
         .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
         .compile(fixture("Evolved"));
     assertThat(compilation).succeededWithoutWarnings();
-    assertThat(compilation).generatedSourceFile("fixture.BankAccountEventCodec").contentsAsUtf8String()
+    assertThat(compilation).generatedSourceFile("fixture.BankAccountRepository").contentsAsUtf8String()
         .contains("case \"account-created\":");
   }
 

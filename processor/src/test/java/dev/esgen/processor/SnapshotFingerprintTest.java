@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What changes the fingerprint a snapshot is stored with, and what does not: the same cart compiled as
- * released and after one change each, comparing the generated {@code CartSnapshotCodec.FINGERPRINT}.
+ * released and after one change each, comparing the generated {@code CartRepository.SnapshotCodec.FINGERPRINT}.
  */
 class SnapshotFingerprintTest {
 
@@ -75,7 +75,7 @@ class SnapshotFingerprintTest {
         .compile(JavaFileObjects.forSourceString("fixture.Cart", source));
     assertThat(compilation).succeeded();
     try {
-      String codec = compilation.generatedSourceFile("fixture.CartSnapshotCodec").orElseThrow()
+      String codec = compilation.generatedSourceFile("fixture.CartRepository").orElseThrow()
           .getCharContent(true).toString();
       Matcher constant = Pattern.compile("FINGERPRINT = \"([A-Za-z0-9_-]{11})\"").matcher(codec);
       assertTrue(constant.find(), codec);

@@ -323,7 +323,7 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("void apply(AccountOpened e)");
     assertThat(compilation)
-        .hadErrorContaining("[esgen:handler-private] apply handlers are called by the generated BankAccountReplay")
+        .hadErrorContaining("[esgen:handler-private] apply handlers are called by the generated BankAccountRepository.Replay")
         .inFile(source)
         .onLineContaining("private BankAccount apply(AccountEvent e)");
     assertThat(compilation).hadErrorCount(5);
@@ -381,7 +381,7 @@ class ValidationTest {
     Compilation compilation = compile(rule("StaticApplyCreates"));
     assertThat(compilation).succeeded();
     assertThat(compilation)
-        .generatedSourceFile("fixture.ThingReplay")
+        .generatedSourceFile("fixture.ThingRepository")
         .contentsAsUtf8String()
         .contains("return Thing.apply(");
   }
@@ -664,11 +664,11 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("record Renamed(");
     assertThat(compilation)
-        .hadErrorContaining("[esgen:creator-private] the creating method is called by the generated Outer_ThingReplay")
+        .hadErrorContaining("[esgen:creator-private] the creating method is called by the generated Outer_ThingRepository.Replay")
         .inFile(source)
         .onLineContaining("private static Thing open(");
     assertThat(compilation)
-        .hadErrorContaining("[esgen:handler-private] apply handlers are called by the generated Outer_ThingReplay")
+        .hadErrorContaining("[esgen:handler-private] apply handlers are called by the generated Outer_ThingRepository.Replay")
         .inFile(source)
         .onLineContaining("private Thing apply(");
     assertThat(compilation)
@@ -678,7 +678,7 @@ class ValidationTest {
         .onLineContaining("record Thing(");
     assertThat(compilation)
         .hadErrorContaining("[esgen:column-constant-clash] foo_bar and fooBar would both be the constant FOO_BAR of"
-            + " Outer_ThingIndexColumns")
+            + " Outer_ThingRepository.IndexColumns")
         .inFile(source)
         .onLineContaining("record Thing(");
     assertThat(compilation).hadErrorCount(5);
@@ -718,7 +718,7 @@ class ValidationTest {
     Compilation compilation = compile(source);
     assertThat(compilation)
         .hadErrorContaining("[esgen:column-constant-clash] foo_bar and fooBar would both be the constant FOO_BAR of"
-            + " TicketIndexColumns: rename one of them")
+            + " TicketRepository.IndexColumns: rename one of them")
         .inFile(source)
         .onLineContaining("record Ticket(");
     assertThat(compilation).hadErrorCount(1);
@@ -820,7 +820,7 @@ class ValidationTest {
     JavaFileObject source = rule("GeneratedNameClash");
     Compilation compilation = compile(source);
     assertThat(compilation)
-        .hadErrorContaining("[esgen:write-failed] could not write fixture.Outer_AKeys")
+        .hadErrorContaining("[esgen:write-failed] could not write fixture.Outer_ARepository")
         .inFile(source)
         .onLineContaining("record Outer_A(");
     assertThat(compilation).hadErrorContaining("another aggregate may produce the same name");
@@ -1027,13 +1027,7 @@ class ValidationTest {
     }
     try (Stream<Path> written = Files.list(generated.resolve("fixture"))) {
       assertEquals(
-          List.of(
-              "SavingsAccountEventCodec.java",
-              "SavingsAccountIndexColumns.java",
-              "SavingsAccountKeys.java",
-              "SavingsAccountReplay.java",
-              "SavingsAccountRepository.java",
-              "SavingsAccountSnapshotCodec.java"),
+          List.of("SavingsAccountRepository.java"),
           written.map(p -> p.getFileName().toString()).sorted().toList());
     }
   }

@@ -2,7 +2,7 @@ package dev.esgen.bench.codec;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.bench.domain.CartEvent;
-import dev.esgen.bench.domain.CartEventCodec;
+import dev.esgen.bench.domain.CartRepository;
 import dev.esgen.bench.domain.ItemAdded;
 import dev.esgen.bench.domain.LinesAdded;
 import dev.esgen.runtime.codec.EsgenJson;
@@ -31,7 +31,7 @@ public class CodecBenchmark {
   @Param({"small", "2KB"})
   public String size;
 
-  private CartEventCodec generated;
+  private CartRepository.EventCodec generated;
   private ObjectMapper handWritten;
   private CartEvent event;
   private HandWrittenCartEvent handWrittenEvent;
@@ -41,7 +41,7 @@ public class CodecBenchmark {
 
   @Setup
   public void setUp() throws IOException {
-    generated = new CartEventCodec(EsgenJson.newObjectMapper());
+    generated = new CartRepository.EventCodec(EsgenJson.newObjectMapper());
     handWritten = EsgenJson.newObjectMapper();
     if (size.equals("small")) {
       event = new ItemAdded("SKU-100001", 1, 1_999);

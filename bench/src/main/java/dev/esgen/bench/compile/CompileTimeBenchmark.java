@@ -5,13 +5,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
@@ -19,13 +24,40 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * javac on a generated domain (N aggregates with M events each, as a user would write them), three ways
+ * javac on a generated domain (N aggregates with M events each, as a user would write them), four ways
  * taking turns in this JVM after a warm-up of each: without esgen's processor ({@code -proc:none}); with
- * it; and without it on the same sources plus the files the processor generated. The overhead of the
- * second over the first is what a user waits for; the third shows how much of it is javac compiling the
- * generated volume, and so how much is the processing round itself.
+ * it; without it on the same sources plus the files the processor generated; and with
+ * {@link EmptyClassProcessor}, which generates one empty class per aggregate. The overhead of the second
+ * over the first is what a user waits for; the third shows how much of it is javac compiling the generated
+ * code, and the fourth what any processor that generates a file per aggregate costs before doing anything.
+ *
+ * <p>Each compilation is timed by the wall clock and by the compiling thread's CPU time: javac compiles on
+ * the calling thread, and its CPU time moves far less than the wall clock on a shared machine (the JIT and
+ * the garbage collector run on other threads, for every side alike).
  */
 public final class CompileTimeBenchmark {
+
+  /** The four ways the domain is compiled. */
+  public enum Side {
+    WITHOUT("without a processor (`-proc:none`)"),
+    WITH("with esgen's processor"),
+    GENERATED_WITHOUT_PROCESSOR("without a processor, on the sources plus the files esgen generated"),
+    EMPTY_CLASS_PROCESSOR("with a processor that writes one empty class per aggregate");
+
+    private final String label;
+
+    Side(String label) {
+      this.label = label;
+    }
+
+    /** What the side compiles with, for a report. */
+    public String label() {
+      return label;
+    }
+  }
+
+  /** Median wall and compiling-thread CPU milliseconds of one side. */
+  public record Timing(double wallMillis, double cpuMillis) {}
 
   private final Settings settings;
 
@@ -35,23 +67,26 @@ public final class CompileTimeBenchmark {
 
   /**
    * @param sources hand-written source files compiled
-   * @param generated source files the processor added
-   * @param withoutMillis median wall time without the processor
-   * @param withMillis median wall time with it
-   * @param generatedWithoutProcessorMillis median wall time without the processor on the sources plus the
-   *     files it generated
+   * @param generated source files esgen's processor added
+   * @param timings every side's medians
    */
   public record Result(int aggregates, int eventsPerAggregate, int sources, int generated, int runs,
-      double withoutMillis, double withMillis, double generatedWithoutProcessorMillis) {
+      Map<Side, Timing> timings) {
 
-    /** With the processor over without it: what the processor costs a build. */
-    public double overhead() {
-      return withMillis / withoutMillis;
+    public Result {
+      timings = Map.copyOf(timings);
     }
 
-    /** The sources plus the generated files without the processor, over the sources alone. */
-    public double generatedOverhead() {
-      return generatedWithoutProcessorMillis / withoutMillis;
+    /** With esgen's processor over without it, wall clock: what the processor costs a build. */
+    public double overhead() {
+      return ratio(Side.WITH, false);
+    }
+
+    /** {@code side} over the side without a processor, by wall clock or by the compiling thread's CPU. */
+    public double ratio(Side side, boolean cpu) {
+      Timing over = timings.get(side);
+      Timing base = timings.get(Side.WITHOUT);
+      return cpu ? over.cpuMillis() / base.cpuMillis() : over.wallMillis() / base.wallMillis();
     }
   }
 
@@ -65,42 +100,57 @@ public final class CompileTimeBenchmark {
     try {
       List<Path> sources = DomainGenerator.write(work.resolve("src"), aggregates, eventsPerAggregate);
       String classpath = resource("domain-classpath.txt");
-      String processorPath = resource("processor-path.txt");
-      List<String> without = List.of("-proc:none", "-classpath", classpath);
-      List<String> with = List.of("-processorpath", processorPath, "-classpath", classpath);
-      compile(work, "warm-with", sources, with);
+      Map<Side, List<String>> options = new EnumMap<>(Side.class);
+      options.put(Side.WITHOUT, List.of("-proc:none", "-classpath", classpath));
+      options.put(Side.WITH, List.of("-processorpath", resource("processor-path.txt"), "-classpath", classpath));
+      options.put(Side.GENERATED_WITHOUT_PROCESSOR, options.get(Side.WITHOUT));
+      options.put(Side.EMPTY_CLASS_PROCESSOR, List.of("-processor", EmptyClassProcessor.class.getName(),
+          "-processorpath", ownLocation(), "-classpath", classpath));
+      compile(work, "warm-with", sources, options.get(Side.WITH));
       List<Path> generated;
       try (Stream<Path> files = Files.walk(work.resolve("generated-warm-with"))) {
         generated = files.filter(p -> p.toString().endsWith(".java")).toList();
       }
+      Map<Side, List<Path>> units = new EnumMap<>(Side.class);
+      for (Side side : Side.values()) {
+        units.put(side, sources);
+      }
       List<Path> sourcesAndGenerated = new ArrayList<>(sources);
       sourcesAndGenerated.addAll(generated);
-      compile(work, "warm-without", sources, without);
-      compile(work, "warm-generated", sourcesAndGenerated, without);
+      units.put(Side.GENERATED_WITHOUT_PROCESSOR, sourcesAndGenerated);
+      for (Side side : Side.values()) {
+        if (side != Side.WITH) {
+          compile(work, "warm-" + side, units.get(side), options.get(side));
+        }
+      }
       int runs = settings.compileRuns();
-      long[] withoutNanos = new long[runs];
-      long[] withNanos = new long[runs];
-      long[] generatedNanos = new long[runs];
+      Side[] sides = Side.values();
+      Map<Side, long[][]> measured = new EnumMap<>(Side.class);
+      for (Side side : sides) {
+        measured.put(side, new long[2][runs]);
+      }
       for (int run = 0; run < runs; run++) {
         settings.progress().printf("  compile time, %d aggregates: run %d of %d%n", aggregates, run + 1, runs);
         // Each run starts with another side, so that none always follows the same one.
-        for (int turn = 0; turn < 3; turn++) {
-          switch ((run + turn) % 3) {
-            case 0 -> withoutNanos[run] = compile(work, "without-" + run, sources, without);
-            case 1 -> withNanos[run] = compile(work, "with-" + run, sources, with);
-            default -> generatedNanos[run] = compile(work, "plus-generated-" + run, sourcesAndGenerated, without);
-          }
+        for (int turn = 0; turn < sides.length; turn++) {
+          Side side = sides[(run + turn) % sides.length];
+          long[] wallAndCpu = compile(work, side + "-" + run, units.get(side), options.get(side));
+          measured.get(side)[0][run] = wallAndCpu[0];
+          measured.get(side)[1][run] = wallAndCpu[1];
         }
       }
-      return new Result(aggregates, eventsPerAggregate, sources.size(), generated.size(), runs,
-          median(withoutNanos) / 1e6, median(withNanos) / 1e6, median(generatedNanos) / 1e6);
+      Map<Side, Timing> timings = new EnumMap<>(Side.class);
+      measured.forEach((side, values) -> timings.put(side, new Timing(median(values[0]) / 1e6, median(values[1]) / 1e6)));
+      return new Result(aggregates, eventsPerAggregate, sources.size(), generated.size(), runs, timings);
     } finally {
       delete(work);
     }
   }
 
-  private static long compile(Path work, String name, List<Path> sources, List<String> options) throws IOException {
+  /** Wall and compiling-thread CPU nanoseconds of one compilation. */
+  private static long[] compile(Path work, String name, List<Path> sources, List<String> options) throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Path classes = Files.createDirectories(work.resolve("classes-" + name));
     Path generated = Files.createDirectories(work.resolve("generated-" + name));
     List<String> arguments = new ArrayList<>(options);
@@ -109,12 +159,23 @@ public final class CompileTimeBenchmark {
     try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
       Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromPaths(sources);
       long start = System.nanoTime();
+      long cpuStart = threads.getCurrentThreadCpuTime();
       boolean ok = javac.getTask(diagnostics, files, null, arguments, null, units).call();
+      long cpu = threads.getCurrentThreadCpuTime() - cpuStart;
       long elapsed = System.nanoTime() - start;
       if (!ok) {
         throw new IllegalStateException("the generated domain did not compile (" + name + "):\n" + diagnostics);
       }
-      return elapsed;
+      return new long[] {elapsed, cpu};
+    }
+  }
+
+  /** Where this class was loaded from: the processor path of {@link EmptyClassProcessor}. */
+  private static String ownLocation() {
+    try {
+      return Path.of(EmptyClassProcessor.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("cannot locate the benchmark's classes", e);
     }
   }
 

@@ -63,11 +63,11 @@ public final class CartVariants {
     }
 
     public Optional<Cart> findByCode(String code) {
-      return findByUnique(CartIndexColumns.CODE, code);
+      return findByUnique(CartRepository.IndexColumns.CODE, code);
     }
 
     public Page<Cart> listByOwner(String owner, PageRequest page) {
-      return listByIndex(CartIndexColumns.OWNER, owner, page);
+      return listByIndex(CartRepository.IndexColumns.OWNER, owner, page);
     }
   }
 }

@@ -13,22 +13,12 @@ import dev.esgen.processor.functional.bank.AccountEvent;
 import dev.esgen.processor.functional.bank.AccountId;
 import dev.esgen.processor.functional.bank.AccountOpened;
 import dev.esgen.processor.functional.bank.BankAccount;
-import dev.esgen.processor.functional.bank.BankAccountEventCodec;
-import dev.esgen.processor.functional.bank.BankAccountIndexColumns;
-import dev.esgen.processor.functional.bank.BankAccountKeys;
-import dev.esgen.processor.functional.bank.BankAccountReplay;
 import dev.esgen.processor.functional.bank.BankAccountRepository;
-import dev.esgen.processor.functional.bank.BankAccountSnapshotCodec;
 import dev.esgen.processor.functional.bank.MoneyDeposited;
 import dev.esgen.processor.functional.library.Book;
 import dev.esgen.processor.functional.library.BookAdded;
 import dev.esgen.processor.functional.library.BookEvent;
-import dev.esgen.processor.functional.library.BookEventCodec;
-import dev.esgen.processor.functional.library.BookIndexColumns;
-import dev.esgen.processor.functional.library.BookKeys;
-import dev.esgen.processor.functional.library.BookReplay;
 import dev.esgen.processor.functional.library.BookRepository;
-import dev.esgen.processor.functional.library.BookSnapshotCodec;
 import dev.esgen.processor.functional.library.Genre;
 import dev.esgen.processor.functional.library.LoanEvent;
 import dev.esgen.processor.functional.note.Note;
@@ -36,9 +26,6 @@ import dev.esgen.processor.functional.note.NoteEvent;
 import dev.esgen.processor.functional.note.NoteRepository;
 import dev.esgen.processor.functional.ticket.Ticket;
 import dev.esgen.processor.functional.ticket.TicketEvent;
-import dev.esgen.processor.functional.ticket.TicketIndexColumns;
-import dev.esgen.processor.functional.ticket.TicketKeys;
-import dev.esgen.processor.functional.ticket.TicketReplay;
 import dev.esgen.processor.functional.ticket.TicketRepository;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
@@ -54,6 +41,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +70,7 @@ class GeneratedCodeTest {
 
     @Test
     void everyBankEventSurvivesARoundTripUnderItsStoredName() throws IOException {
-      BankAccountEventCodec codec = new BankAccountEventCodec(MAPPER);
+      BankAccountRepository.EventCodec codec = new BankAccountRepository.EventCodec(MAPPER);
       List<AccountEvent> events =
           List.of(new AccountOpened(ACCOUNT, "Ann", "ann@example.com"), new MoneyDeposited(500), new AccountClosed());
       List<String> names = List.of("account-opened", "MoneyDeposited", "AccountClosed");
@@ -91,18 +79,18 @@ class GeneratedCodeTest {
         assertEquals(names.get(i), codec.typeName(event));
         assertEquals(event, codec.decode(codec.typeName(event), codec.encode(event)));
       }
-      assertEquals(names, BankAccountEventCodec.EVENT_TYPES);
+      assertEquals(names, BankAccountRepository.EventCodec.EVENT_TYPES);
     }
 
     @Test
     void storedBodiesCarryNoClassNames() throws IOException {
-      String body = new String(new BankAccountEventCodec(MAPPER).encode(new MoneyDeposited(500)), StandardCharsets.UTF_8);
+      String body = new String(new BankAccountRepository.EventCodec(MAPPER).encode(new MoneyDeposited(500)), StandardCharsets.UTF_8);
       assertEquals("{\"cents\":500}", body);
     }
 
     @Test
     void classAndNestedEventsSurviveARoundTrip() throws IOException {
-      BookEventCodec codec = new BookEventCodec(MAPPER);
+      BookRepository.EventCodec codec = new BookRepository.EventCodec(MAPPER);
       BookEvent added = codec.decode("book-added", codec.encode(new BookAdded("978-0", "Dune", Genre.FICTION)));
       assertEquals("Dune", ((BookAdded) added).getTitle());
       assertEquals(Genre.FICTION, ((BookAdded) added).getGenre());
@@ -117,7 +105,7 @@ class GeneratedCodeTest {
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class,
-              () -> new BankAccountEventCodec(MAPPER).decode("account-frozen", new byte[] {'{', '}'}));
+              () -> new BankAccountRepository.EventCodec(MAPPER).decode("account-frozen", new byte[] {'{', '}'}));
       assertTrue(e.getMessage().contains("bank-account"), e.getMessage());
       assertTrue(e.getMessage().contains("account-frozen"), e.getMessage());
       assertTrue(e.getMessage().contains("[account-opened, MoneyDeposited, AccountClosed]"), e.getMessage());
@@ -126,12 +114,12 @@ class GeneratedCodeTest {
     @Test
     void snapshotsOfRecordAndClassAggregatesSurviveARoundTrip() throws IOException {
       BankAccount account = new BankAccount(ACCOUNT, "Ann", "ann@example.com", 700, true);
-      BankAccountSnapshotCodec bank = new BankAccountSnapshotCodec(MAPPER);
+      BankAccountRepository.SnapshotCodec bank = new BankAccountRepository.SnapshotCodec(MAPPER);
       assertEquals(account, bank.decode(bank.encode(account)));
 
-      BookReplay replay = new BookReplay();
+      BookRepository.Replay replay = new BookRepository.Replay();
       Book book = replay.apply(replay.create(new BookAdded("978-0", "Dune", Genre.FICTION)), new LoanEvent.Lent("Bob"));
-      BookSnapshotCodec books = new BookSnapshotCodec(MAPPER);
+      BookRepository.SnapshotCodec books = new BookRepository.SnapshotCodec(MAPPER);
       Book back = books.decode(books.encode(book));
       assertEquals("978-0", back.isbn());
       assertEquals("Bob", back.getBorrower());
@@ -144,7 +132,7 @@ class GeneratedCodeTest {
 
     @Test
     void createThenApplyFoldsTheStream() {
-      BankAccountReplay replay = new BankAccountReplay();
+      BankAccountRepository.Replay replay = new BankAccountRepository.Replay();
       BankAccount account = replay.create(new AccountOpened(ACCOUNT, "Ann", "ann@example.com"));
       account = replay.apply(account, new MoneyDeposited(500));
       account = replay.apply(account, new MoneyDeposited(200));
@@ -155,7 +143,7 @@ class GeneratedCodeTest {
     @Test
     void aStreamThatDoesNotStartWithTheCreatingEventIsRejected() {
       UnexpectedEventException e =
-          assertThrows(UnexpectedEventException.class, () -> new BankAccountReplay().create(new MoneyDeposited(5)));
+          assertThrows(UnexpectedEventException.class, () -> new BankAccountRepository.Replay().create(new MoneyDeposited(5)));
       assertEquals("bank-account", e.aggregateName());
       assertEquals("MoneyDeposited", e.eventTypeName());
       assertEquals("only AccountOpened can start a bank-account stream", e.reason());
@@ -163,7 +151,7 @@ class GeneratedCodeTest {
 
     @Test
     void aCreatingEventWithoutApplyHandlerCannotContinueAStream() {
-      BankAccountReplay replay = new BankAccountReplay();
+      BankAccountRepository.Replay replay = new BankAccountRepository.Replay();
       BankAccount account = replay.create(new AccountOpened(ACCOUNT, "Ann", "ann@example.com"));
       UnexpectedEventException e =
           assertThrows(
@@ -175,7 +163,7 @@ class GeneratedCodeTest {
 
     @Test
     void aHandlerOfASealedIntermediateReceivesAllItsEvents() {
-      BookReplay replay = new BookReplay();
+      BookRepository.Replay replay = new BookRepository.Replay();
       Book book = replay.create(new BookAdded("978-0", "Dune", Genre.SCIENCE));
       book = replay.apply(book, new LoanEvent.Lent("Bob"));
       assertEquals("Bob", book.getBorrower());
@@ -186,7 +174,7 @@ class GeneratedCodeTest {
 
     @Test
     void aRootHandlerReceivesEveryEventIncludingTheCreatingOne() {
-      TicketReplay replay = new TicketReplay();
+      TicketRepository.Replay replay = new TicketRepository.Replay();
       UUID id = UUID.randomUUID();
       Ticket ticket = replay.create(new TicketEvent.Opened(id, "Printer on fire"));
       ticket = replay.apply(ticket, new TicketEvent.Commented("again"));
@@ -204,7 +192,7 @@ class GeneratedCodeTest {
 
     @Test
     void aRecordWrappedUuidIdRoundTrips() {
-      BankAccountKeys keys = new BankAccountKeys();
+      BankAccountRepository.Keys keys = new BankAccountRepository.Keys();
       assertEquals(ACCOUNT, keys.idOf(new BankAccount(ACCOUNT, "Ann", null, 0, false)));
       assertEquals("5f0c6b0e-8d3a-4c55-9b1e-2f4a8f1d2c33", keys.idString(ACCOUNT));
       assertEquals(ACCOUNT, keys.parseId(keys.idString(ACCOUNT)));
@@ -212,8 +200,8 @@ class GeneratedCodeTest {
 
     @Test
     void aStringIdReadThroughAGetterRoundTrips() {
-      BookKeys keys = new BookKeys();
-      Book book = new BookReplay().create(new BookAdded("978-0-441", "Dune", Genre.FICTION));
+      BookRepository.Keys keys = new BookRepository.Keys();
+      Book book = new BookRepository.Replay().create(new BookAdded("978-0-441", "Dune", Genre.FICTION));
       assertEquals("978-0-441", keys.idOf(book));
       assertEquals("978-0-441", keys.idString("978-0-441"));
       assertEquals("978-0-441", keys.parseId("978-0-441"));
@@ -221,7 +209,7 @@ class GeneratedCodeTest {
 
     @Test
     void aUuidIdRoundTrips() {
-      TicketKeys keys = new TicketKeys();
+      TicketRepository.Keys keys = new TicketRepository.Keys();
       UUID id = UUID.randomUUID();
       assertEquals(id, keys.idOf(new Ticket(id, "t", 0, false)));
       assertEquals(id.toString(), keys.idString(id));
@@ -231,12 +219,12 @@ class GeneratedCodeTest {
     @Test
     void aNullIdIsReportedWithTheAggregateName() {
       NullPointerException state =
-          assertThrows(NullPointerException.class, () -> new BankAccountKeys().idOf(new BankAccount(null, "Ann", null, 0, false)));
+          assertThrows(NullPointerException.class, () -> new BankAccountRepository.Keys().idOf(new BankAccount(null, "Ann", null, 0, false)));
       assertTrue(state.getMessage().startsWith("bank-account"), state.getMessage());
       NullPointerException wrapped =
-          assertThrows(NullPointerException.class, () -> new BankAccountKeys().idString(new AccountId(null)));
+          assertThrows(NullPointerException.class, () -> new BankAccountRepository.Keys().idString(new AccountId(null)));
       assertTrue(wrapped.getMessage().startsWith("bank-account"), wrapped.getMessage());
-      NullPointerException plain = assertThrows(NullPointerException.class, () -> new TicketKeys().idString(null));
+      NullPointerException plain = assertThrows(NullPointerException.class, () -> new TicketRepository.Keys().idString(null));
       assertTrue(plain.getMessage().startsWith("ticket"), plain.getMessage());
     }
   }
@@ -248,39 +236,43 @@ class GeneratedCodeTest {
     void columnsAreListedInDeclarationOrderWithTheirUniqueness() {
       assertEquals(
           List.of(IndexColumn.indexed("owner"), IndexColumn.unique("email", Normalization.EXACT)),
-          new BankAccountIndexColumns().columns());
+          new BankAccountRepository.IndexColumns().columns());
     }
 
     @Test
     void valuesAreStringFormsAndNullValuesAreOmitted() {
       assertEquals(
           Map.of("owner", "Ann", "email", "ann@example.com"),
-          new BankAccountIndexColumns().values(new BankAccount(ACCOUNT, "Ann", "ann@example.com", 0, false)));
+          new BankAccountRepository.IndexColumns().values(new BankAccount(ACCOUNT, "Ann", "ann@example.com", 0, false)));
       assertEquals(
-          Map.of("owner", "Ann"), new BankAccountIndexColumns().values(new BankAccount(ACCOUNT, "Ann", null, 0, false)));
+          Map.of("owner", "Ann"), new BankAccountRepository.IndexColumns().values(new BankAccount(ACCOUNT, "Ann", null, 0, false)));
     }
 
     @Test
     void enumsWrappedRecordsAndPrimitivesOfAClassAggregate() {
-      BookReplay replay = new BookReplay();
+      BookRepository.Replay replay = new BookRepository.Replay();
       Book book = replay.create(new BookAdded("978-0", "Dune", Genre.SCIENCE));
       Map<String, String> expected = new LinkedHashMap<>();
       expected.put("title", "Dune");
       expected.put("genre", "SCIENCE");
       expected.put("loans", "0");
-      assertEquals(expected, new BookIndexColumns().values(book));
-      assertEquals(List.copyOf(expected.keySet()), List.copyOf(new BookIndexColumns().values(book).keySet()));
+      assertEquals(expected, new BookRepository.IndexColumns().values(book));
+      assertEquals(List.copyOf(expected.keySet()), List.copyOf(new BookRepository.IndexColumns().values(book).keySet()));
 
       book = replay.apply(replay.apply(book, new LoanEvent.Lent("Bob")), new LoanEvent.Returned());
-      Map<String, String> values = new BookIndexColumns().values(book);
+      Map<String, String> values = new BookRepository.IndexColumns().values(book);
       assertEquals("A-1", values.get("shelf"));
       assertFalse(values.containsKey("borrower"));
     }
 
     @Test
     void anAggregateWithoutColumnsHasNone() {
-      assertTrue(new TicketIndexColumns().columns().isEmpty());
-      assertTrue(new TicketIndexColumns().values(new Ticket(UUID.randomUUID(), "t", 0, false)).isEmpty());
+      var columns = TicketRepository.definition(MAPPER).indexColumns();
+      assertTrue(columns.columns().isEmpty());
+      assertTrue(columns.values(new Ticket(UUID.randomUUID(), "t", 0, false)).isEmpty());
+      // Nothing to read, so no class of its own: the repository is the only file generated for Ticket.
+      assertTrue(Arrays.stream(TicketRepository.class.getDeclaredClasses())
+          .noneMatch(nested -> nested.getSimpleName().equals("IndexColumns")));
     }
   }
 
@@ -304,11 +296,11 @@ class GeneratedCodeTest {
       assertEquals(BankAccount.class, definition.aggregateType());
       assertEquals(8, definition.shards());
       assertEquals(new SnapshotPolicy(50, 2, Optional.of(Duration.ofDays(30))), definition.snapshotPolicy());
-      assertInstanceOf(BankAccountKeys.class, definition.keys());
-      assertInstanceOf(BankAccountEventCodec.class, definition.eventCodec());
-      assertInstanceOf(BankAccountSnapshotCodec.class, definition.snapshotCodec());
-      assertInstanceOf(BankAccountReplay.class, definition.replay());
-      assertInstanceOf(BankAccountIndexColumns.class, definition.indexColumns());
+      assertInstanceOf(BankAccountRepository.Keys.class, definition.keys());
+      assertInstanceOf(BankAccountRepository.EventCodec.class, definition.eventCodec());
+      assertInstanceOf(BankAccountRepository.SnapshotCodec.class, definition.snapshotCodec());
+      assertInstanceOf(BankAccountRepository.Replay.class, definition.replay());
+      assertInstanceOf(BankAccountRepository.IndexColumns.class, definition.indexColumns());
     }
 
     @Test

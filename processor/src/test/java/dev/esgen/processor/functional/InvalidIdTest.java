@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.processor.functional.library.BookAdded;
-import dev.esgen.processor.functional.library.BookKeys;
 import dev.esgen.processor.functional.library.BookRepository;
 import dev.esgen.processor.functional.library.Genre;
 import dev.esgen.processor.functional.library.LoanEvent;
 import dev.esgen.processor.functional.tag.Tag;
 import dev.esgen.processor.functional.tag.TagEvent;
 import dev.esgen.processor.functional.tag.TagId;
-import dev.esgen.processor.functional.tag.TagKeys;
 import dev.esgen.processor.functional.tag.TagRepository;
 import dev.esgen.runtime.error.InvalidIdException;
 import java.util.UUID;
@@ -32,16 +30,16 @@ class InvalidIdTest {
 
   @Test
   void generatedKeysRefuseAnEmptyIdNamingTheAggregateAndTheLimit() {
-    InvalidIdException book = assertThrows(InvalidIdException.class, () -> new BookKeys().idString(""));
+    InvalidIdException book = assertThrows(InvalidIdException.class, () -> new BookRepository.Keys().idString(""));
     assertEquals("book id is empty; an id string must be 1 to 998 bytes of UTF-8. Nothing was sent", book.getMessage());
-    InvalidIdException tag = assertThrows(InvalidIdException.class, () -> new TagKeys().idString(new TagId("")));
+    InvalidIdException tag = assertThrows(InvalidIdException.class, () -> new TagRepository.Keys().idString(new TagId("")));
     assertEquals("tag id is empty; an id string must be 1 to 1,024 bytes of UTF-8. Nothing was sent", tag.getMessage());
   }
 
   @Test
   void generatedKeysRefuseAnIdOverTheLimitOfTheirLayout() {
     InvalidIdException book =
-        assertThrows(InvalidIdException.class, () -> new BookKeys().idString("b".repeat(BOOK_LIMIT + 1)));
+        assertThrows(InvalidIdException.class, () -> new BookRepository.Keys().idString("b".repeat(BOOK_LIMIT + 1)));
     assertEquals("book", book.aggregateName());
     assertEquals(BOOK_LIMIT + 1, book.sizeBytes());
     assertEquals(BOOK_LIMIT, book.limitBytes());
@@ -49,7 +47,7 @@ class InvalidIdTest {
         + " limit of 998 bytes"), book.getMessage());
 
     InvalidIdException tag =
-        assertThrows(InvalidIdException.class, () -> new TagKeys().idString(new TagId("t".repeat(TAG_LIMIT + 1))));
+        assertThrows(InvalidIdException.class, () -> new TagRepository.Keys().idString(new TagId("t".repeat(TAG_LIMIT + 1))));
     assertEquals("tag", tag.aggregateName());
     assertEquals(TAG_LIMIT, tag.limitBytes());
     assertTrue(tag.getMessage().contains("is 1,025 bytes of UTF-8, over the limit of 1,024 bytes"), tag.getMessage());

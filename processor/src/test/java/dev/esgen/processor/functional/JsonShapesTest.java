@@ -13,8 +13,7 @@ import dev.esgen.processor.functional.parcel.Line;
 import dev.esgen.processor.functional.parcel.Pair;
 import dev.esgen.processor.functional.parcel.Parcel;
 import dev.esgen.processor.functional.parcel.ParcelEvent;
-import dev.esgen.processor.functional.parcel.ParcelEventCodec;
-import dev.esgen.processor.functional.parcel.ParcelSnapshotCodec;
+import dev.esgen.processor.functional.parcel.ParcelRepository;
 import dev.esgen.processor.functional.parcel.Shape;
 import dev.esgen.processor.functional.parcel.Size;
 import dev.esgen.processor.functional.parcel.Sku;
@@ -44,7 +43,7 @@ class JsonShapesTest {
   private static final UUID ID = UUID.fromString("0b3e7c55-1f2a-4d6e-9a8b-7c6d5e4f3a2b");
   private static final List<Line> LINES = List.of(new Line("A-1", 2), new Line("B-7", 1));
 
-  private final ParcelEventCodec events = new ParcelEventCodec(MAPPER);
+  private final ParcelRepository.EventCodec events = new ParcelRepository.EventCodec(MAPPER);
 
   private ParcelEvent roundTrip(ParcelEvent event) throws IOException {
     return events.decode(events.typeName(event), events.encode(event));
@@ -105,7 +104,7 @@ class JsonShapesTest {
 
   @Test
   void snapshotWithAnOptionalAndEnumKeys() throws IOException {
-    ParcelSnapshotCodec snapshots = new ParcelSnapshotCodec(MAPPER);
+    ParcelRepository.SnapshotCodec snapshots = new ParcelRepository.SnapshotCodec(MAPPER);
     for (Parcel parcel : List.of(
         new Parcel(ID, Optional.of("leave at the door"), Map.of(Size.SMALL, 2), LINES),
         new Parcel(ID, Optional.empty(), Map.of(), List.of()))) {

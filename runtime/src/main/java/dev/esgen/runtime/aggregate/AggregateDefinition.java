@@ -14,11 +14,11 @@ import java.util.Objects;
  * <pre>{@code
  * AggregateDefinition<BankAccount, AccountId, AccountEvent> definition =
  *     AggregateDefinition.<BankAccount, AccountId, AccountEvent>builder("bank-account", BankAccount.class)
- *         .keys(new BankAccountKeys())
- *         .eventCodec(new BankAccountEventCodec(mapper))
- *         .snapshotCodec(new BankAccountSnapshotCodec(mapper))
- *         .replay(new BankAccountReplay())
- *         .indexColumns(new BankAccountIndexColumns())
+ *         .keys(new BankAccountRepository.Keys())
+ *         .eventCodec(new BankAccountRepository.EventCodec(mapper))
+ *         .snapshotCodec(new BankAccountRepository.SnapshotCodec(mapper))
+ *         .replay(new BankAccountRepository.Replay())
+ *         .indexColumns(new BankAccountRepository.IndexColumns())
  *         .shards(4)
  *         .snapshotPolicy(SnapshotPolicy.every(100))
  *         .layout(LayoutKind.TIP)                       // optional, JOURNAL by default

@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * Which id strings an aggregate type can store: every DynamoDB key of a stream is built from its id
  * string, and DynamoDB limits key values to 2,048 bytes (partition keys) and 1,024 bytes (sort keys and
- * the range keys of secondary indexes), counted in UTF-8. Generated {@code FooKeys.idString} checks its
+ * the range keys of secondary indexes), counted in UTF-8. Generated {@code FooRepository.Keys.idString} checks its
  * result here, so a bad id fails with {@link InvalidIdException} before any request is sent.
  *
  * <ul>

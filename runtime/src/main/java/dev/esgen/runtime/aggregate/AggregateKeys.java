@@ -3,11 +3,11 @@ package dev.esgen.runtime.aggregate;
 /**
  * Knows an aggregate's id: how to read it from the state and how to write and parse its string form.
  *
- * <p>The processor generates {@code FooKeys} for aggregate {@code Foo}. The string form is what every
+ * <p>The processor generates {@code FooRepository.Keys} for aggregate {@code Foo}. The string form is what every
  * DynamoDB key of the aggregate is built from, so it must never change for a stored aggregate.
  *
  * <pre>{@code
- * AggregateKeys<BankAccount, AccountId> keys = new BankAccountKeys();
+ * AggregateKeys<BankAccount, AccountId> keys = new BankAccountRepository.Keys();
  * String aid = keys.idString(account.id());      // "5f0c...": the UUID's string form
  * AccountId id = keys.parseId(aid);
  * }</pre>

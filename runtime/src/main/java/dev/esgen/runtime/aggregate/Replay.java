@@ -3,11 +3,11 @@ package dev.esgen.runtime.aggregate;
 /**
  * Folds events into aggregate state: the generated dispatch from each event type to its handler.
  *
- * <p>The processor generates {@code FooReplay} for aggregate {@code Foo}; it calls the aggregate's own
+ * <p>The processor generates {@code FooRepository.Replay} for aggregate {@code Foo}; it calls the aggregate's own
  * static creating method and {@code apply} methods through a type switch, without reflection.
  *
  * <pre>{@code
- * Replay<BankAccount, AccountEvent> replay = new BankAccountReplay();
+ * Replay<BankAccount, AccountEvent> replay = new BankAccountRepository.Replay();
  * BankAccount account = replay.create(opened);
  * account = replay.apply(account, deposited);
  * }</pre>

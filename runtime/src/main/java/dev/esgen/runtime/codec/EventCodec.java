@@ -6,14 +6,14 @@ import java.util.List;
 /**
  * Turns one aggregate's events into stored bytes and back.
  *
- * <p>The processor generates an implementation per aggregate ({@code FooEventCodec}) that dispatches
+ * <p>The processor generates an implementation per aggregate ({@code FooRepository.EventCodec}) that dispatches
  * over the sealed event hierarchy by stored type name, so no class names end up in stored data. Each
  * event is written at its type's current version ({@code @EventType(version = n)}); stored events of an
  * older version, or under an earlier name, are turned into current events by the upcasters on reading
  * ({@link #decodeStored}).
  *
  * <pre>{@code
- * EventCodec<AccountEvent> codec = new BankAccountEventCodec(EsgenJson.newObjectMapper());
+ * EventCodec<AccountEvent> codec = new BankAccountRepository.EventCodec(EsgenJson.newObjectMapper());
  * byte[] body = codec.encode(event);
  * AccountEvent back = codec.decode(codec.typeName(event), body);
  * List<AccountEvent> upcast = codec.decodeStored("money-deposited", 1, storedBody);

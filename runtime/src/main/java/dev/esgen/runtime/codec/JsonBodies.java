@@ -9,8 +9,8 @@ import java.util.Objects;
 
 /**
  * A Jackson reader and writer for each of a fixed list of classes, addressed by the class's position in
- * the list: the generated {@code FooEventCodec} and {@code FooSnapshotCodec} read and write their JSON
- * bodies through it, each event class at the place its generated dispatch finds it.
+ * the list: {@link JsonEventCodec} and {@link JsonSnapshotCodec}, the bases of the generated codecs, read
+ * and write their JSON bodies through it, each event class at the place its generated dispatch finds it.
  *
  * <p>It exists so that generated code calls two plain methods rather than Jackson's many overloads of
  * {@code readValue} and {@code writeValue...} once per event of every aggregate, which javac would

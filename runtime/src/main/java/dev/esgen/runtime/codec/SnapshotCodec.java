@@ -10,7 +10,7 @@ import java.io.IOException;
  * the stream's events, and the next append stores a fresh snapshot.
  *
  * <pre>{@code
- * SnapshotCodec<BankAccount> codec = new BankAccountSnapshotCodec(EsgenJson.newObjectMapper());
+ * SnapshotCodec<BankAccount> codec = new BankAccountRepository.SnapshotCodec(EsgenJson.newObjectMapper());
  * BankAccount same = codec.decode(codec.encode(account));
  * String schema = codec.fingerprint();     // e.g. "q3V0c1Xb9aI" for generated codecs
  * }</pre>

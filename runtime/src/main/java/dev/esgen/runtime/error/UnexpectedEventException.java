@@ -4,12 +4,12 @@ package dev.esgen.runtime.error;
  * An event arrived where the aggregate has no way to handle it: a stream that starts with an event the
  * creating method does not take, or a later event that only the creating method takes.
  *
- * <p>Thrown by the generated {@code FooReplay}. It means stored data and code disagree, for example
+ * <p>Thrown by the generated {@code FooRepository.Replay}. It means stored data and code disagree, for example
  * because a stream was written by another version of the aggregate.
  *
  * <pre>{@code
  * try {
- *   BankAccount account = new BankAccountReplay().create(new MoneyDeposited(500));
+ *   BankAccount account = new BankAccountRepository.Replay().create(new MoneyDeposited(500));
  * } catch (UnexpectedEventException e) {
  *   // e.getMessage(): "bank-account cannot handle event MoneyDeposited: only AccountOpened can start a
  *   //                  bank-account stream"

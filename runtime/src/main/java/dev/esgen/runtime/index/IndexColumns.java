@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * Reads the values of an aggregate's index and unique columns out of its state.
  *
- * <p>The processor generates {@code FooIndexColumns}, the one place that knows the column names and how
+ * <p>The processor generates {@code FooRepository.IndexColumns}, the one place that knows the column names and how
  * to read and encode them. Values are given in their stored string form (see {@link IndexValues}); a
  * column whose value is {@code null} is absent from the map (it is not indexed).
  *
@@ -16,14 +16,19 @@ import java.util.Map;
  * moves columns between slots; see {@code docs/index-columns.md}.
  *
  * <pre>{@code
- * IndexColumns<BankAccount> columns = new BankAccountIndexColumns();
+ * IndexColumns<BankAccount> columns = new BankAccountRepository.IndexColumns();
  * Map<String, String> values = columns.values(account);   // {"owner" -> "Ann", "email" -> "ann@example.com"}
- * int slot = columns.slotOf(BankAccountIndexColumns.OWNER);     // 0
+ * int slot = columns.slotOf(BankAccountRepository.IndexColumns.OWNER);     // 0
  * }</pre>
  *
  * @param <A> the aggregate type
  */
 public interface IndexColumns<A> {
+
+  /** The columns of an aggregate that has none: no values to index, nothing to reserve. */
+  static <A> IndexColumns<A> none() {
+    return NoIndexColumns.instance();
+  }
 
   /** The columns, in declaration order. */
   List<IndexColumn> columns();

@@ -20,7 +20,7 @@ import java.util.UUID;
  *   <li>UUID: lower-case hyphenated; Instant: ISO-8601 in UTC as {@link Instant#toString()}; LocalDate:
  *       ISO-8601 {@code yyyy-MM-dd}; String: itself.
  * </ul>
- * Generated {@code FooIndexColumns} call these; a record with one component is encoded as that component.
+ * Generated {@code FooRepository.IndexColumns} call these; a record with one component is encoded as that component.
  *
  * <pre>{@code
  * IndexValues.of(new BigDecimal("10.50"));   // "10.5"

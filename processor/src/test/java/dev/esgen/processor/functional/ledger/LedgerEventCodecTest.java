@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The generated codec of an evolved domain, without a store: what each stored name and version reads as. */
 class LedgerEventCodecTest {
 
-  private final LedgerEventCodec codec = new LedgerEventCodec(EsgenJson.newObjectMapper());
+  private final LedgerRepository.EventCodec codec = new LedgerRepository.EventCodec(EsgenJson.newObjectMapper());
   private final AccountNumber id = new AccountNumber("L-1");
 
   private List<LedgerEvent> read(String type, int version, String json) throws IOException {

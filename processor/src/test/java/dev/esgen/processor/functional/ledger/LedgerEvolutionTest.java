@@ -260,7 +260,7 @@ class LedgerEvolutionTest {
     assertEquals(1000, ledgers.load(id).balanceCents(), "folded from event 1, the tip's batches included");
 
     ledgers.append(id, 5, new Deposited(1));
-    assertEquals(LedgerSnapshotCodec.FINGERPRINT, storedFingerprint(layout, aid));
+    assertEquals(LedgerRepository.SnapshotCodec.FINGERPRINT, storedFingerprint(layout, aid));
     assertEquals(6, storedSnapshotSeqNr(layout, aid), "the journal too, long before its snapshot interval");
     assertEquals(1001, ledgers.load(id).balanceCents());
   }
@@ -279,7 +279,7 @@ class LedgerEvolutionTest {
   void aSnapshotWithTheCurrentFingerprintIsUsed(Layout layout) {
     String aid = newAid();
     Snapshot current = new Snapshot(2, "{\"id\":\"" + aid + "\",\"owner\":\"Ann\",\"currency\":\"EUR\","
-        + "\"balanceCents\":4242,\"feesCents\":0,\"closed\":false}", LedgerSnapshotCodec.FINGERPRINT);
+        + "\"balanceCents\":4242,\"feesCents\":0,\"closed\":false}", LedgerRepository.SnapshotCodec.FINGERPRINT);
     AccountNumber id = store(layout, aid, List.of(opened(aid), Event.of("money-deposited", "{\"amount\":2}")), current);
     assertEquals(4242, ledgers(layout).load(id).balanceCents(), "what the snapshot says, not what the events give");
   }
