@@ -1,6 +1,7 @@
 package dev.esgen.bench;
 
 import dev.esgen.bench.async.AsyncBenchmark;
+import dev.esgen.bench.cache.StateCacheBenchmark;
 import dev.esgen.bench.codec.MicroBenchmarks;
 import dev.esgen.bench.compile.CompileTimeBenchmark;
 import dev.esgen.bench.contention.ContentionBenchmark;
@@ -59,6 +60,7 @@ public final class BenchSuite {
       List<EndToEndBenchmark.Result> endToEnd,
       List<IndexWriteCost.Row> indexWrites,
       List<ContentionBenchmark.Result> contention,
+      StateCacheBenchmark.Results stateCache,
       List<ScaleBenchmark.Point> scale,
       List<TipWriteCost.Curve> tipWriteCost,
       List<FeedBenchmark.Result> feed,
@@ -99,6 +101,7 @@ public final class BenchSuite {
     List<EndToEndBenchmark.Result> endToEnd;
     List<IndexWriteCost.Row> indexWrites;
     List<ContentionBenchmark.Result> contention;
+    StateCacheBenchmark.Results stateCache;
     List<ScaleBenchmark.Point> scale;
     List<TipWriteCost.Curve> tipWriteCost;
     List<FeedBenchmark.Result> feed;
@@ -116,6 +119,8 @@ public final class BenchSuite {
       indexWrites = new IndexWriteCost(local.endpoint()).run();
       settings.progress().println("Contention...");
       contention = new ContentionBenchmark(settings, local.endpoint()).run();
+      settings.progress().println("State cache...");
+      stateCache = new StateCacheBenchmark(settings, local.endpoint()).run();
       settings.progress().println("Scale...");
       scale = new ScaleBenchmark(settings, local.endpoint()).run();
       settings.progress().println("Tip write cost...");
@@ -127,8 +132,8 @@ public final class BenchSuite {
     }
     ScaleChart.write(scale, out.resolve(CHART));
     TipWriteChart.write(tipWriteCost, out.resolve(TIP_CHART));
-    Results results = new Results(settings, micro, inMemory, endToEnd, indexWrites, contention, scale, tipWriteCost,
-        feed, async, compile, dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
+    Results results = new Results(settings, micro, inMemory, endToEnd, indexWrites, contention, stateCache, scale,
+        tipWriteCost, feed, async, compile, dynamoDbLocal, Duration.ofNanos(System.nanoTime() - start));
     Files.writeString(out.resolve(REPORT), new Report(results, Machine.current(), CHART).markdown(),
         StandardCharsets.UTF_8);
     return results;

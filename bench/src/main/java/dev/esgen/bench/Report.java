@@ -1,6 +1,7 @@
 package dev.esgen.bench;
 
 import dev.esgen.bench.async.AsyncBenchmark;
+import dev.esgen.bench.cache.StateCacheBenchmark;
 import dev.esgen.bench.codec.CodecBenchmark;
 import dev.esgen.bench.codec.MicroBenchmarks.Score;
 import dev.esgen.bench.codec.ReplayBenchmark;
@@ -13,6 +14,7 @@ import dev.esgen.bench.feed.FeedBenchmark;
 import dev.esgen.bench.memory.InMemoryStoreBenchmark;
 import dev.esgen.bench.scale.ScaleBenchmark;
 import dev.esgen.bench.tip.TipWriteCost;
+import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.RetryPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,7 +28,7 @@ final class Report {
   /** The section headings, in order; the smoke test checks that each is written. */
   static final List<String> SECTIONS = List.of(
       "## Summary", "## End to end", "## Index writes", "## Codec", "## Replay", "## In-memory store", "## Contention",
-      "## Async", "## Compile time", "## Scale", "## Tip write cost", "## Change feed", "## How it is measured");
+      "## State cache", "## Async", "## Compile time", "## Scale", "## Tip write cost", "## Change feed", "## How it is measured");
 
   private final BenchSuite.Results results;
   private final Machine machine;
@@ -56,6 +58,7 @@ final class Report {
     replay();
     inMemory();
     contention();
+    stateCache();
     async();
     compile();
     scale();
@@ -100,6 +103,15 @@ final class Report {
       row("contention, %s: no command starves", "max %d attempts, max latency %.0f ms, %d of %d commands gave up %s",
           c.name(), c.maxAttempts(), c.maxMillis(), c.failed(), c.commands() + c.failed(),
           c.failed() == 0 ? "(met)" : "(**not met**)");
+    }
+    for (LayoutKind layout : LayoutKind.values()) {
+      StateCacheBenchmark.Result cached = results.stateCache().of(layout, true);
+      double speedUp = results.stateCache().speedUp(layout);
+      row("%s, `transact` by the stream's only writer with the state cache: 1 request per command, at least 1.8×"
+          + " the commands/s without it", "%s requests per command (without the cache %s), %.2f× the commands/s %s",
+          layout.name().toLowerCase(Locale.ROOT), num(cached.requestsPerCommand()),
+          num(results.stateCache().of(layout, false).requestsPerCommand()), speedUp,
+          cached.requestsPerCommand() == 1 && speedUp >= 1.8 ? "(met)" : "(**not met**)");
     }
     for (InMemoryStoreBenchmark.Result r : results.inMemory()) {
       row("in-memory store, %s, one thread: at least 100,000 appends/s", "%,.0f per CPU second, %,.0f per wall"
@@ -233,6 +245,25 @@ final class Report {
           c.conflicts(), c.p99Attempts(), c.maxAttempts(), c.p50Millis(), c.p99Millis(), c.maxMillis(), c.failed(),
           num(c.requestsPerCommand()));
     }
+  }
+
+  private void stateCache() {
+    md.append("\n## State cache\n\n");
+    line("`transact` by the only writer of its streams, one thread, %d streams per side, on a store with"
+        + " `StateCachePolicy.of(1000, 5 min)` and on one without; the sides take turns in %d rounds of %d"
+        + " commands after %d untimed ones. With the cache a command decides on the state the store last wrote"
+        + " and sends its append alone; without it, it loads the stream first (the journal's load is a `GetItem`"
+        + " of the head row and a `Query` of the events after its snapshot, the tip's one `GetItem`).",
+        StateCacheBenchmark.STREAMS, results.settings().e2eRounds(), results.settings().e2eCallsPerRound(),
+        results.settings().e2eWarmupCalls());
+    md.append("| layout | state cache | commands/s | p50 ms | requests per command | all applied |\n");
+    md.append("|---|---|---|---|---|---|\n");
+    for (StateCacheBenchmark.Result r : results.stateCache().sides()) {
+      row("%s", "%s | %.0f | %.2f | %s | %s", r.layout().name().toLowerCase(Locale.ROOT), r.cached() ? "on" : "off",
+          r.commandsPerSecond(), r.p50Millis(), num(r.requestsPerCommand()), r.applied() ? "yes" : "**no**");
+    }
+    line("\nWith the cache over without: journal **%.2f×**, tip **%.2f×** the commands/s.",
+        results.stateCache().speedUp(LayoutKind.JOURNAL), results.stateCache().speedUp(LayoutKind.TIP));
   }
 
   private void async() {

@@ -1,10 +1,12 @@
 package dev.esgen.bench;
 
 import dev.esgen.bench.async.AsyncBenchmark;
+import dev.esgen.bench.cache.StateCacheBenchmark;
 import dev.esgen.bench.compile.CompileTimeBenchmark;
 import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.feed.FeedBenchmark;
+import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.test.DynamoDbLocal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +21,7 @@ import java.util.List;
  * java -cp ... dev.esgen.bench.Scenario contention
  * java -cp ... dev.esgen.bench.Scenario feed
  * java -cp ... dev.esgen.bench.Scenario async
+ * java -cp ... dev.esgen.bench.Scenario cache
  * java -cp ... dev.esgen.bench.Scenario e2e "journal, create" "journal, append 1" "tip, append 1"
  * java -cp ... dev.esgen.bench.Scenario compile 50 200
  * </pre>
@@ -31,9 +34,9 @@ public final class Scenario {
   private Scenario() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 1 || !List.of("e2e", "contention", "feed", "async", "compile").contains(args[0])) {
+    if (args.length < 1 || !List.of("e2e", "contention", "feed", "async", "cache", "compile").contains(args[0])) {
       System.err.println("usage: Scenario e2e [LAYOUT, OPERATION-PREFIX]... | Scenario contention | Scenario feed"
-          + " | Scenario async | Scenario compile [AGGREGATES]...");
+          + " | Scenario async | Scenario cache | Scenario compile [AGGREGATES]...");
       System.exit(2);
     }
     List<String> rows = Arrays.asList(args).subList(1, args.length);
@@ -55,6 +58,15 @@ public final class Scenario {
         }
         System.out.printf("async / %d threads: %.2f, async / 1 thread: %.1f%n", AsyncBenchmark.IN_FLIGHT,
             async.asyncOverThreads(), async.asyncOverOneThread());
+      } else if (args[0].equals("cache")) {
+        StateCacheBenchmark.Results cache = new StateCacheBenchmark(settings, local.endpoint()).run();
+        System.out.println("| layout | state cache | commands/s | p50 ms | requests per command | all applied |");
+        for (StateCacheBenchmark.Result r : cache.sides()) {
+          System.out.printf("| %s | %s | %.0f | %.2f | %.2f | %s |%n", r.layout(), r.cached() ? "on" : "off",
+              r.commandsPerSecond(), r.p50Millis(), r.requestsPerCommand(), r.applied());
+        }
+        System.out.printf("with / without the cache: journal %.2f, tip %.2f%n", cache.speedUp(LayoutKind.JOURNAL),
+            cache.speedUp(LayoutKind.TIP));
       } else if (args[0].equals("feed")) {
         System.out.println("| layout | delivery | batches | requests / event | RCU / event | WCU / event | gap reads"
             + " | events/s | lost / doubled |");

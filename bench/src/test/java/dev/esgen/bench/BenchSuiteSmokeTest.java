@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.bench.async.AsyncBenchmark;
+import dev.esgen.bench.cache.StateCacheBenchmark;
 import dev.esgen.bench.codec.MicroBenchmarks;
 import dev.esgen.bench.compile.CompileTimeBenchmark;
 import dev.esgen.bench.contention.ContentionBenchmark;
@@ -251,6 +252,20 @@ class BenchSuiteSmokeTest {
       assertEquals(results.settings().memoryAppendsPerRound() * (long) results.settings().memoryRounds(), r.appends(),
           r.operation());
       assertTrue(r.perCpuSecond() > 0 && r.perWallSecond() > 0, r.operation());
+    }
+  }
+
+  @Test
+  void theStateCacheLetsTheOnlyWriterSendItsAppendAlone() {
+    for (StateCacheBenchmark.Result r : results.stateCache().sides()) {
+      String side = r.layout() + (r.cached() ? " with" : " without") + " the cache";
+      assertTrue(r.applied(), side + ": a command was lost or doubled");
+      assertTrue(r.commands() > 0 && r.commandsPerSecond() > 0, side);
+      if (r.cached()) {
+        assertEquals(1.0, r.requestsPerCommand(), side);
+      } else {
+        assertTrue(r.requestsPerCommand() >= 2, side + ": " + r.requestsPerCommand());
+      }
     }
   }
 

@@ -4,13 +4,10 @@ import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.TipPolicy;
-import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.EventSourcedRepository;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -37,19 +34,8 @@ public final class CartVariants {
   /** The cart with its {@code @Indexed} and {@code @Unique} columns taken away. */
   public static AggregateDefinition<Cart, CartId, CartEvent> withoutIndexColumns(
       AggregateDefinition<Cart, CartId, CartEvent> g) {
-    IndexColumns<Cart> none = new IndexColumns<>() {
-      @Override
-      public List<IndexColumn> columns() {
-        return List.of();
-      }
-
-      @Override
-      public Map<String, String> values(Cart state) {
-        return Map.of();
-      }
-    };
     return new AggregateDefinition<>(g.name(), g.aggregateType(), g.keys(), g.eventCodec(), g.snapshotCodec(),
-        g.replay(), none, g.shards(), g.snapshotPolicy(), g.layout(), g.tipPolicy());
+        g.replay(), IndexColumns.none(), g.shards(), g.snapshotPolicy(), g.layout(), g.tipPolicy());
   }
 
   /**
