@@ -60,6 +60,13 @@ public record Settings(
     return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 1_000, 1, 0, 1, 1, 50, 40, 10, 5);
   }
 
+  /** These settings with {@code calls} untimed calls per end-to-end operation and side before measuring. */
+  public Settings withE2eWarmupCalls(int calls) {
+    return new Settings(mode, calls, e2eCallsPerRound, e2eRounds, contentionCommandsPerThread, scaleLengths, scaleLoads,
+        compileAggregates, compileEventsPerAggregate, compileRuns, memoryAppendsPerRound, memoryRounds, jmhForks,
+        jmhWarmupIterations, jmhIterations, jmhIterationMillis, tipCurveLength, feedStreams, feedEventsPerStream);
+  }
+
   /** Whether this run reports its progress: the full run does; the smoke run in {@code mvn verify} keeps quiet. */
   public boolean verbose() {
     return mode.equals("full");
