@@ -36,7 +36,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * Every end-to-end operation on every layout, esgen beside the floor, in one run against one DynamoDB
  * Local. The two sides take turns in rounds (esgen first in even rounds, the floor first in odd ones) so
- * that a slow spell of a shared machine hits both alike. Stream preparation is untimed and unmetered.
+ * that a slow spell of a shared machine hits both alike, and warm up the same way before. Stream
+ * preparation is untimed and unmetered.
  */
 public final class EndToEndBenchmark {
 
@@ -189,8 +190,15 @@ public final class EndToEndBenchmark {
   }
 
   private Result measure(Layout layout, Operation operation, EventSourcedRepository<Cart, CartId, CartEvent> setup, Side esgen, Side floor) {
-    block(operation, setup, esgen, settings.e2eWarmupCalls(), null);
-    block(operation, setup, floor, settings.e2eWarmupCalls(), null);
+    // Warm-up in blocks the size of a round's, the sides taking turns to go first as in the rounds: one side's
+    // whole warm-up after the other's left the first measured round of the side that warmed up first on code
+    // the JIT had compiled less, and the other side's on caches the first had just filled.
+    int warmup = settings.e2eWarmupCalls();
+    for (int done = 0, turn = 0; done < warmup; done += settings.e2eCallsPerRound(), turn++) {
+      int calls = Math.min(settings.e2eCallsPerRound(), warmup - done);
+      block(operation, setup, turn % 2 == 0 ? esgen : floor, calls, null);
+      block(operation, setup, turn % 2 == 0 ? floor : esgen, calls, null);
+    }
     Tally esgenTally = new Tally();
     Tally floorTally = new Tally();
     for (int round = 0; round < settings.e2eRounds(); round++) {
