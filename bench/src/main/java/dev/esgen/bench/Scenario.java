@@ -6,6 +6,7 @@ import dev.esgen.bench.compile.CompileTimeBenchmark;
 import dev.esgen.bench.contention.ContentionBenchmark;
 import dev.esgen.bench.e2e.EndToEndBenchmark;
 import dev.esgen.bench.feed.FeedBenchmark;
+import dev.esgen.bench.measure.ThreadCounters;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.test.DynamoDbLocal;
 import java.util.ArrayList;
@@ -41,6 +42,9 @@ public final class Scenario {
     }
     List<String> rows = Arrays.asList(args).subList(1, args.length);
     Settings settings = Settings.full();
+    if (System.getProperty("esgen.bench.warmup") != null) {
+      settings = settings.withE2eWarmupCalls(Integer.getInteger("esgen.bench.warmup"));
+    }
     System.out.println("load average before: " + Machine.current().loadAverage());
     if (args[0].equals("compile")) {
       compile(settings, rows.isEmpty() ? List.of("50", "200") : rows);
@@ -85,15 +89,42 @@ public final class Scenario {
         }
       } else {
         System.out.println("| row | requests esgen / floor | calls/s esgen / floor | esgen/floor"
-            + " | p50 ms esgen / floor | p50 esgen/floor | CPU p50 µs esgen / floor | CPU esgen/floor |");
-        for (EndToEndBenchmark.Result r : new EndToEndBenchmark(settings, local.endpoint(),
-            row -> rows.isEmpty() || rows.stream().anyMatch(row::startsWith)).run()) {
+            + " | p50 ms esgen / floor | p50 esgen/floor | CPU p50 µs esgen / floor | CPU esgen/floor"
+            + " | allocated p50 KB esgen / floor | allocated esgen/floor |");
+        List<EndToEndBenchmark.Result> results = new EndToEndBenchmark(settings, local.endpoint(),
+            row -> rows.isEmpty() || rows.stream().anyMatch(row::startsWith)).run();
+        for (EndToEndBenchmark.Result r : results) {
           EndToEndBenchmark.SideResult e = r.esgen().orElseThrow();
           EndToEndBenchmark.SideResult f = r.floor().orElseThrow();
-          System.out.printf("| %s, %s | %.2f / %.2f | %.0f / %.0f | %.3f | %.2f / %.2f | %.3f | %.0f / %.0f | %.3f |%n",
+          System.out.printf("| %s, %s | %.2f / %.2f | %.0f / %.0f | %.3f | %.2f / %.2f | %.3f | %.0f / %.0f | %.3f"
+                  + " | %.1f / %.1f | %.3f |%n",
               r.layout(), r.operation(), e.requestsPerCall(), f.requestsPerCall(), e.callsPerSecond(),
               f.callsPerSecond(), r.throughputRatio(), e.p50Millis(), f.p50Millis(), e.p50Millis() / f.p50Millis(),
-              e.cpuP50Micros(), f.cpuP50Micros(), e.cpuP50Micros() / f.cpuP50Micros());
+              e.cpuP50Micros(), f.cpuP50Micros(), e.cpuP50Micros() / f.cpuP50Micros(),
+              e.allocatedBytesP50() / 1024.0, f.allocatedBytesP50() / 1024.0,
+              (double) e.allocatedBytesP50() / f.allocatedBytesP50());
+        }
+        System.out.println("Per call, as the kernel counted for the calling thread (esgen / floor):");
+        System.out.println("| row | user ms | system ms | minor faults | voluntary / involuntary switches"
+            + " | read calls | write calls | bytes read | bytes written |");
+        for (EndToEndBenchmark.Result r : results) {
+          EndToEndBenchmark.SideResult e = r.esgen().orElseThrow();
+          EndToEndBenchmark.SideResult f = r.floor().orElseThrow();
+          if (e.kernel().isPresent() && f.kernel().isPresent()) {
+            ThreadCounters ek = e.kernel().get();
+            ThreadCounters fk = f.kernel().get();
+            double ec = e.calls();
+            double fc = f.calls();
+            // Clock ticks of 10 ms: ms per call is ticks × 10 / calls.
+            System.out.printf("| %s, %s | %.3f / %.3f | %.3f / %.3f | %.2f / %.2f | %.2f / %.2f, %.2f / %.2f"
+                    + " | %.2f / %.2f | %.2f / %.2f | %.0f / %.0f | %.0f / %.0f |%n",
+                r.layout(), r.operation(), ek.userTicks() * 10 / ec, fk.userTicks() * 10 / fc,
+                ek.systemTicks() * 10 / ec, fk.systemTicks() * 10 / fc, ek.minorFaults() / ec, fk.minorFaults() / fc,
+                ek.voluntarySwitches() / ec, fk.voluntarySwitches() / fc, ek.involuntarySwitches() / ec,
+                fk.involuntarySwitches() / fc, ek.readCalls() / ec, fk.readCalls() / fc, ek.writeCalls() / ec,
+                fk.writeCalls() / fc, ek.readBytes() / ec, fk.readBytes() / fc, ek.writtenBytes() / ec,
+                fk.writtenBytes() / fc);
+          }
         }
       }
     }

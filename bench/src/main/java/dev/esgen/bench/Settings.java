@@ -10,7 +10,10 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * {@link #smoke()} for {@code mvn verify}, which only proves every scenario still runs.
  *
  * @param mode "full" or "smoke", printed in the report
- * @param e2eWarmupCalls untimed calls per operation and side before measuring
+ * @param e2eWarmupCalls untimed calls per operation and side before measuring, in blocks of
+ *     {@code e2eCallsPerRound} that the sides take turns to start: enough for the JIT to compile the code
+ *     each side runs once per call (esgen's own and Jackson's; with 100 it still ran interpreted or
+ *     C1-compiled while measured, and a snapshot decode took tens of times what it takes compiled)
  * @param e2eCallsPerRound measured calls per operation, side and round
  * @param e2eRounds rounds in which the sides take turns
  * @param contentionCommandsPerThread commands each of the four threads runs
@@ -52,12 +55,19 @@ public record Settings(
     int feedEventsPerStream) {
 
   public static Settings full() {
-    return new Settings("full", 100, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 200_000, 5, 1, 3, 5,
+    return new Settings("full", 1_000, 100, 6, 100, List.of(10, 100, 1_000, 10_000), 40, 50, 10, 5, 200_000, 5, 1, 3, 5,
         1_000, 300, 200, 10);
   }
 
   public static Settings smoke() {
     return new Settings("smoke", 2, 3, 2, 3, List.of(10, 100), 2, 2, 3, 1, 1_000, 1, 0, 1, 1, 50, 40, 10, 5);
+  }
+
+  /** These settings with {@code calls} untimed calls per end-to-end operation and side before measuring. */
+  public Settings withE2eWarmupCalls(int calls) {
+    return new Settings(mode, calls, e2eCallsPerRound, e2eRounds, contentionCommandsPerThread, scaleLengths, scaleLoads,
+        compileAggregates, compileEventsPerAggregate, compileRuns, memoryAppendsPerRound, memoryRounds, jmhForks,
+        jmhWarmupIterations, jmhIterations, jmhIterationMillis, tipCurveLength, feedStreams, feedEventsPerStream);
   }
 
   /** Whether this run reports its progress: the full run does; the smoke run in {@code mvn verify} keeps quiet. */

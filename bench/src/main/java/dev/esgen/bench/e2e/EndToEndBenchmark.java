@@ -11,6 +11,7 @@ import dev.esgen.bench.e2e.Operation.StreamShape;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.measure.Latencies;
 import dev.esgen.bench.measure.Meter;
+import dev.esgen.bench.measure.ThreadCounters;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EsgenJson;
@@ -35,7 +36,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * Every end-to-end operation on every layout, esgen beside the floor, in one run against one DynamoDB
  * Local. The two sides take turns in rounds (esgen first in even rounds, the floor first in odd ones) so
- * that a slow spell of a shared machine hits both alike. Stream preparation is untimed and unmetered.
+ * that a slow spell of a shared machine hits both alike, and warm up the same way before. Stream
+ * preparation is untimed and unmetered.
  */
 public final class EndToEndBenchmark {
 
@@ -106,6 +108,8 @@ public final class EndToEndBenchmark {
   }
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final com.sun.management.ThreadMXBean ALLOCATIONS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   /** Read-only calls cycle over this many prepared streams. */
   private static final int SHARED_STREAMS = 8;
@@ -136,10 +140,15 @@ public final class EndToEndBenchmark {
    * @param cpuP50Micros the median CPU time of the calling thread per call: the client's own work (esgen
    *     and the SDK), which moves far less than the latency with what else runs on a shared machine;
    *     DynamoDB Local, the JIT compilers and the GC run on other threads and are not in it
+   * @param allocatedBytesP50 the median of the bytes the calling thread allocated per call, which does not
+   *     depend on the machine's load at all
+   * @param kernel what the kernel counted for the calling thread over all measured calls (user and system
+   *     time, faults, switches, reads and writes), where it offers that (Linux)
    */
   public record SideResult(
       int calls, double requestsPerCall, double readUnitsPerCall, double writeUnitsPerCall,
-      long unreportedCapacity, double callsPerSecond, double p50Millis, double p99Millis, double cpuP50Micros) {}
+      long unreportedCapacity, double callsPerSecond, double p50Millis, double p99Millis, double cpuP50Micros,
+      long allocatedBytesP50, Optional<ThreadCounters> kernel) {}
 
   /** One row of the report: an operation on a layout, both sides, or why it is missing. */
   public record Result(
@@ -181,8 +190,15 @@ public final class EndToEndBenchmark {
   }
 
   private Result measure(Layout layout, Operation operation, EventSourcedRepository<Cart, CartId, CartEvent> setup, Side esgen, Side floor) {
-    block(operation, setup, esgen, settings.e2eWarmupCalls(), null);
-    block(operation, setup, floor, settings.e2eWarmupCalls(), null);
+    // Warm-up in blocks the size of a round's, the sides taking turns to go first as in the rounds: one side's
+    // whole warm-up after the other's left the first measured round of the side that warmed up first on code
+    // the JIT had compiled less, and the other side's on caches the first had just filled.
+    int warmup = settings.e2eWarmupCalls();
+    for (int done = 0, turn = 0; done < warmup; done += settings.e2eCallsPerRound(), turn++) {
+      int calls = Math.min(settings.e2eCallsPerRound(), warmup - done);
+      block(operation, setup, turn % 2 == 0 ? esgen : floor, calls, null);
+      block(operation, setup, turn % 2 == 0 ? floor : esgen, calls, null);
+    }
     Tally esgenTally = new Tally();
     Tally floorTally = new Tally();
     for (int round = 0; round < settings.e2eRounds(); round++) {
@@ -202,21 +218,28 @@ public final class EndToEndBenchmark {
       streams.add(prepare(setup, operation.stream()));
     }
     Meter.Reading before = side.meter().read();
+    Optional<ThreadCounters> countersBefore = tally != null ? ThreadCounters.read() : Optional.empty();
     for (int i = 0; i < calls; i++) {
       Fixture stream = streams.get(i % streams.size());
+      long allocatedStart = ALLOCATIONS.getCurrentThreadAllocatedBytes();
       long cpuStart = THREADS.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       operation.call().accept(side, stream);
       long elapsed = System.nanoTime() - start;
       long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+      long allocated = ALLOCATIONS.getCurrentThreadAllocatedBytes() - allocatedStart;
       if (tally != null) {
         tally.latencies.add(elapsed);
         tally.cpu.add(cpu);
+        tally.allocated.add(allocated);
         tally.nanos += elapsed;
       }
     }
     if (tally != null) {
       tally.usage.add(side.meter().read().minus(before));
+      Optional<ThreadCounters> countersAfter = ThreadCounters.read();
+      tally.kernel = tally.kernel.flatMap(sum -> countersAfter.flatMap(
+          after -> countersBefore.map(start -> sum.plus(after.minus(start)))));
     }
   }
 
@@ -272,8 +295,10 @@ public final class EndToEndBenchmark {
   private static final class Tally {
     final Latencies latencies = new Latencies(256);
     final Latencies cpu = new Latencies(256);
+    final Latencies allocated = new Latencies(256);
     final List<Meter.Reading> usage = new ArrayList<>();
     long nanos;
+    Optional<ThreadCounters> kernel = Optional.of(ThreadCounters.ZERO);
 
     SideResult result() {
       int calls = latencies.count();
@@ -283,7 +308,7 @@ public final class EndToEndBenchmark {
       long unreported = usage.stream().mapToLong(Meter.Reading::unreported).sum();
       return new SideResult(calls, (double) requests / calls, read / calls, write / calls, unreported,
           calls / (nanos / 1e9), latencies.percentileMillis(50), latencies.percentileMillis(99),
-          cpu.percentileMillis(50) * 1000);
+          cpu.percentileMillis(50) * 1000, allocated.percentile(50), kernel);
     }
   }
 }

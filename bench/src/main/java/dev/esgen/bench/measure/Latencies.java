@@ -38,13 +38,18 @@ public final class Latencies {
   }
 
   public synchronized double percentileMillis(double percentile) {
+    return size == 0 ? Double.NaN : percentile(percentile) / 1e6;
+  }
+
+  /** The value at {@code percentile} as added (nearest rank), for series that are not times; 0 when empty. */
+  public synchronized long percentile(double percentile) {
     if (size == 0) {
-      return Double.NaN;
+      return 0;
     }
     long[] sorted = Arrays.copyOf(nanos, size);
     Arrays.sort(sorted);
     int rank = (int) Math.ceil(percentile / 100.0 * size);
-    return sorted[Math.min(size, Math.max(1, rank)) - 1] / 1e6;
+    return sorted[Math.min(size, Math.max(1, rank)) - 1];
   }
 
   public synchronized double maxMillis() {

@@ -60,18 +60,35 @@ public final class AggregateIds {
    */
   public static String requireValid(String aggregateName, LayoutKind layout, String id) {
     Objects.requireNonNull(id, "id");
+    if (!id.isEmpty() && fitsCountedAtMost(aggregateName, layout, id)) {
+      return id;
+    }
     int limit = maxBytes(aggregateName, layout);
     if (id.isEmpty()) {
       throw new InvalidIdException(aggregateName, id, 0, limit);
     }
-    // A char is at most 3 UTF-8 bytes (a surrogate pair 4 for two), so short ids need no counting.
-    if (3L * id.length() > limit) {
-      int size = utf8Length(id);
-      if (size > limit) {
-        throw new InvalidIdException(aggregateName, id, size, limit);
-      }
+    int size = utf8Length(id);
+    if (size > limit) {
+      throw new InvalidIdException(aggregateName, id, size, limit);
     }
     return id;
+  }
+
+  /**
+   * Whether every key built from {@code id} fits even if each char of the name and the id takes the
+   * most UTF-8 bytes a char can (3; a surrogate pair takes 4 for its two): true for all but very long ids,
+   * which then need no key built nor bytes counted. Generated repositories check their id on every
+   * call, several times per operation.
+   */
+  private static boolean fitsCountedAtMost(String aggregateName, LayoutKind layout, String id) {
+    long nameAndId = 3L * aggregateName.length() + 3L * id.length();
+    return switch (layout) {
+      // {name}-{id}-{seq_nr, 20 digits}, the longest key of the journal layout
+      case JOURNAL -> nameAndId + 2 + JournalKeys.SEQ_NR_DIGITS <= SORT_KEY_LIMIT_BYTES;
+      // the id itself as an index range key; {name}#{id} as the tip's partition key
+      case TIP -> 3L * id.length() <= SORT_KEY_LIMIT_BYTES
+          && nameAndId + TipKeys.STREAM_SEPARATOR.length() <= IndexKeys.KEY_LIMIT_BYTES;
+    };
   }
 
   private static int utf8Length(String s) {

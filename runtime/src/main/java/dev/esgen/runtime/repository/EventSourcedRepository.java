@@ -726,9 +726,11 @@ public abstract class EventSourcedRepository<A, I, E> {
       List<? extends E> events, OperationRecorder.Attempts attempts) {
     // A version names one state of the stream, so a cached stream at exactly that version is what a load
     // would return if no one wrote since; if someone did, DynamoDB refuses the conditioned append.
-    LoadedStream<A> current = cache().find(definition, idString(id))
-        .filter(cached -> cached.version() == expectedVersion)
-        .orElseGet(() -> loadExisting(id));
+    // Not Optional.orElseGet: the load's requests would run three frames deeper (see RetryBudgets.enter).
+    Optional<LoadedStream<A>> cached = cache().find(definition, idString(id));
+    LoadedStream<A> current = cached.isPresent() && cached.get().version() == expectedVersion
+        ? cached.get()
+        : loadExisting(id);
     if (current.version() != expectedVersion) {
       throw new VersionConflictException(
           definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
@@ -770,7 +772,7 @@ public abstract class EventSourcedRepository<A, I, E> {
   private Versioned<A> decideAndAppendInTurn(I id, String aid, AppendOptions options,
       Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Attempts attempts) {
     Optional<LoadedStream<A>> cached = cache().find(definition, aid);
-    LoadedStream<A> current = cached.orElseGet(() -> loadForDecision(id));
+    LoadedStream<A> current = cached.isPresent() ? cached.get() : loadForDecision(id);
     boolean confirmed = cached.isEmpty() && consistency(ReadOptions.defaults()) == ReadConsistency.STRONG;
     while (true) {
       List<? extends E> events;

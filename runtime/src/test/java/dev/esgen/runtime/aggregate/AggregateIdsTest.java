@@ -59,6 +59,29 @@ class AggregateIdsTest {
   }
 
   @Test
+  void anIdIsAcceptedExactlyWhenItsUtf8BytesAreWithinTheLimit() {
+    // Short ids are accepted without counting their bytes; around every length where that shortcut stops
+    // applying, the verdict must still be the exact one, for 1-, 2- and 3-byte characters and a pair.
+    for (String name : new String[] {"bank-account", "ü".repeat(40), "x".repeat(300)}) {
+      for (LayoutKind layout : LayoutKind.values()) {
+        int limit = AggregateIds.maxBytes(name, layout);
+        for (String unit : new String[] {"x", "é", "€", "😀"}) {
+          for (int count = 1; count * unit.length() <= 1100; count++) {
+            String id = unit.repeat(count);
+            int bytes = id.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes <= limit) {
+              assertSame(id, AggregateIds.requireValid(name, layout, id), name + " " + layout + " " + bytes);
+            } else {
+              assertEquals(bytes, assertThrows(InvalidIdException.class,
+                  () -> AggregateIds.requireValid(name, layout, id)).sizeBytes());
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void aTooLongIdIsNamedByAShortPrefixOnly() {
     String id = "abcdefghij".repeat(103);
     InvalidIdException e =

@@ -67,17 +67,19 @@ public final class OperationRecorder {
     }
     Recording recording = new Recording(aggregateType, operation);
     current.set(recording);
-    long started = System.nanoTime();
+    RetryBudget outerBudget = budgets.enter(recording.budget);
     RuntimeException failure = null;
     try {
-      return budgets.within(recording.budget, () -> body.apply(recording));
+      return body.apply(recording);
     } catch (RuntimeException e) {
       failure = e;
       throw e;
     } finally {
-      current.remove();
+      budgets.leave(outerBudget);
+      // Set to null rather than removed: removing the entry clears a reference in the VM on every operation.
+      current.set(null);
       if (listening) {
-        report(recording, started, failure);
+        report(recording, recording.started, failure);
       }
     }
   }

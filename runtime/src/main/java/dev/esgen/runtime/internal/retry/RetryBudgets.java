@@ -2,7 +2,6 @@ package dev.esgen.runtime.internal.retry;
 
 import dev.esgen.runtime.config.RetryPolicy;
 import java.util.Objects;
-import java.util.function.Supplier;
 
 /**
  * Hands each running operation's {@link RetryBudget} to the code below it on the same thread, so the
@@ -11,8 +10,12 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * RetryBudgets budgets = new RetryBudgets(RetryPolicy.defaults());
- * budgets.within(new RetryBudget(policy, observer), () -> layout.append(request));
- * RetryBudget budget = budgets.current();        // inside: the operation's budget
+ * RetryBudget outer = budgets.enter(new RetryBudget(policy, observer));
+ * try {
+ *   layout.append(request);                      // budgets.current() inside: the operation's budget
+ * } finally {
+ *   budgets.leave(outer);
+ * }
  * }</pre>
  */
 public final class RetryBudgets {
@@ -41,18 +44,25 @@ public final class RetryBudgets {
     return budget != null ? budget : start(RetryBudget.Observer.NONE);
   }
 
-  /** Runs {@code body} with {@code budget} as this thread's current budget. */
-  public <T> T within(RetryBudget budget, Supplier<T> body) {
+  /**
+   * Makes {@code budget} this thread's current budget until {@link #leave}, which must follow in a
+   * {@code finally}; returns the budget it replaces (null when none), for {@code leave}. A pair of calls
+   * rather than a method taking the operation as a lambda: the operation's requests then run two stack
+   * frames shallower, and every exception filled in below them (the JDK's HTTP client makes one for each
+   * request on a kept-alive connection) walks every frame.
+   */
+  public RetryBudget enter(RetryBudget budget) {
     RetryBudget outer = running.get();
-    running.set(budget);
-    try {
-      return body.get();
-    } finally {
-      if (outer == null) {
-        running.remove();
-      } else {
-        running.set(outer);
-      }
-    }
+    running.set(Objects.requireNonNull(budget, "budget"));
+    return outer;
+  }
+
+  /**
+   * Makes {@code outer}, which {@link #enter} returned, the current budget again. The entry stays in the
+   * thread's map holding null rather than being removed, as removing it clears a reference in the VM on
+   * every operation.
+   */
+  public void leave(RetryBudget outer) {
+    running.set(outer);
   }
 }

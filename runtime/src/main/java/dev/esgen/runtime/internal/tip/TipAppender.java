@@ -223,18 +223,19 @@ final class TipAppender {
         unfold.put(SCHEMA, fingerprint);
       }
       tip.put(UNFOLD, AttributeValue.fromM(unfold));
-      long withSnapshot = ItemSize.of(tip);
-      if (withSnapshot > ItemTooLargeException.LIMIT_BYTES) {
-        // A snapshot that does not fit must not block the stream: the append is stored without it and the
-        // next one tries again. The older snapshot goes too (see tipUpdate), so the tip measured here
-        // without one is the tip DynamoDB measures; loads fold the stream from its first event meanwhile.
-        tip.remove(UNFOLD);
-        snapshot = false;
-        recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, next, withSnapshot,
-            ItemTooLargeException.LIMIT_BYTES));
-      }
     }
+    // Measured once with the snapshot, and again only when it must go: the tip's events are in it too.
     long tipSize = ItemSize.of(tip);
+    if (snapshot && tipSize > ItemTooLargeException.LIMIT_BYTES) {
+      // A snapshot that does not fit must not block the stream: the append is stored without it and the
+      // next one tries again. The older snapshot goes too (see tipUpdate), so the tip measured here
+      // without one is the tip DynamoDB measures; loads fold the stream from its first event meanwhile.
+      tip.remove(UNFOLD);
+      snapshot = false;
+      recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, next, tipSize,
+          ItemTooLargeException.LIMIT_BYTES));
+      tipSize = ItemSize.of(tip);
+    }
     if (tipSize > ItemTooLargeException.LIMIT_BYTES) {
       String what = "tip with events " + (next - keptEvents.size() + 1) + " to " + next;
       throw new ItemTooLargeException(definition.name(), aid, what, tipSize);

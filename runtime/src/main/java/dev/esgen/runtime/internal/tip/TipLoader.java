@@ -251,12 +251,17 @@ final class TipLoader {
     private final long from;
     private final long staleAt;
     private final A snapshot;
-    private final QueryRequest.Builder query;
+    private final StoreConfig config;
+    private final String stream;
     private final List<Batch> batches = new ArrayList<>();
+    /** The query of batches, built only for a stream whose snapshot does not cover the events before the tip's. */
+    private QueryRequest.Builder query;
     private long end;
 
     private TipFold(StoreConfig config, AggregateDefinition<A, ?, E> definition, String aid,
         Map<String, AttributeValue> tip) {
+      this.config = config;
+      this.stream = tip.get(STREAM).s();
       this.definition = definition;
       this.aid = aid;
       this.version = number(definition, aid, tip, VERSION, "tip");
@@ -289,18 +294,21 @@ final class TipLoader {
       this.from = snapshotAt;
       this.staleAt = stale;
       this.end = base;
-      this.query = QueryRequest.builder()
-          .tableName(config.tipTable())
-          .keyConditionExpression("#p = :p AND #i < :base")
-          .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
-          .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(tip.get(STREAM).s()), ":base", index(base)))
-          .scanIndexForward(false)
-          .consistentRead(true);
     }
 
     /** The first query of batches, empty when the snapshot covers every event before the tip's. */
     Optional<QueryRequest> firstPage() {
-      return from < base ? Optional.of(query.exclusiveStartKey(null).build()) : Optional.empty();
+      if (from >= base) {
+        return Optional.empty();
+      }
+      query = QueryRequest.builder()
+          .tableName(config.tipTable())
+          .keyConditionExpression("#p = :p AND #i < :base")
+          .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
+          .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":base", index(base)))
+          .scanIndexForward(false)
+          .consistentRead(true);
+      return Optional.of(query.build());
     }
 
     /**
