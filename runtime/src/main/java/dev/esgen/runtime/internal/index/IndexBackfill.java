@@ -44,6 +44,6 @@ public final class IndexBackfill {
       }
     }
     slots.sort(Comparator.comparingInt(SlotChange::slot));
-    return new IndexChanges(slots, fromNothing.reservations(), List.of());
+    return new IndexChanges(slots, fromNothing.reservations(), List.of(), fromNothing.values());
   }
 }

@@ -5,6 +5,7 @@ import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,13 +26,17 @@ import java.util.Optional;
  * @param slots the {@code @Indexed} columns whose value changed
  * @param reservations the {@code @Unique} values the aggregate takes
  * @param releases the {@code @Unique} values the aggregate gives up
+ * @param values every column's value in the state after, as {@link IndexColumns#values} gives them: a
+ *     layout that stores all of them (the tip) reads them here rather than from the state again
  */
-public record IndexChanges(List<SlotChange> slots, List<UniqueChange> reservations, List<UniqueChange> releases) {
+public record IndexChanges(List<SlotChange> slots, List<UniqueChange> reservations, List<UniqueChange> releases,
+    Map<String, String> values) {
 
   public IndexChanges {
     slots = List.copyOf(slots);
     reservations = List.copyOf(reservations);
     releases = List.copyOf(releases);
+    values = Collections.unmodifiableMap(values);
   }
 
   /**
@@ -58,7 +63,7 @@ public record IndexChanges(List<SlotChange> slots, List<UniqueChange> reservatio
       String aggregateName, IndexColumns<A> columns, Optional<A> before, A after) {
     Objects.requireNonNull(after, "after");
     if (columns.columns().isEmpty()) {
-      return new IndexChanges(List.of(), List.of(), List.of());
+      return new IndexChanges(List.of(), List.of(), List.of(), Map.of());
     }
     Map<String, String> old = before.map(columns::values).orElse(Map.of());
     Map<String, String> now = columns.values(after);
@@ -88,7 +93,7 @@ public record IndexChanges(List<SlotChange> slots, List<UniqueChange> reservatio
         slot++;
       }
     }
-    return new IndexChanges(slots, reservations, releases);
+    return new IndexChanges(slots, reservations, releases, now);
   }
 
   /** Whether the append changes no index column at all. */

@@ -150,6 +150,7 @@ final class TipAppender {
         .map(current -> tipPosition(current, definition.name()))
         .orElse(new TipPosition(List.of(), List.of()));
     Instant now = config.clock().instant();
+    AttributeValue timestamp = AttributeValue.fromS(now.toString());
     IndexChanges changes = IndexChanges.between(
         definition.name(), definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
 
@@ -159,7 +160,7 @@ final class TipAppender {
     for (E event : request.events()) {
       String type = definition.eventCodec().typeName(event);
       Map<String, AttributeValue> stored = new HashMap<>(Map.of(
-          TIMESTAMP, AttributeValue.fromS(now.toString()),
+          TIMESTAMP, timestamp,
           DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encodeEvent(definition, aid, type, event)))));
       AttributeValue eventVersion = StoredEventDecoder.versionAttribute(definition.eventCodec().version(event));
       if (eventVersion != null) {
@@ -197,7 +198,7 @@ final class TipAppender {
     tip.put(LISTING, AttributeValue.fromS(keys.listingKey(aid, definition.shards())));
     // Every slot value the new state holds, so the size check sees the whole tip; an update names only
     // the changed ones.
-    Map<String, String> values = definition.indexColumns().values(request.newState());
+    Map<String, String> values = changes.values();
     // The columns in slot order, counted here rather than through slotted(), which filters a new list per call.
     int slot = 0;
     for (IndexColumn column : definition.indexColumns().columns()) {
@@ -215,7 +216,7 @@ final class TipAppender {
     if (snapshot) {
       Map<String, AttributeValue> unfold = new HashMap<>(Map.of(
           INDEX, number(next),
-          TIMESTAMP, AttributeValue.fromS(now.toString()),
+          TIMESTAMP, timestamp,
           DATA, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(
               encodeSnapshot(definition, aid, next, request.newState())))));
       AttributeValue fingerprint = SnapshotFingerprint.attribute(definition);
