@@ -2,6 +2,7 @@ package dev.esgen.runtime.internal.retry;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.esgen.runtime.config.RetryPolicy;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +20,12 @@ import java.util.concurrent.TimeUnit;
  * writer pays nothing; a stream stops being contended when no writer holds or waits for its turn and its
  * last contention is {@link #CONTENDED_FOR} ago.
  * Writers in other processes do not take these turns: against them the version condition and the
- * backoff still decide.
+ * backoff still decide. A store also remembers for a while ({@link #othersFor}) that a write of its own
+ * lost to another process's on the stream, so that its writers deciding on remembered state leave the
+ * others gaps ({@link ContentionPacing#yields}).
  *
  * <pre>{@code
- * ContendedStreams contended = new ContendedStreams();              // one per store (RetryBudgets)
+ * ContendedStreams contended = new ContendedStreams(policy);        // one per store (RetryBudgets)
  * RetryBudget budget = new RetryBudget(policy, observer, contended);
  * budget.awaitTurn("bank-account", aid, true);   // waits only if the store's writers contend for the stream
  * // ... on a version conflict: budget.retryConflict("bank-account", aid, e) notes it and waits in line
@@ -39,32 +42,61 @@ public final class ContendedStreams {
 
   private static final long CONTENDED_FOR_NANOS = CONTENDED_FOR.toNanos();
 
+  /**
+   * How many of the policy's longest waits a store remembers that a write of its own lost to another
+   * process's on a stream: a writer it beat that is still trying comes back within one such wait, so
+   * after ten of them without a loss no one is likely to be waiting any more.
+   */
+  static final int OTHERS_FOR_MAX_DELAYS = 10;
+
   private record Key(String aggregateType, String aid) {}
 
   /**
-   * One contended stream: its fair turn, when it was last contended, when a write of this store made in
-   * its turn last lost, and how long a write attempt on it takes. The fields are updated without locking: they are
-   * estimates, and a lost update only drops one sample.
+   * One contended stream: its fair turn, when it was last contended, when a write of this store last lost
+   * to another process's, how long a write attempt on it takes, and how many commands in a row this store
+   * decided on remembered state since it last left a gap. The fields are updated without locking: they are
+   * estimates, and a lost update only drops one sample or shifts one gap by a command.
    */
   static final class Contention {
     private final Semaphore turn = new Semaphore(1, true);
     private volatile long lastContendedNanos;
-    /** When a write made in this stream's turn lost; {@link Long#MIN_VALUE} before the first. */
+    /**
+     * When a write of this store lost to another process's (made in this stream's turn, or known by the
+     * state cache not to have lost to this store); {@link Long#MIN_VALUE} before the first.
+     */
     private volatile long lastLostToOthersNanos = Long.MIN_VALUE;
     /** When a writer of this store last had to wait in line for the turn; {@link Long#MIN_VALUE} before. */
     private volatile long lastQueuedNanos = Long.MIN_VALUE;
     private volatile long cycleNanos;
+    /** Commands decided on remembered state since the last gap or lost write. */
+    private volatile int rememberedRun;
 
     Contention(long now) {
       this.lastContendedNanos = now;
     }
 
     /**
-     * Whether a write of this store made in the stream's turn lost within the last {@link #CONTENDED_FOR}:
-     * to a writer that does not take this store's turns, in another process.
+     * Whether a write of this store lost to another process's within the last {@link #CONTENDED_FOR}: one
+     * made in the stream's turn (the store's own writers take turns), or one the state cache tells lost
+     * to none of the store's writes.
      */
     boolean lostToOthersRecently(long now) {
-      return lastLostToOthersNanos != Long.MIN_VALUE && now - lastLostToOthersNanos <= CONTENDED_FOR_NANOS;
+      return lostToOthersWithin(now, CONTENDED_FOR_NANOS);
+    }
+
+    /** As {@link #lostToOthersRecently}, within the last {@code nanos}. */
+    boolean lostToOthersWithin(long now, long nanos) {
+      return lastLostToOthersNanos != Long.MIN_VALUE && now - lastLostToOthersNanos <= nanos;
+    }
+
+    /**
+     * Counts one more command this store decides on remembered state; returns whether it is the
+     * {@code every}-th since the last gap or lost write, and then starts counting again.
+     */
+    boolean rememberedRunEnds(int every) {
+      int run = rememberedRun + 1;
+      rememberedRun = run >= every ? 0 : run;
+      return run >= every;
     }
 
     /** Whether a writer of this store had to wait in line for the turn within the last {@link #CONTENDED_FOR}. */
@@ -89,23 +121,58 @@ public final class ContendedStreams {
     }
   }
 
-  private final Cache<Key, Contention> streams = Caffeine.newBuilder()
-      .maximumSize(MAX_STREAMS)
-      .expireAfterAccess(CONTENDED_FOR)
-      .build();
+  private final long othersForNanos;
+  private final Cache<Key, Contention> streams;
+
+  /** What one store knows of its contended streams, for a store with the default {@link RetryPolicy}. */
+  public ContendedStreams() {
+    this(RetryPolicy.defaults());
+  }
+
+  /** What one store knows of its contended streams, for a store whose retries follow {@code policy}. */
+  public ContendedStreams(RetryPolicy policy) {
+    Duration othersFor = othersFor(policy);
+    this.othersForNanos = othersFor.toNanos();
+    this.streams = Caffeine.newBuilder()
+        .maximumSize(MAX_STREAMS)
+        .expireAfterAccess(othersFor)
+        .build();
+  }
 
   /**
-   * Notes that a write on the stream lost to another writer, made in the stream's turn if {@code inTurn};
-   * returns the stream's contention.
+   * How long a store remembers that a write of its own lost to another process's on a stream:
+   * {@link #OTHERS_FOR_MAX_DELAYS} of the policy's longest waits, and never less than {@link #CONTENDED_FOR}.
    */
-  Contention conflicted(String aggregateType, String aid, boolean inTurn) {
+  static Duration othersFor(RetryPolicy policy) {
+    Duration waits = policy.maxDelay().multipliedBy(OTHERS_FOR_MAX_DELAYS);
+    return waits.compareTo(CONTENDED_FOR) > 0 ? waits : CONTENDED_FOR;
+  }
+
+  /**
+   * Notes that a write on the stream lost to another writer, to one in another process if
+   * {@code toOthers}; returns the stream's contention.
+   */
+  Contention conflicted(String aggregateType, String aid, boolean toOthers) {
     long now = System.nanoTime();
     Contention contention = streams.get(new Key(aggregateType, aid), key -> new Contention(now));
     contention.lastContendedNanos = now;
-    if (inTurn) {
+    contention.rememberedRun = 0;
+    if (toOthers) {
       contention.lastLostToOthersNanos = now;
     }
     return contention;
+  }
+
+  /**
+   * The stream's contention while a write of this store lost to another process's within
+   * {@link #othersFor}, whether or not the stream still counts as contended; else null.
+   */
+  Contention lostToOthers(String aggregateType, String aid) {
+    if (streams.estimatedSize() == 0) {
+      return null;
+    }
+    Contention contention = streams.getIfPresent(new Key(aggregateType, aid));
+    return contention != null && contention.lostToOthersWithin(System.nanoTime(), othersForNanos) ? contention : null;
   }
 
   /** The stream's contention while it counts as contended, else null. */

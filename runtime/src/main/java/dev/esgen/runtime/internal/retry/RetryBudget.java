@@ -63,7 +63,7 @@ public final class RetryBudget {
 
   /** A budget whose operation takes no turns: it knows of no other writers. */
   public RetryBudget(RetryPolicy policy, Observer observer) {
-    this(policy, observer, new ContendedStreams());
+    this(policy, observer, new ContendedStreams(policy));
   }
 
   /** A budget that takes turns with the other writers of {@code contended}'s store. */
@@ -108,10 +108,21 @@ public final class RetryBudget {
    *     interrupted
    */
   public boolean retryConflict(String aggregateType, String aid, Throwable cause) {
+    return retryConflict(aggregateType, aid, cause, false);
+  }
+
+  /**
+   * As {@link #retryConflict(String, String, Throwable)}, for a writer that may know who won.
+   *
+   * @param toAnotherProcess true when the writer knows the write that won was none of this store's (with
+   *     the state cache: the store remembers no newer version of the stream than the one refused). A
+   *     write made in the stream's turn counts so anyway: the store's own writers take turns.
+   */
+  public boolean retryConflict(String aggregateType, String aid, Throwable cause, boolean toAnotherProcess) {
     failedAttempts++;
     // Writers of this store that take the stream's turn do not collide with each other: a write made in the
     // turn lost to a writer in another process (or one of this store's that gave up waiting in line).
-    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid, turn != null);
+    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid, turn != null || toAnotherProcess);
     lost.attemptTook(System.nanoTime() - attemptStartedNanos);
     if (failedAttempts >= policy.maxAttempts()) {
       observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause), Optional.empty());
@@ -134,7 +145,7 @@ public final class RetryBudget {
       }
     }
     boolean again = pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause),
-        conflictPause(paced ? lost.cycleNanos() : 0));
+        paced ? conflictPause(lost.cycleNanos()) : rememberedConflictPause());
     attemptStartedNanos = System.nanoTime();
     return again;
   }
@@ -146,17 +157,29 @@ public final class RetryBudget {
    * store made in the turn lost lately (to a writer in another process), a new operation first pauses a random part
    * of a few write cycles ({@link ContentionPacing#politePause}), so that writers of other processes it
    * beat get their turn; and its waits after conflicts are capped at a few write cycles
-   * ({@link ContentionPacing#conflictPause}). Does nothing on any other stream, or when the operation
-   * holds a turn already (an operation holds one at most).
+   * ({@link ContentionPacing#conflictPause}). If not {@code paced}, the pause comes only before every few
+   * new operations, while a write of this store lost to another process's within
+   * {@link ContendedStreams#othersFor} ({@link ContentionPacing#yields}). Does nothing on any other stream,
+   * or when the operation holds a turn already (an operation holds one at most).
    *
-   * @param paced false where the writer decides on state it remembers without reading it: there a polite
-   *     pause would only let that state go stale, and the writer that won keeps winning until its commands
-   *     are done, so the losers keep the policy's longer waits rather than spend their attempts meanwhile
+   * @param paced false where the writer decides on state it remembers without reading it: there a pause
+   *     before every command would only let that state go stale, so the writer leaves a gap before every
+   *     few, and after losing a quarter of its attempts waits patiently ({@link ContentionPacing#patientPause})
+   *     instead of by the stream's write cycles
    */
   public void awaitTurn(String aggregateType, String aid, boolean paced) {
     this.paced = paced;
     if (turn != null) {
       return;
+    }
+    if (!paced && failedAttempts == 0) {
+      ContendedStreams.Contention others = contended.lostToOthers(aggregateType, aid);
+      // The writer that won against other processes keeps winning on the state it remembers; a gap before
+      // every few of its commands lets the writers it beat in. Not while writers of its own store are in
+      // line: they hand the stream on by turns.
+      if (others != null && alone(others, System.nanoTime()) && ContentionPacing.yields(others)) {
+        politePause(others);
+      }
     }
     ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
     if (contention == null) {
@@ -168,17 +191,26 @@ public final class RetryBudget {
     // writer has no one of its own in line, the one that can keep other processes out. It comes before the
     // turn is taken, so that it never holds up a writer of its own store.
     long now = System.nanoTime();
-    if (paced && failedAttempts == 0 && contention.lostToOthersRecently(now) && !contention.queuedRecently(now)
-        && ContendedStreams.free(contention)) {
-      Duration pause = ContentionPacing.politePause(policy, contention.cycleNanos(), ThreadLocalRandom.current());
-      if (System.nanoTime() + pause.toNanos() < deadlineNanos) {
-        sleep(pause);
-      }
+    if (paced && failedAttempts == 0 && contention.lostToOthersRecently(now) && alone(contention, now)) {
+      politePause(contention);
     }
     if (ContendedStreams.take(contention, turnWaitEnd()) != ContendedStreams.Wait.TIMED_OUT) {
       turn = contention;
     }
     attemptStartedNanos = System.nanoTime();
+  }
+
+  /** Whether no writer of this store holds the stream's turn or waited in line for it lately. */
+  private static boolean alone(ContendedStreams.Contention contention, long now) {
+    return !contention.queuedRecently(now) && ContendedStreams.free(contention);
+  }
+
+  /** Pauses a random part of a few of the stream's write cycles, unless that would pass the deadline. */
+  private void politePause(ContendedStreams.Contention contention) {
+    Duration pause = ContentionPacing.politePause(policy, contention.cycleNanos(), ThreadLocalRandom.current());
+    if (System.nanoTime() + pause.toNanos() < deadlineNanos) {
+      sleep(pause);
+    }
   }
 
   /**
@@ -214,6 +246,18 @@ public final class RetryBudget {
    */
   private long turnWaitEnd() {
     return Math.min(deadlineNanos, System.nanoTime() + policy.maxDelay().toNanos());
+  }
+
+  /**
+   * The next pause after a conflict of a writer deciding on remembered state: the policy's decorrelated
+   * jitter, until a quarter of the attempts are spent; then a patient one ({@link ContentionPacing#patientPause}).
+   */
+  private Duration rememberedConflictPause() {
+    if (!ContentionPacing.patient(policy, failedAttempts)) {
+      return conflictPause(0);
+    }
+    lastConflictPause = ContentionPacing.patientPause(policy, ThreadLocalRandom.current());
+    return lastConflictPause;
   }
 
   /** The next pause after a conflict on a stream whose write cycle is {@code cycleNanos} (zero: not measured). */

@@ -21,11 +21,12 @@ import java.util.Objects;
 public final class RetryBudgets {
 
   private final RetryPolicy policy;
-  private final ContendedStreams contended = new ContendedStreams();
+  private final ContendedStreams contended;
   private final ThreadLocal<RetryBudget> running = new ThreadLocal<>();
 
   public RetryBudgets(RetryPolicy policy) {
     this.policy = Objects.requireNonNull(policy, "policy");
+    this.contended = new ContendedStreams(policy);
   }
 
   /** The policy new budgets are made from. */

@@ -18,6 +18,8 @@ class ContentionPacingTest {
 
   private static final RetryPolicy POLICY = new RetryPolicy(20, Duration.ofMillis(10), Duration.ofMillis(500));
   private static final long MS = 1_000_000L;
+  private static final VersionConflictException LOST =
+      new VersionConflictException("counter", "a", 1, OptionalLong.of(2), 1);
 
   @Test
   void theBoundIsAFewWriteCyclesBetweenTheBaseAndTheMaximumDelay() {
@@ -141,5 +143,140 @@ class ContentionPacingTest {
     RetryBudget elsewhere = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
     elsewhere.awaitTurn("counter", "b", true);
     assertEquals(4, pauses.size(), "another stream of the same store does not pause");
+  }
+
+  @Test
+  void theMemoryOfLosingToAnotherProcessIsTenLongestWaitsAndAtLeastASecond() {
+    assertEquals(Duration.ofSeconds(5), ContendedStreams.othersFor(POLICY));
+    assertEquals(ContendedStreams.CONTENDED_FOR,
+        ContendedStreams.othersFor(new RetryPolicy(20, Duration.ofMillis(1), Duration.ofMillis(20))));
+  }
+
+  @Test
+  void aPatientPauseIsUniformFromHalfTheMaximumDelayToAllOfIt() {
+    SplittableRandom random = new SplittableRandom(19);
+    long max = POLICY.maxDelay().toNanos();
+    long shortest = Long.MAX_VALUE;
+    long longest = 0;
+    for (int i = 0; i < 2_000; i++) {
+      long pause = ContentionPacing.patientPause(POLICY, random).toNanos();
+      assertTrue(pause >= max / 2 && pause <= max, Long.toString(pause));
+      shortest = Math.min(shortest, pause);
+      longest = Math.max(longest, pause);
+    }
+    assertTrue(shortest < max * 11 / 20 && longest > max * 19 / 20, shortest + " .. " + longest);
+    // The writer that won does not know of a loser; retrying sooner only spends the loser's attempts.
+    assertFalse(ContentionPacing.patient(POLICY, 4));
+    assertTrue(ContentionPacing.patient(POLICY, 5), "a quarter of 20 attempts");
+    assertTrue(ContentionPacing.patient(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(20)), 1));
+  }
+
+  @Test
+  void aWriterOnRememberedStateThatNeverLostToAnotherProcessPausesNever() {
+    List<Duration> pauses = new ArrayList<>();
+    ContendedStreams contended = new ContendedStreams(POLICY);
+    for (int command = 0; command < 3 * ContentionPacing.GAP_EVERY; command++) {
+      RetryBudget budget = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+      budget.awaitTurn("counter", "a", false);
+      budget.wrote("counter", "a");
+      budget.releaseTurn();
+    }
+    assertEquals(List.of(), pauses, "a single writer on its cached state");
+
+    // A loss to another writer of the same store (the cache remembers a newer version of its own) is no
+    // reason to leave gaps either.
+    RetryBudget lostToOwn = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+    lostToOwn.awaitTurn("counter", "a", false);
+    assertTrue(lostToOwn.retryConflict("counter", "a", LOST, false));
+    lostToOwn.releaseTurn();
+    pauses.clear();
+    for (int command = 0; command < 3 * ContentionPacing.GAP_EVERY; command++) {
+      RetryBudget budget = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+      budget.awaitTurn("counter", "a", false);
+      budget.releaseTurn();
+    }
+    assertEquals(List.of(), pauses);
+  }
+
+  @Test
+  void aWriterOnRememberedStateThatLostToAnotherProcessLeavesAGapBeforeEveryFewCommands() {
+    List<Duration> pauses = new ArrayList<>();
+    ContendedStreams contended = new ContendedStreams(POLICY);
+    RetryBudget loser = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+    loser.awaitTurn("counter", "a", false);
+    assertTrue(loser.retryConflict("counter", "a", LOST, true), "no newer version of its own remembered");
+    loser.wrote("counter", "a");
+    loser.releaseTurn();
+    assertEquals(1, pauses.size(), "the loser's own pause after its conflict");
+    pauses.clear();
+
+    List<Integer> gapsBefore = new ArrayList<>();
+    int commands = 3 * ContentionPacing.GAP_EVERY;
+    for (int command = 1; command <= commands; command++) {
+      RetryBudget budget = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+      int before = pauses.size();
+      budget.awaitTurn("counter", "a", false);
+      if (pauses.size() > before) {
+        gapsBefore.add(command);
+      }
+      budget.wrote("counter", "a");
+      budget.releaseTurn();
+    }
+    List<Integer> expected = new ArrayList<>();
+    for (int command = ContentionPacing.GAP_EVERY; command <= commands; command += ContentionPacing.GAP_EVERY) {
+      expected.add(command);
+    }
+    assertEquals(expected, gapsBefore, "a gap before every " + ContentionPacing.GAP_EVERY + "th command");
+    for (Duration pause : pauses) {
+      assertTrue(pause.compareTo(POLICY.maxDelay()) <= 0, pause.toString());
+    }
+
+    RetryBudget other = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+    other.awaitTurn("counter", "b", false);
+    other.releaseTurn();
+    assertEquals(expected.size(), pauses.size(), "another stream of the same store leaves no gaps");
+  }
+
+  @Test
+  void aWriterOnRememberedStateLeavesNoGapWhileOneOfItsOwnStoreHoldsTheTurn() {
+    List<Duration> pauses = new ArrayList<>();
+    ContendedStreams contended = new ContendedStreams(POLICY);
+    RetryBudget holder = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pauses::add);
+    holder.awaitTurn("counter", "a", false);
+    assertTrue(holder.retryConflict("counter", "a", LOST, true));
+    assertTrue(holder.holdsTurn());
+    pauses.clear();
+    RetryPolicy brief = new RetryPolicy(20, Duration.ofMillis(1), Duration.ofMillis(20));
+    for (int command = 0; command < 2 * ContentionPacing.GAP_EVERY; command++) {
+      RetryBudget behind = new RetryBudget(brief, RetryBudget.Observer.NONE, contended, pauses::add);
+      behind.awaitTurn("counter", "a", false);
+      assertFalse(behind.holdsTurn(), "gave up waiting in line");
+    }
+    holder.releaseTurn();
+    assertEquals(List.of(), pauses, "writers of one store in line hand the stream on by turns");
+  }
+
+  @Test
+  void aWriterOnRememberedStateWaitsPatientlyOnceAQuarterOfItsAttemptsAreSpent() {
+    List<Duration> pauses = new ArrayList<>();
+    RetryBudget budget = new RetryBudget(POLICY, RetryBudget.Observer.NONE, new ContendedStreams(POLICY), pauses::add);
+    budget.awaitTurn("counter", "a", false);
+    int attempts = 0;
+    while (budget.retryConflict("counter", "a", LOST, true)) {
+      attempts++;
+    }
+    assertEquals(POLICY.maxAttempts() - 1, attempts);
+    assertEquals(POLICY.maxAttempts() - 1, pauses.size());
+    int patientFrom = POLICY.maxAttempts() / 4;
+    for (int i = 0; i < pauses.size(); i++) {
+      Duration pause = pauses.get(i);
+      if (i + 1 >= patientFrom) {
+        assertTrue(pause.compareTo(POLICY.maxDelay().dividedBy(2)) >= 0 && pause.compareTo(POLICY.maxDelay()) <= 0,
+            "pause after failed attempt " + (i + 1) + ": " + pause);
+      } else {
+        assertTrue(pause.compareTo(POLICY.baseDelay()) >= 0 && pause.compareTo(POLICY.maxDelay()) <= 0, pause.toString());
+      }
+    }
+    budget.releaseTurn();
   }
 }
