@@ -4,7 +4,6 @@ import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.error.AggregateNotFoundException;
-import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.EventContext;
@@ -62,7 +61,10 @@ import java.util.function.Function;
  * <p><b>Contention.</b> A synchronous {@code transact} that loses a race makes this store's writers of the
  * stream take turns, which blocks their threads. {@link #transact} here never waits for a turn: after a
  * conflict it backs off through the delayed executor (the policy's conflict backoff), then decides on the
- * state the winner left in the state cache, or on a strongly consistent reload.
+ * state the winner left in the state cache, or on a strongly consistent reload. With the state cache it
+ * paces itself against other processes as the synchronous one does: a store that lost the stream to
+ * another process lately leaves a gap before every few commands it decides on remembered state, and a
+ * command that lost a quarter of its attempts waits patiently (see {@code docs/operations.md}).
  *
  * <p>Each operation is reported to the store's {@link dev.esgen.runtime.metrics.StoreListener} with its
  * requests, capacity and attempts, as the synchronous ones are.
@@ -569,15 +571,27 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       if (repeat.isPresent()) {
         return CompletableFuture.completedFuture(repeat.get());
       }
-      String aid = idString(id);
-      Optional<LoadedStream<A>> cached = cache().find(definition, aid);
-      boolean confirmed = cached.isEmpty() && consistency(ReadOptions.defaults()) == ReadConsistency.STRONG;
-      CompletableFuture<LoadedStream<A>> first = cached.isPresent()
-          ? CompletableFuture.completedFuture(cached.get())
-          : loadForDecision(id, operation);
-      return first.thenCompose(current ->
-          decideAndAppend(new Decision<>(id, aid, options, metadata, decide), current, confirmed, operation));
+      Decision<A, I, E> decision = new Decision<>(id, idString(id), options, metadata, decide);
+      if (!cache().enabled()) {
+        return decideFirst(decision, operation);
+      }
+      // As in the synchronous repository: a store that lost this stream to another process lately leaves
+      // that process a gap before every few commands it decides on remembered state (ContentionPacing).
+      Duration gap = operation.budget().gapBeforeRemembered(definition.name(), decision.aid());
+      return gap.isZero()
+          ? decideFirst(decision, operation)
+          : CompletableFutures.after(gap, store.executor(), () -> decideFirst(decision, operation));
     });
+  }
+
+  /** The first round of a {@code transact}: on the cached stream, else on one loaded for the decision. */
+  private CompletableFuture<Versioned<A>> decideFirst(Decision<A, I, E> decision, OperationRecorder.Operation operation) {
+    Optional<LoadedStream<A>> cached = cache().find(definition, decision.aid());
+    boolean confirmed = cached.isEmpty() && consistency(ReadOptions.defaults()) == ReadConsistency.STRONG;
+    CompletableFuture<LoadedStream<A>> first = cached.isPresent()
+        ? CompletableFuture.completedFuture(cached.get())
+        : loadForDecision(decision.id(), operation);
+    return first.thenCompose(current -> decideAndAppend(decision, current, confirmed, operation));
   }
 
   /** What one {@code transact} decides with, the same on every round. */
@@ -625,13 +639,18 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
             return CompletableFuture.<Versioned<A>>failedFuture(cause);
           }
           operation.conflict(conflict);
-          Optional<Duration> pause = operation.budget().pauseBeforeRetry(FailureKind.VERSION_CONFLICT, conflict);
+          long refused = current.version();
+          // As in the synchronous repository: with the cache, a refused write that finds no newer version
+          // remembered lost to another process.
+          boolean toAnotherProcess = cache().enabled()
+              && cache().find(definition, decision.aid()).filter(c -> c.version() > refused).isEmpty();
+          Optional<Duration> pause = operation.budget()
+              .pauseAfterConflict(definition.name(), decision.aid(), conflict, toAnotherProcess);
           if (pause.isEmpty()) {
             return CompletableFuture.<Versioned<A>>failedFuture(new VersionConflictException(definition.name(),
                 decision.aid(), conflict.expectedVersion(), conflict.actualVersion(),
                 operation.budget().failedAttempts(), conflict));
           }
-          long refused = current.version();
           return CompletableFutures.after(pause.get(), store.executor(), () -> {
             // The winner may be a writer of this process, whose stream the cache holds: no reload then.
             Optional<LoadedStream<A>> newer = cache().find(definition, decision.aid())

@@ -272,10 +272,48 @@ public final class RetryBudget {
   }
 
   /**
+   * For callers that must not block a thread, before a new operation on the stream {@code aid} of
+   * {@code aggregateType} decides on the state its store remembers (the state cache): the gap to leave
+   * first, as {@link #awaitTurn} leaves it for a writer that is not paced, without taking a turn; zero for
+   * none. From then on the operation's conflict pauses ({@link #pauseAfterConflict}) are those of a writer
+   * deciding on remembered state.
+   */
+  public Duration gapBeforeRemembered(String aggregateType, String aid) {
+    paced = false;
+    if (failedAttempts > 0) {
+      return Duration.ZERO;
+    }
+    ContendedStreams.Contention others = contended.lostToOthers(aggregateType, aid);
+    if (others == null || !alone(others, System.nanoTime()) || !ContentionPacing.yields(others)) {
+      return Duration.ZERO;
+    }
+    Duration pause = ContentionPacing.politePause(policy, others.cycleNanos(), ThreadLocalRandom.current());
+    return System.nanoTime() + pause.toNanos() < deadlineNanos ? pause : Duration.ZERO;
+  }
+
+  /**
+   * As {@link #retryConflict(String, String, Throwable, boolean)}, but does not wait and takes no turn: counts
+   * the write on the stream that lost and returns the pause before deciding again, empty when the budget is
+   * spent. For callers that must not block a thread (asynchronous operations wait on a delayed executor):
+   * after {@link #gapBeforeRemembered} the pauses of a writer deciding on remembered state, else the
+   * policy's conflict backoff.
+   */
+  public Optional<Duration> pauseAfterConflict(String aggregateType, String aid, Throwable cause,
+      boolean toAnotherProcess) {
+    failedAttempts++;
+    long now = System.nanoTime();
+    contended.conflicted(aggregateType, aid, toAnotherProcess).attemptTook(now - attemptStartedNanos);
+    Optional<Duration> pause = allowPause(FailureKind.VERSION_CONFLICT, Failures.describe(cause),
+        paced ? conflictPause(0) : rememberedConflictPause());
+    attemptStartedNanos = now + pause.map(Duration::toNanos).orElse(0L);
+    return pause;
+  }
+
+  /**
    * Counts a failed attempt of kind {@code kind} as {@link #retry(FailureKind, Throwable)} does, but does
    * not wait: returns the pause to wait before the next attempt, empty when the budget is spent. For
    * callers that must not block a thread (asynchronous operations wait on a delayed executor); a version
-   * conflict pauses with the conflict backoff, without taking a stream's turn.
+   * conflict pauses with the conflict backoff (a command's conflict goes to {@link #pauseAfterConflict}).
    */
   public Optional<Duration> pauseBeforeRetry(FailureKind kind, Throwable cause) {
     return nextPause(kind, Failures.describe(cause));

@@ -9,6 +9,7 @@ import dev.esgen.runtime.error.VersionConflictException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -278,5 +279,46 @@ class ContentionPacingTest {
       }
     }
     budget.releaseTurn();
+  }
+
+  @Test
+  void withoutBlockingAWriterOnRememberedStateGetsTheSameGapsAndPatienceAsPausesToWait() {
+    List<Duration> slept = new ArrayList<>();
+    ContendedStreams contended = new ContendedStreams(POLICY);
+    RetryBudget loser = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
+    assertEquals(Duration.ZERO, loser.gapBeforeRemembered("counter", "a"), "never lost: no gap");
+    assertTrue(loser.pauseAfterConflict("counter", "a", LOST, true).isPresent());
+
+    List<Integer> gapsBefore = new ArrayList<>();
+    int commands = 3 * ContentionPacing.GAP_EVERY;
+    for (int command = 1; command <= commands; command++) {
+      RetryBudget budget = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
+      Duration gap = budget.gapBeforeRemembered("counter", "a");
+      assertTrue(gap.compareTo(POLICY.maxDelay()) <= 0, gap.toString());
+      if (!gap.isZero()) {
+        gapsBefore.add(command);
+      }
+      assertFalse(budget.holdsTurn(), "a caller that must not block takes no turn");
+    }
+    List<Integer> expected = new ArrayList<>();
+    for (int command = ContentionPacing.GAP_EVERY; command <= commands; command += ContentionPacing.GAP_EVERY) {
+      expected.add(command);
+    }
+    assertEquals(expected, gapsBefore, "a gap before every " + ContentionPacing.GAP_EVERY + "th command");
+
+    RetryBudget patient = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
+    patient.gapBeforeRemembered("counter", "b");
+    List<Duration> pauses = new ArrayList<>();
+    for (Optional<Duration> pause = patient.pauseAfterConflict("counter", "b", LOST, true); pause.isPresent();
+        pause = patient.pauseAfterConflict("counter", "b", LOST, true)) {
+      pauses.add(pause.get());
+    }
+    assertEquals(POLICY.maxAttempts(), patient.failedAttempts());
+    assertEquals(POLICY.maxAttempts() - 1, pauses.size(), "the last loss spends the budget");
+    for (int i = POLICY.maxAttempts() / 4 - 1; i < pauses.size(); i++) {
+      assertTrue(pauses.get(i).compareTo(POLICY.maxDelay().dividedBy(2)) >= 0,
+          "patient after failed attempt " + (i + 1) + ": " + pauses.get(i));
+    }
+    assertEquals(List.of(), slept, "nothing waited on the calling thread");
   }
 }
