@@ -27,7 +27,7 @@ record ColumnModel(
     ValueForm form,
     Optional<Wrapped> wrapped) {
 
-  /** The constant naming a column read from {@code property} in {@code FooIndexColumns}: {@code FOO_BAR} for {@code fooBar}. */
+  /** The constant naming a column read from {@code property} in {@code FooRepository.IndexColumns}: {@code FOO_BAR} for {@code fooBar}. */
   public static String constantFor(String property) {
     return property.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
   }

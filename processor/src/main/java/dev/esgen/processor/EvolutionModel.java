@@ -27,9 +27,4 @@ record EvolutionModel(Map<ClassName, StoredTypeModel> current, List<StoredTypeMo
   StoredTypeModel of(ClassName event) {
     return current.get(event);
   }
-
-  /** Whether any stored type needs an upcaster, so the codec reads JSON trees. */
-  boolean upcasts() {
-    return !retired.isEmpty() || current.values().stream().anyMatch(type -> !type.upcasts().isEmpty());
-  }
 }

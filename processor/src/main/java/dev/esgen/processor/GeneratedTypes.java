@@ -8,7 +8,10 @@ import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.TypeSpec;
 import javax.lang.model.element.Modifier;
 
-/** What every generated type has in common: its name, header, annotation and originating element. */
+/**
+ * What every generated type has in common: its name and header, and for the top-level type of a file its
+ * annotation and originating element.
+ */
 final class GeneratedTypes {
 
   static final String PROCESSOR = "dev.esgen.processor.EsgenProcessor";

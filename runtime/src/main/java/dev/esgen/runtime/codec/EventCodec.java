@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * Turns one aggregate's events into stored bytes and back.
  *
- * <p>The processor generates an implementation per aggregate ({@code FooRepository.EventCodec}) that dispatches
- * over the sealed event hierarchy by stored type name, so no class names end up in stored data. Each
+ * <p>The processor generates an implementation per aggregate ({@code FooRepository.EventCodec}) that stores each
+ * event under its type's name, dispatching over the sealed event hierarchy, so no class names end up in stored data. Each
  * event is written at its type's current version ({@code @EventType(version = n)}); stored events of an
  * older version, or under an earlier name, are turned into current events by the upcasters on reading
  * ({@link #decodeStored}).

@@ -12,10 +12,6 @@ import java.util.Objects;
  * the list: {@link JsonEventCodec} and {@link JsonSnapshotCodec}, the bases of the generated codecs, read
  * and write their JSON bodies through it, each event class at the place its generated dispatch finds it.
  *
- * <p>It exists so that generated code calls two plain methods rather than Jackson's many overloads of
- * {@code readValue} and {@code writeValue...} once per event of every aggregate, which javac would
- * resolve each time it compiles them.
- *
  * <pre>{@code
  * JsonBodies bodies = new JsonBodies(EsgenJson.newObjectMapper(), AccountOpened.class, MoneyDeposited.class);
  * byte[] body = bodies.write(1, new MoneyDeposited(500));
@@ -24,13 +20,13 @@ import java.util.Objects;
  *
  * <p>Immutable and thread-safe, as Jackson's readers and writers are.
  */
-public final class JsonBodies {
+final class JsonBodies {
 
   private final ObjectReader[] readers;
   private final ObjectWriter[] writers;
 
   /** Readers and writers of {@code classes} with {@code mapper}'s configuration, in that order. */
-  public JsonBodies(ObjectMapper mapper, Class<?>... classes) {
+  JsonBodies(ObjectMapper mapper, Class<?>... classes) {
     Objects.requireNonNull(mapper, "mapper");
     readers = new ObjectReader[classes.length];
     writers = new ObjectWriter[classes.length];
@@ -41,7 +37,7 @@ public final class JsonBodies {
   }
 
   /** The JSON of {@code value}, written as the class at {@code index}. */
-  public byte[] write(int index, Object value) throws IOException {
+  byte[] write(int index, Object value) throws IOException {
     return writers[index].writeValueAsBytes(value);
   }
 
@@ -51,7 +47,7 @@ public final class JsonBodies {
    * @param <T> that class, or a supertype of it
    * @throws IOException when {@code body} is no valid JSON of that class
    */
-  public <T> T read(int index, byte[] body) throws IOException {
+  <T> T read(int index, byte[] body) throws IOException {
     return readers[index].readValue(body);
   }
 
@@ -62,7 +58,7 @@ public final class JsonBodies {
    * @param <T> that class, or a supertype of it
    * @throws IOException when {@code json} is no valid JSON of that class
    */
-  public <T> T read(int index, JsonNode json) throws IOException {
+  <T> T read(int index, JsonNode json) throws IOException {
     return readers[index].readValue(json);
   }
 }

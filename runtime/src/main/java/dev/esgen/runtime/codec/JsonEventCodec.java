@@ -15,9 +15,10 @@ import java.util.Objects;
  *
  * <p>The generated subclass gives the aggregate's stored type names and event classes, in one order, and
  * the dispatch from an event to its place in that order ({@link #indexOf(Object)}, an {@code instanceof}
- * chain over the sealed hierarchy). Everything else is done here once instead of in generated code for
- * every aggregate: a name's place is found in a table, bodies are read and written by one Jackson reader
- * and writer per class ({@link JsonBodies}). An aggregate whose events have versions, aliases, upcasters or
+ * chain over the sealed hierarchy, kept in a static method so that the generated class can name events
+ * without an instance). Everything else is done here once instead of in generated code for every aggregate:
+ * a name's place is found in a table, bodies are read and written by one Jackson reader and writer per
+ * class. An aggregate whose events have versions, aliases, upcasters or
  * retired types overrides {@link #version} and {@link #decodeStored}, reading through the helpers below.
  *
  * <pre>{@code
@@ -29,6 +30,10 @@ import java.util.Objects;
  *   }
  *
  *   protected int indexOf(AccountEvent event) {
+ *     return index(event);
+ *   }
+ *
+ *   private static int index(AccountEvent event) {
  *     if (event instanceof AccountOpened) {
  *       return 0;
  *     }

@@ -25,9 +25,4 @@ final class NoIndexColumns implements IndexColumns<Object> {
   public Map<String, String> values(Object state) {
     return Map.of();
   }
-
-  @Override
-  public List<IndexColumn> slotted() {
-    return List.of();
-  }
 }

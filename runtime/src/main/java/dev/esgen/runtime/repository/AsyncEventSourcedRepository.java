@@ -585,7 +585,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   }
 
   /** The first round of a {@code transact}: on the cached stream, else on one loaded for the decision. */
-  private CompletableFuture<Versioned<A>> decideFirst(Decision<A, I, E> decision, OperationRecorder.Operation operation) {
+  private CompletableFuture<Versioned<A>> decideFirst(
+      Decision<A, I, E> decision, OperationRecorder.Operation operation) {
     Optional<LoadedStream<A>> cached = cache().find(definition, decision.aid());
     boolean confirmed = cached.isEmpty() && consistency(ReadOptions.defaults()) == ReadConsistency.STRONG;
     CompletableFuture<LoadedStream<A>> first = cached.isPresent()
@@ -642,8 +643,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           long refused = current.version();
           // As in the synchronous repository: with the cache, a refused write that finds no newer version
           // remembered lost to another process.
-          boolean toAnotherProcess = cache().enabled()
-              && cache().find(definition, decision.aid()).filter(c -> c.version() > refused).isEmpty();
+          boolean toAnotherProcess = cache().enabled() && cachedNewerThan(decision.aid(), refused).isEmpty();
           Optional<Duration> pause = operation.budget()
               .pauseAfterConflict(definition.name(), decision.aid(), conflict, toAnotherProcess);
           if (pause.isEmpty()) {
@@ -653,8 +653,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           }
           return CompletableFutures.after(pause.get(), store.executor(), () -> {
             // The winner may be a writer of this process, whose stream the cache holds: no reload then.
-            Optional<LoadedStream<A>> newer = cache().find(definition, decision.aid())
-                .filter(cached -> cached.version() > refused);
+            Optional<LoadedStream<A>> newer = cachedNewerThan(decision.aid(), refused);
             CompletableFuture<LoadedStream<A>> next = newer.isPresent()
                 ? CompletableFuture.completedFuture(newer.get())
                 : loadExisting(id, operation);
@@ -807,6 +806,14 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private StateCache cache() {
     return store.stateCache();
+  }
+
+  /**
+   * The stream {@code aid} as the cache holds it, if at a version after {@code version}: written since by
+   * another writer of this store.
+   */
+  private Optional<LoadedStream<A>> cachedNewerThan(String aid, long version) {
+    return cache().find(definition, aid).filter(cached -> cached.version() > version);
   }
 
   private A fold(A state, List<? extends E> events) {

@@ -9,11 +9,8 @@ import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.Replay;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
-import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.repository.EventSourcedRepository;
-import java.util.List;
-import java.util.Map;
 
 /** Shaped like a generated repository, with a policy knob the tests need. */
 public final class CounterRepository extends EventSourcedRepository<Counter, CounterId, CounterEvent> {
@@ -65,7 +62,7 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
         .eventCodec(new CounterCodecs.Events(mapper))
         .snapshotCodec(new CounterCodecs.Snapshots(mapper))
         .replay(new CounterReplay())
-        .indexColumns(new NoColumns())
+        .indexColumns(IndexColumns.none())
         .shards(4)
         .snapshotPolicy(policy)
         .layout(layout);
@@ -119,18 +116,6 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
         return state.apply(e);
       }
       throw new IllegalArgumentException("no handler for " + event);
-    }
-  }
-
-  static final class NoColumns implements IndexColumns<Counter> {
-    @Override
-    public List<IndexColumn> columns() {
-      return List.of();
-    }
-
-    @Override
-    public Map<String, String> values(Counter state) {
-      return Map.of();
     }
   }
 }

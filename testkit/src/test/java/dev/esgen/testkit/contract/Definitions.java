@@ -3,14 +3,11 @@ package dev.esgen.testkit.contract;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EventCodec;
 import dev.esgen.runtime.codec.SnapshotCodec;
-import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.testkit.member.Member;
 import dev.esgen.testkit.member.MemberEvent;
 import dev.esgen.testkit.member.MemberId;
 import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 
 /** Copies of the member's generated definition with one part changed, as a test needs them. */
 final class Definitions {
@@ -28,20 +25,9 @@ final class Definitions {
   /** {@code definition} without index columns: as it was before {@code team} and {@code email} were declared. */
   static AggregateDefinition<Member, MemberId, MemberEvent> withoutColumns(
       AggregateDefinition<Member, MemberId, MemberEvent> definition) {
-    IndexColumns<Member> none = new IndexColumns<>() {
-      @Override
-      public List<IndexColumn> columns() {
-        return List.of();
-      }
-
-      @Override
-      public Map<String, String> values(Member state) {
-        return Map.of();
-      }
-    };
     return new AggregateDefinition<>(definition.name(), definition.aggregateType(), definition.keys(),
-        definition.eventCodec(), definition.snapshotCodec(), definition.replay(), none, definition.shards(),
-        definition.snapshotPolicy(), definition.layout(), definition.tipPolicy());
+        definition.eventCodec(), definition.snapshotCodec(), definition.replay(), IndexColumns.none(),
+        definition.shards(), definition.snapshotPolicy(), definition.layout(), definition.tipPolicy());
   }
 
   /** {@code definition} whose event codec fails to read, or to write, events of type {@code type}. */

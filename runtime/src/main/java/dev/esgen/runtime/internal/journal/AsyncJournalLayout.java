@@ -223,5 +223,4 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
           return prepared.stored();
         });
   }
-
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
@@ -70,93 +71,37 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
 
   @Override
   public GetItemResponse getItem(GetItemRequest request) {
-    GetItemRequest sent = sdkRetries.off(request);
-    RetryBudget budget = budgets.current();
-    while (true) {
-      try {
-        return client.getItem(sent);
-      } catch (RuntimeException e) {
-        readFailed(e, budget, () -> "GetItem on [" + request.tableName() + "]");
-      }
-    }
+    return read(client::getItem, sdkRetries.off(request), () -> "GetItem on [" + request.tableName() + "]");
   }
 
   @Override
   public QueryResponse query(QueryRequest request) {
-    QueryRequest sent = sdkRetries.off(request);
-    RetryBudget budget = budgets.current();
-    while (true) {
-      try {
-        return client.query(sent);
-      } catch (RuntimeException e) {
-        readFailed(e, budget, () -> "Query on [" + request.tableName() + "]");
-      }
-    }
+    return read(client::query, sdkRetries.off(request), () -> "Query on [" + request.tableName() + "]");
   }
 
   @Override
   public ScanResponse scan(ScanRequest request) {
-    ScanRequest sent = sdkRetries.off(request);
-    RetryBudget budget = budgets.current();
-    while (true) {
-      try {
-        return client.scan(sent);
-      } catch (RuntimeException e) {
-        readFailed(e, budget, () -> "Scan on [" + request.tableName() + "]");
-      }
-    }
+    return read(client::scan, sdkRetries.off(request), () -> "Scan on [" + request.tableName() + "]");
   }
 
   @Override
   public BatchGetItemResponse batchGetItem(BatchGetItemRequest request) {
-    BatchGetItemRequest sent = sdkRetries.off(request);
-    RetryBudget budget = budgets.current();
-    while (true) {
-      try {
-        return client.batchGetItem(sent);
-      } catch (RuntimeException e) {
-        readFailed(e, budget, () -> "BatchGetItem on " + List.copyOf(request.requestItems().keySet()));
-      }
-    }
+    return read(client::batchGetItem, sdkRetries.off(request), () -> "BatchGetItem on " + List.copyOf(request.requestItems().keySet()));
   }
 
   @Override
   public PutItemResponse putItem(PutItemRequest request) {
-    PutItemRequest sent = sdkRetries.off(request);
-    RetryBudget budget = budgets.current();
-    while (true) {
-      try {
-        return client.putItem(sent);
-      } catch (RuntimeException e) {
-        writeFailed(e, budget, () -> "PutItem on [" + request.tableName() + "]");
-      }
-    }
+    return write(client::putItem, sdkRetries.off(request), () -> "PutItem on [" + request.tableName() + "]");
   }
 
   @Override
   public UpdateItemResponse updateItem(UpdateItemRequest request) {
-    UpdateItemRequest sent = sdkRetries.off(request);
-    RetryBudget budget = budgets.current();
-    while (true) {
-      try {
-        return client.updateItem(sent);
-      } catch (RuntimeException e) {
-        writeFailed(e, budget, () -> "UpdateItem on [" + request.tableName() + "]");
-      }
-    }
+    return write(client::updateItem, sdkRetries.off(request), () -> "UpdateItem on [" + request.tableName() + "]");
   }
 
   @Override
   public DeleteItemResponse deleteItem(DeleteItemRequest request) {
-    DeleteItemRequest sent = sdkRetries.off(request);
-    RetryBudget budget = budgets.current();
-    while (true) {
-      try {
-        return client.deleteItem(sent);
-      } catch (RuntimeException e) {
-        writeFailed(e, budget, () -> "DeleteItem on [" + request.tableName() + "]");
-      }
-    }
+    return write(client::deleteItem, sdkRetries.off(request), () -> "DeleteItem on [" + request.tableName() + "]");
   }
 
   /**
@@ -219,34 +164,39 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
   @Override
   public void close() {}
 
-  /**
-   * Returns when a read that failed with {@code e} is to be sent again; throws what its caller is told
-   * otherwise. Each read sends in a loop of its own and calls this on failure, rather than handing its
-   * request to one generic loop as a lambda: requests then run two frames shallower (see
-   * {@link RetryBudgets#enter}) and a description is built only for a failure.
-   */
-  private static void readFailed(RuntimeException e, RetryBudget budget, Supplier<String> description) {
-    FailureKind kind = Failures.classify(e);
-    boolean resend = kind == FailureKind.TRANSIENT || kind == FailureKind.OUTCOME_UNKNOWN;
-    if (resend && budget.retry(kind, e)) {
-      return;
+  private <Q, R> R read(Function<Q, R> call, Q request, Supplier<String> description) {
+    RetryBudget budget = budgets.current();
+    while (true) {
+      try {
+        return call.apply(request);
+      } catch (RuntimeException e) {
+        FailureKind kind = Failures.classify(e);
+        boolean resend = kind == FailureKind.TRANSIENT || kind == FailureKind.OUTCOME_UNKNOWN;
+        if (resend && budget.retry(kind, e)) {
+          continue;
+        }
+        throw giveUp(description, kind, e, false, budget);
+      }
     }
-    throw giveUp(description, kind, e, false, budget);
   }
 
-  /**
-   * As {@link #readFailed}, for a write without an idempotency token: only failures that say nothing
-   * was applied are resent.
-   */
-  private static void writeFailed(RuntimeException e, RetryBudget budget, Supplier<String> description) {
-    FailureKind kind = Failures.classify(e);
-    if (kind == FailureKind.OUTCOME_UNKNOWN) {
-      throw new AmbiguousWriteException(e);
+  /** A write without an idempotency token: only failures that say nothing was applied are resent here. */
+  private <Q, R> R write(Function<Q, R> call, Q request, Supplier<String> description) {
+    RetryBudget budget = budgets.current();
+    while (true) {
+      try {
+        return call.apply(request);
+      } catch (RuntimeException e) {
+        FailureKind kind = Failures.classify(e);
+        if (kind == FailureKind.OUTCOME_UNKNOWN) {
+          throw new AmbiguousWriteException(e);
+        }
+        if (kind == FailureKind.TRANSIENT && budget.retry(kind, e)) {
+          continue;
+        }
+        throw giveUp(description, kind, e, false, budget);
+      }
     }
-    if (kind == FailureKind.TRANSIENT && budget.retry(kind, e)) {
-      return;
-    }
-    throw giveUp(description, kind, e, false, budget);
   }
 
   /** What a request's caller is told when it is not sent again: the failure, or what giving up means. */
