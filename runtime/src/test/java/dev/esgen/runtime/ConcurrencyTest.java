@@ -126,12 +126,7 @@ class ConcurrencyTest {
     List<String> tags = journal.stream().skip(1)
         .map(item -> decode(item).tag())
         .toList();
-    Set<String> expected = new HashSet<>();
-    for (int t = 0; t < threads; t++) {
-      for (int i = 0; i < commandsPerThread; i++) {
-        expected.add(t + "-" + i);
-      }
-    }
+    Set<String> expected = new HashSet<>(Contention.tags(threads, commandsPerThread));
     assertEquals(total, tags.size());
     assertEquals(expected, tags.stream().collect(Collectors.toSet()));
   }

@@ -8,10 +8,9 @@ import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.AsyncCounterRepository;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
-import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
-import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.testing.AsyncStoreFixture;
+import dev.esgen.runtime.testing.Contention;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,22 +53,13 @@ class AsyncCrossProcessContentionTest {
     // A command that gave up fails its lane with its VersionConflictException, and so this join.
     CompletableFuture.allOf(lanes.toArray(CompletableFuture[]::new)).orTimeout(120, TimeUnit.SECONDS).join();
 
-    List<String> expected = new ArrayList<>();
-    for (int s = 0; s < STORES; s++) {
-      for (int i = 0; i < COMMANDS_PER_STORE; i++) {
-        expected.add(s + "-" + i);
-      }
-    }
     IndexedCounterRepository stored = new IndexedCounterRepository(TestDynamo.store(), LayoutKind.JOURNAL, 0);
     List<String> tags;
     try (var events = stored.events(id)) {
-      tags = events.map(RecordedEvent::event)
-          .filter(Incremented.class::isInstance)
-          .map(e -> ((Incremented) e).tag())
-          .sorted()
-          .toList();
+      tags = Contention.sortedTags(events);
     }
-    assertEquals(expected.stream().sorted().toList(), tags, "every command once, none lost, none doubled");
+    assertEquals(Contention.tags(STORES, COMMANDS_PER_STORE).stream().sorted().toList(), tags,
+        "every command once, none lost, none doubled");
     assertEquals(STORES * COMMANDS_PER_STORE + 1, stored.findVersioned(id).orElseThrow().version());
   }
 

@@ -23,6 +23,7 @@ import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.tip.TipAttributes;
 import dev.esgen.runtime.testing.TestDynamo;
+import dev.esgen.test.StreamedTable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,14 +32,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /** What the change feed makes of stream records: events of followed types, nothing else, and clear refusals. */
@@ -73,14 +69,10 @@ class ChangeFeedDecodingTest {
   @Test
   void snapshotRowsCommandRecordsAndRemovalsAreNoEvents() {
     FeedFixture fixture = new FeedFixture();
-    // A snapshot table of this test's own, with a stream and without TTL (see FeedFixture).
+    // A snapshot table of this test's own (the keys are pkey and skey, as StreamedTable's), with a stream and
+    // without TTL (see FeedFixture).
     String snapshots = fixture.config.journalTable().replace("feed-j-", "feed-s-");
-    TestDynamo.client().createTable(b -> b.tableName(snapshots)
-        .billingMode(BillingMode.PAY_PER_REQUEST)
-        .attributeDefinitions(stringKey(JournalAttributes.PKEY), stringKey(JournalAttributes.SKEY))
-        .keySchema(key(JournalAttributes.PKEY, KeyType.HASH), key(JournalAttributes.SKEY, KeyType.RANGE))
-        .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE)));
-    TestDynamo.client().waiter().waitUntilTableExists(b -> b.tableName(snapshots));
+    StreamedTable.create(TestDynamo.client(), snapshots, StreamViewType.NEW_IMAGE);
     DynamoDbEventStore store = TestDynamo.store(fixture.config.withSnapshotTable(snapshots));
     CounterRepository counters = new CounterRepository(store, SnapshotPolicy.every(1).keeping(1));
     CounterId id = CounterId.random();
@@ -204,14 +196,6 @@ class ChangeFeedDecodingTest {
     assertFalse(e.getMessage().contains(SECRET));
     assertEquals(List.of(1L), taken.stream().map(RecordedEvent::seqNr).toList());
     assertEquals(1, fixture.position("log", id.value()));
-  }
-
-  private static AttributeDefinition stringKey(String name) {
-    return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
-  }
-
-  private static KeySchemaElement key(String name, KeyType type) {
-    return KeySchemaElement.builder().attributeName(name).keyType(type).build();
   }
 
   private static List<Record> records(FeedFixture fixture, FeedFixture.Layout layout) {

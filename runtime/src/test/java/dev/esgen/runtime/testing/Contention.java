@@ -1,6 +1,9 @@
 package dev.esgen.runtime.testing;
 
 import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.counter.CounterEvent;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.history.RecordedEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Runs commands from several threads at once, for the tests of writers racing on one stream. */
 public final class Contention {
@@ -49,5 +53,28 @@ public final class Contention {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * The tags the tests' commands give their {@link Incremented} events, {@code "thread-index"}: of
+   * {@code commandsPerThread} commands on each of {@code threads} threads, thread by thread, each in order.
+   */
+  public static List<String> tags(int threads, int commandsPerThread) {
+    List<String> tags = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      for (int i = 0; i < commandsPerThread; i++) {
+        tags.add(t + "-" + i);
+      }
+    }
+    return tags;
+  }
+
+  /** The tags of the {@link Incremented} events among {@code events}, sorted. */
+  public static List<String> sortedTags(Stream<RecordedEvent<CounterEvent>> events) {
+    return events.map(RecordedEvent::event)
+        .filter(Incremented.class::isInstance)
+        .map(e -> ((Incremented) e).tag())
+        .sorted()
+        .toList();
   }
 }

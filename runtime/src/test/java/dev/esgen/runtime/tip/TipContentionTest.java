@@ -35,12 +35,7 @@ class TipContentionTest {
     List<CounterEvent> stored = TipItems.events(counters, id.value());
     assertEquals(total + 1, stored.size());
     List<String> tags = stored.stream().skip(1).map(e -> ((Incremented) e).tag()).toList();
-    Set<String> expected = new HashSet<>();
-    for (int t = 0; t < threads; t++) {
-      for (int i = 0; i < perThread; i++) {
-        expected.add(t + "-" + i);
-      }
-    }
+    Set<String> expected = new HashSet<>(Contention.tags(threads, perThread));
     assertEquals(expected, new HashSet<>(tags));
     // each thread's commands are stored in the order the thread issued them
     for (int t = 0; t < threads; t++) {

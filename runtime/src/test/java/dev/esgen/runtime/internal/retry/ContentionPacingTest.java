@@ -223,10 +223,7 @@ class ContentionPacingTest {
       budget.wrote("counter", "a");
       budget.releaseTurn();
     }
-    List<Integer> expected = new ArrayList<>();
-    for (int command = ContentionPacing.GAP_EVERY; command <= commands; command += ContentionPacing.GAP_EVERY) {
-      expected.add(command);
-    }
+    List<Integer> expected = gapCommands(commands);
     assertEquals(expected, gapsBefore, "a gap before every " + ContentionPacing.GAP_EVERY + "th command");
     for (Duration pause : pauses) {
       assertTrue(pause.compareTo(POLICY.maxDelay()) <= 0, pause.toString());
@@ -300,10 +297,7 @@ class ContentionPacingTest {
       }
       assertFalse(budget.holdsTurn(), "a caller that must not block takes no turn");
     }
-    List<Integer> expected = new ArrayList<>();
-    for (int command = ContentionPacing.GAP_EVERY; command <= commands; command += ContentionPacing.GAP_EVERY) {
-      expected.add(command);
-    }
+    List<Integer> expected = gapCommands(commands);
     assertEquals(expected, gapsBefore, "a gap before every " + ContentionPacing.GAP_EVERY + "th command");
 
     RetryBudget patient = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
@@ -320,5 +314,17 @@ class ContentionPacingTest {
           "patient after failed attempt " + (i + 1) + ": " + pauses.get(i));
     }
     assertEquals(List.of(), slept, "nothing waited on the calling thread");
+  }
+
+  /**
+   * Which of {@code commands} new commands, counted from 1, a store that lost to another process leaves a
+   * gap before.
+   */
+  private static List<Integer> gapCommands(int commands) {
+    List<Integer> gaps = new ArrayList<>();
+    for (int command = ContentionPacing.GAP_EVERY; command <= commands; command += ContentionPacing.GAP_EVERY) {
+      gaps.add(command);
+    }
+    return gaps;
   }
 }
