@@ -41,10 +41,8 @@ public final class Scenario {
       System.exit(2);
     }
     List<String> rows = Arrays.asList(args).subList(1, args.length);
-    Settings settings = Settings.full();
-    if (System.getProperty("esgen.bench.warmup") != null) {
-      settings = settings.withE2eWarmupCalls(Integer.getInteger("esgen.bench.warmup"));
-    }
+    Settings full = Settings.full();
+    Settings settings = full.withE2eWarmupCalls(Integer.getInteger("esgen.bench.warmup", full.e2eWarmupCalls()));
     System.out.println("load average before: " + Machine.current().loadAverage());
     if (args[0].equals("compile")) {
       compile(settings, rows.isEmpty() ? List.of("50", "200") : rows);

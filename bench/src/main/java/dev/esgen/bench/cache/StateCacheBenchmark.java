@@ -8,6 +8,7 @@ import dev.esgen.bench.domain.CartVariants;
 import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.measure.Latencies;
 import dev.esgen.bench.measure.Meter;
+import dev.esgen.bench.measure.Warmup;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.StateCachePolicy;
@@ -79,9 +80,8 @@ public final class StateCacheBenchmark {
       Side cached = new Side(layout, true, cachedMeter, DynamoDbEventStore.create(cachedClient,
           StoreConfig.defaults().withStateCache(StateCachePolicy.of(1_000, Duration.ofMinutes(5)))));
       // Untimed: both sides' code paths warm, and the cached side's streams in its cache.
-      plain.untimed(settings.e2eWarmupCalls());
-      cached.untimed(settings.e2eWarmupCalls());
       int perRound = settings.e2eCallsPerRound();
+      Warmup.inTurns(settings.e2eWarmupCalls(), perRound, cached::untimed, plain::untimed);
       for (int round = 0; round < settings.e2eRounds(); round++) {
         Side first = round % 2 == 0 ? cached : plain;
         Side second = first == cached ? plain : cached;

@@ -12,6 +12,7 @@ import dev.esgen.bench.measure.Clients;
 import dev.esgen.bench.measure.Latencies;
 import dev.esgen.bench.measure.Meter;
 import dev.esgen.bench.measure.ThreadCounters;
+import dev.esgen.bench.measure.Warmup;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.codec.EsgenJson;
@@ -190,15 +191,8 @@ public final class EndToEndBenchmark {
   }
 
   private Result measure(Layout layout, Operation operation, EventSourcedRepository<Cart, CartId, CartEvent> setup, Side esgen, Side floor) {
-    // Warm-up in blocks the size of a round's, the sides taking turns to go first as in the rounds: one side's
-    // whole warm-up after the other's left the first measured round of the side that warmed up first on code
-    // the JIT had compiled less, and the other side's on caches the first had just filled.
-    int warmup = settings.e2eWarmupCalls();
-    for (int done = 0, turn = 0; done < warmup; done += settings.e2eCallsPerRound(), turn++) {
-      int calls = Math.min(settings.e2eCallsPerRound(), warmup - done);
-      block(operation, setup, turn % 2 == 0 ? esgen : floor, calls, null);
-      block(operation, setup, turn % 2 == 0 ? floor : esgen, calls, null);
-    }
+    Warmup.inTurns(settings.e2eWarmupCalls(), settings.e2eCallsPerRound(),
+        calls -> block(operation, setup, esgen, calls, null), calls -> block(operation, setup, floor, calls, null));
     Tally esgenTally = new Tally();
     Tally floorTally = new Tally();
     for (int round = 0; round < settings.e2eRounds(); round++) {
