@@ -111,13 +111,12 @@ public final class CompileTimeBenchmark {
       try (Stream<Path> files = Files.walk(work.resolve("generated-warm-with"))) {
         generated = files.filter(p -> p.toString().endsWith(".java")).toList();
       }
-      Map<Side, List<Path>> units = new EnumMap<>(Side.class);
-      for (Side side : Side.values()) {
-        units.put(side, sources);
-      }
       List<Path> sourcesAndGenerated = new ArrayList<>(sources);
       sourcesAndGenerated.addAll(generated);
-      units.put(Side.GENERATED_WITHOUT_PROCESSOR, sourcesAndGenerated);
+      Map<Side, List<Path>> units = new EnumMap<>(Side.class);
+      for (Side side : Side.values()) {
+        units.put(side, side == Side.GENERATED_WITHOUT_PROCESSOR ? sourcesAndGenerated : sources);
+      }
       for (Side side : Side.values()) {
         if (side != Side.WITH) {
           compile(work, "warm-" + side, units.get(side), options.get(side));
@@ -125,30 +124,32 @@ public final class CompileTimeBenchmark {
       }
       int runs = settings.compileRuns();
       Side[] sides = Side.values();
-      Map<Side, long[][]> measured = new EnumMap<>(Side.class);
+      Map<Side, List<Compilation>> measured = new EnumMap<>(Side.class);
       for (Side side : sides) {
-        measured.put(side, new long[2][runs]);
+        measured.put(side, new ArrayList<>());
       }
       for (int run = 0; run < runs; run++) {
         settings.progress().printf("  compile time, %d aggregates: run %d of %d%n", aggregates, run + 1, runs);
         // Each run starts with another side, so that none always follows the same one.
         for (int turn = 0; turn < sides.length; turn++) {
           Side side = sides[(run + turn) % sides.length];
-          long[] wallAndCpu = compile(work, side + "-" + run, units.get(side), options.get(side));
-          measured.get(side)[0][run] = wallAndCpu[0];
-          measured.get(side)[1][run] = wallAndCpu[1];
+          measured.get(side).add(compile(work, side + "-" + run, units.get(side), options.get(side)));
         }
       }
       Map<Side, Timing> timings = new EnumMap<>(Side.class);
-      measured.forEach((side, values) -> timings.put(side, new Timing(median(values[0]) / 1e6, median(values[1]) / 1e6)));
+      measured.forEach((side, compilations) -> timings.put(side, new Timing(
+          median(compilations.stream().mapToLong(Compilation::wallNanos).toArray()) / 1e6,
+          median(compilations.stream().mapToLong(Compilation::cpuNanos).toArray()) / 1e6)));
       return new Result(aggregates, eventsPerAggregate, sources.size(), generated.size(), runs, timings);
     } finally {
       delete(work);
     }
   }
 
-  /** Wall and compiling-thread CPU nanoseconds of one compilation. */
-  private static long[] compile(Path work, String name, List<Path> sources, List<String> options) throws IOException {
+  /** What one compilation took, by the wall clock and in the compiling thread's CPU time. */
+  private record Compilation(long wallNanos, long cpuNanos) {}
+
+  private static Compilation compile(Path work, String name, List<Path> sources, List<String> options) throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     Path classes = Files.createDirectories(work.resolve("classes-" + name));
@@ -166,7 +167,7 @@ public final class CompileTimeBenchmark {
       if (!ok) {
         throw new IllegalStateException("the generated domain did not compile (" + name + "):\n" + diagnostics);
       }
-      return new long[] {elapsed, cpu};
+      return new Compilation(elapsed, cpu);
     }
   }
 
