@@ -15,13 +15,13 @@ import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
 import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
+import dev.esgen.runtime.internal.retry.RetryBudget;
 import dev.esgen.runtime.internal.storage.AppendIds;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -58,10 +58,11 @@ import java.util.function.Function;
  * {@link java.util.concurrent.ExecutionException}, is e.g. the {@link VersionConflictException}. The
  * exceptions and what they say about what is stored are those of {@link EventSourcedRepository}.
  *
- * <p><b>Contention.</b> A synchronous {@code transact} that loses a race makes this store's writers of the
- * stream take turns, which blocks their threads. {@link #transact} here never waits for a turn: after a
- * conflict it backs off through the delayed executor (the policy's conflict backoff), then decides on the
- * state the winner left in the state cache, or on a strongly consistent reload. With the state cache it
+ * <p><b>Contention.</b> A {@code transact} that loses a race makes this store's writers of the stream take
+ * turns, as the synchronous one does, and in the same line as the synchronous writers: each then decides
+ * on the state the one before left (in the state cache, or on a strongly consistent reload), so that they
+ * stop colliding with each other. Waiting for a turn holds no thread: the writer that hands the turn on
+ * completes a future, and the next one continues on the store's executor. With the state cache it
  * paces itself against other processes as the synchronous one does: a store that lost the stream to
  * another process lately leaves a gap before every few commands it decides on remembered state, and a
  * command that lost a quarter of its attempts waits patiently (see {@code docs/operations.md}).
@@ -572,15 +573,14 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         return CompletableFuture.completedFuture(repeat.get());
       }
       Decision<A, I, E> decision = new Decision<>(id, idString(id), options, metadata, decide);
-      if (!cache().enabled()) {
-        return decideFirst(decision, operation);
-      }
-      // As in the synchronous repository: a store that lost this stream to another process lately leaves
-      // that process a gap before every few commands it decides on remembered state (ContentionPacing).
-      Duration gap = operation.budget().gapBeforeRemembered(definition.name(), decision.aid());
-      return gap.isZero()
-          ? decideFirst(decision, operation)
-          : CompletableFutures.after(gap, store.executor(), () -> decideFirst(decision, operation));
+      // As in the synchronous repository: on a stream this store's writers contend for, they write in turn
+      // rather than collide, and with the state cache a store that lost the stream to another process
+      // lately leaves that process a gap before every few commands (ContentionPacing). Waiting for the
+      // turn holds no thread: the turn hands itself on through the store's executor.
+      RetryBudget budget = operation.budget();
+      return budget.awaitTurnAsync(definition.name(), decision.aid(), !cache().enabled(), store.executor())
+          .thenCompose(inTurn -> decideFirst(decision, operation))
+          .whenComplete((written, failure) -> budget.releaseTurn());
     });
   }
 
@@ -602,8 +602,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   /**
    * One round of the transact loop of {@link EventSourcedRepository}, on {@code current}: the same rules
    * for when a decision that writes nothing must be confirmed by a strongly consistent read, and the same
-   * retry budget for conflicts, but the pause after a conflict is spent on the delayed executor instead
-   * of a turn a thread waits for.
+   * retry budget and turns for conflicts, but the wait in line and the pause after a conflict hold no
+   * thread: they are spent on the store's executor.
    */
   private CompletableFuture<Versioned<A>> decideAndAppend(Decision<A, I, E> decision, LoadedStream<A> current,
       boolean confirmed, OperationRecorder.Operation operation) {
@@ -633,6 +633,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
     return appendTo(id, current, events, decision.options(), decision.metadata(), operation)
         .handle((written, failure) -> {
           if (failure == null) {
+            operation.budget().wrote(definition.name(), decision.aid());
             return CompletableFuture.completedFuture(written);
           }
           Throwable cause = CompletableFutures.unwrap(failure);
@@ -644,21 +645,21 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           // As in the synchronous repository: with the cache, a refused write that finds no newer version
           // remembered lost to another process.
           boolean toAnotherProcess = cache().enabled() && cachedNewerThan(decision.aid(), refused).isEmpty();
-          Optional<Duration> pause = operation.budget()
-              .pauseAfterConflict(definition.name(), decision.aid(), conflict, toAnotherProcess);
-          if (pause.isEmpty()) {
-            return CompletableFuture.<Versioned<A>>failedFuture(new VersionConflictException(definition.name(),
-                decision.aid(), conflict.expectedVersion(), conflict.actualVersion(),
-                operation.budget().failedAttempts(), conflict));
-          }
-          return CompletableFutures.after(pause.get(), store.executor(), () -> {
-            // The winner may be a writer of this process, whose stream the cache holds: no reload then.
-            Optional<LoadedStream<A>> newer = cachedNewerThan(decision.aid(), refused);
-            CompletableFuture<LoadedStream<A>> next = newer.isPresent()
-                ? CompletableFuture.completedFuture(newer.get())
-                : loadExisting(id, operation);
-            return next.thenCompose(stream -> decideAndAppend(decision, stream, newer.isEmpty(), operation));
-          });
+          return operation.budget()
+              .retryConflictAsync(definition.name(), decision.aid(), conflict, toAnotherProcess, store.executor())
+              .thenCompose(again -> {
+                if (!again) {
+                  return CompletableFuture.<Versioned<A>>failedFuture(new VersionConflictException(
+                      definition.name(), decision.aid(), conflict.expectedVersion(), conflict.actualVersion(),
+                      operation.budget().failedAttempts(), conflict));
+                }
+                // The winner may be a writer of this process, whose stream the cache holds: no reload then.
+                Optional<LoadedStream<A>> newer = cachedNewerThan(decision.aid(), refused);
+                CompletableFuture<LoadedStream<A>> next = newer.isPresent()
+                    ? CompletableFuture.completedFuture(newer.get())
+                    : loadExisting(id, operation);
+                return next.thenCompose(stream -> decideAndAppend(decision, stream, newer.isEmpty(), operation));
+              });
         })
         .thenCompose(next -> next);
   }

@@ -4,7 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.esgen.runtime.config.RetryPolicy;
 import java.time.Duration;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -58,7 +59,7 @@ public final class ContendedStreams {
    * estimates, and a lost update only drops one sample or shifts one gap by a command.
    */
   static final class Contention {
-    private final Semaphore turn = new Semaphore(1, true);
+    private final StreamTurn turn = new StreamTurn();
     private volatile long lastContendedNanos;
     /**
      * When a write of this store lost to another process's (made in this stream's turn, or known by the
@@ -197,24 +198,38 @@ public final class ContendedStreams {
    * @return how the wait ended
    */
   static Wait take(Contention contention, long untilNanos) {
-    try {
-      // The timed tryAcquire honours the semaphore's fairness; the untimed one would barge.
-      if (contention.turn.tryAcquire(0, TimeUnit.NANOSECONDS)) {
-        return Wait.AT_ONCE;
-      }
-      contention.lastContendedNanos = System.nanoTime();
-      contention.lastQueuedNanos = contention.lastContendedNanos;
-      long left = untilNanos - System.nanoTime();
-      return left > 0 && contention.turn.tryAcquire(left, TimeUnit.NANOSECONDS) ? Wait.AFTER_OTHERS : Wait.TIMED_OUT;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Wait.TIMED_OUT;
+    CompletableFuture<Boolean> requested = contention.turn.request();
+    if (requested.isDone()) {
+      return Wait.AT_ONCE;
     }
+    queued(contention);
+    return contention.turn.await(requested, untilNanos - System.nanoTime()) ? Wait.AFTER_OTHERS : Wait.TIMED_OUT;
+  }
+
+  /**
+   * As {@link #take}, without holding a thread: the future completes on {@code executor} when the turn is
+   * taken or the wait ends.
+   */
+  static CompletableFuture<Wait> takeAsync(Contention contention, long untilNanos, Executor executor) {
+    CompletableFuture<Boolean> requested = contention.turn.request();
+    if (requested.isDone()) {
+      return CompletableFuture.completedFuture(Wait.AT_ONCE);
+    }
+    queued(contention);
+    long left = Math.max(untilNanos - System.nanoTime(), 0);
+    CompletableFuture.delayedExecutor(left, TimeUnit.NANOSECONDS, executor).execute(() -> requested.complete(Boolean.FALSE));
+    // Not on the thread that handed the turn on: that is the end of another writer's operation.
+    return requested.thenApplyAsync(got -> got ? Wait.AFTER_OTHERS : Wait.TIMED_OUT, executor);
+  }
+
+  private static void queued(Contention contention) {
+    contention.lastContendedNanos = System.nanoTime();
+    contention.lastQueuedNanos = contention.lastContendedNanos;
   }
 
   /** Whether no writer of this store holds the stream's turn or waits for it (a moment's view). */
   static boolean free(Contention contention) {
-    return contention.turn.availablePermits() > 0 && !contention.turn.hasQueuedThreads();
+    return contention.turn.free();
   }
 
   static void release(Contention contention) {

@@ -2,10 +2,15 @@ package dev.esgen.runtime.internal.retry;
 
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.internal.async.CompletableFutures;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * What is left of one operation's {@link RetryPolicy}: the failed attempts so far and the deadline.
@@ -48,10 +53,21 @@ public final class RetryBudget {
     void sleep(Duration pause) throws InterruptedException;
   }
 
+  /** How an asynchronous operation waits without a thread; tests count the pauses instead. */
+  @FunctionalInterface
+  interface Delayer {
+    Delayer EXECUTOR = (pause, executor) -> CompletableFuture.runAsync(() -> {},
+        CompletableFuture.delayedExecutor(pause.toNanos(), TimeUnit.NANOSECONDS, executor));
+
+    /** A future completed on {@code executor} once {@code pause} has passed. */
+    CompletableFuture<Void> delay(Duration pause, Executor executor);
+  }
+
   private final RetryPolicy policy;
   private final Observer observer;
   private final ContendedStreams contended;
   private final Sleeper sleeper;
+  private final Delayer delayer;
   private final long deadlineNanos;
   private int failedAttempts;
   private Duration lastConflictPause = Duration.ZERO;
@@ -72,10 +88,15 @@ public final class RetryBudget {
   }
 
   RetryBudget(RetryPolicy policy, Observer observer, ContendedStreams contended, Sleeper sleeper) {
+    this(policy, observer, contended, sleeper, Delayer.EXECUTOR);
+  }
+
+  RetryBudget(RetryPolicy policy, Observer observer, ContendedStreams contended, Sleeper sleeper, Delayer delayer) {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.observer = Objects.requireNonNull(observer, "observer");
     this.contended = Objects.requireNonNull(contended, "contended");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.delayer = Objects.requireNonNull(delayer, "delayer");
     this.attemptStartedNanos = System.nanoTime();
     this.deadlineNanos = attemptStartedNanos + policy.deadline().toNanos();
   }
@@ -119,13 +140,8 @@ public final class RetryBudget {
    *     write made in the stream's turn counts so anyway: the store's own writers take turns.
    */
   public boolean retryConflict(String aggregateType, String aid, Throwable cause, boolean toAnotherProcess) {
-    failedAttempts++;
-    // Writers of this store that take the stream's turn do not collide with each other: a write made in the
-    // turn lost to a writer in another process (or one of this store's that gave up waiting in line).
-    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid, turn != null || toAnotherProcess);
-    lost.attemptTook(System.nanoTime() - attemptStartedNanos);
-    if (failedAttempts >= policy.maxAttempts()) {
-      observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause), Optional.empty());
+    ContendedStreams.Contention lost = lostWrite(aggregateType, aid, toAnotherProcess);
+    if (spent(cause)) {
       return false;
     }
     if (turn == null) {
@@ -133,21 +149,93 @@ public final class RetryBudget {
       long waitStarted = System.nanoTime();
       ContendedStreams.Wait wait =
           contention == null ? ContendedStreams.Wait.TIMED_OUT : ContendedStreams.take(contention, turnWaitEnd());
-      if (wait != ContendedStreams.Wait.TIMED_OUT) {
-        turn = contention;
-      }
-      if (wait == ContendedStreams.Wait.AFTER_OTHERS) {
-        // Whoever went first wrote the stream since this operation read it: a reload finds it settled.
-        observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause),
-            Optional.of(Duration.ofNanos(System.nanoTime() - waitStarted)));
-        attemptStartedNanos = System.nanoTime();
+      if (tookTurn(contention, wait, cause, waitStarted)) {
         return true;
       }
     }
-    boolean again = pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause),
-        paced ? conflictPause(lost.cycleNanos()) : rememberedConflictPause());
+    boolean again = pause(FailureKind.VERSION_CONFLICT, Failures.describe(cause), nextConflictPause(lost));
     attemptStartedNanos = System.nanoTime();
     return again;
+  }
+
+  /**
+   * As {@link #retryConflict(String, String, Throwable, boolean)}, without holding a thread: the wait in
+   * line and the pause are spent on {@code executor} (through a delayed executor). The future completes
+   * with true when the caller should decide again, false when the budget is spent.
+   */
+  public CompletableFuture<Boolean> retryConflictAsync(String aggregateType, String aid, Throwable cause,
+      boolean toAnotherProcess, Executor executor) {
+    ContendedStreams.Contention lost = lostWrite(aggregateType, aid, toAnotherProcess);
+    if (spent(cause)) {
+      return CompletableFuture.completedFuture(false);
+    }
+    ContendedStreams.Contention contention = turn == null ? contended.contention(aggregateType, aid) : null;
+    if (contention == null) {
+      return pauseAfterConflict(lost, cause, executor);
+    }
+    long waitStarted = System.nanoTime();
+    return ContendedStreams.takeAsync(contention, deadlineNanos, executor).thenCompose(wait ->
+        tookTurn(contention, wait, cause, waitStarted)
+            ? CompletableFuture.completedFuture(true)
+            : pauseAfterConflict(lost, cause, executor));
+  }
+
+  /** Counts a failed attempt: a write on the stream that lost; returns the stream's contention. */
+  private ContendedStreams.Contention lostWrite(String aggregateType, String aid, boolean toAnotherProcess) {
+    failedAttempts++;
+    // Writers of this store that take the stream's turn do not collide with each other: a write made in the
+    // turn lost to a writer in another process (or one of this store's that gave up waiting in line).
+    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid, turn != null || toAnotherProcess);
+    lost.attemptTook(System.nanoTime() - attemptStartedNanos);
+    return lost;
+  }
+
+  /** Whether the conflict just counted used up the attempts, which the observer then hears. */
+  private boolean spent(Throwable cause) {
+    if (failedAttempts < policy.maxAttempts()) {
+      return false;
+    }
+    observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause), Optional.empty());
+    return true;
+  }
+
+  /**
+   * Holds {@code contention}'s turn unless the wait for it ended first; returns whether other writers of
+   * this store went first, so that the stream is settled and the caller decides again at once.
+   */
+  private boolean tookTurn(ContendedStreams.Contention contention, ContendedStreams.Wait wait, Throwable cause,
+      long waitStarted) {
+    if (wait != ContendedStreams.Wait.TIMED_OUT) {
+      turn = contention;
+    }
+    if (wait != ContendedStreams.Wait.AFTER_OTHERS) {
+      return false;
+    }
+    // Whoever went first wrote the stream since this operation read it: a reload finds it settled.
+    observer.failed(FailureKind.VERSION_CONFLICT, failedAttempts, Failures.describe(cause),
+        Optional.of(Duration.ofNanos(System.nanoTime() - waitStarted)));
+    attemptStartedNanos = System.nanoTime();
+    return true;
+  }
+
+  private CompletableFuture<Boolean> pauseAfterConflict(ContendedStreams.Contention lost, Throwable cause,
+      Executor executor) {
+    Optional<Duration> pause = allowPause(FailureKind.VERSION_CONFLICT, Failures.describe(cause), nextConflictPause(lost));
+    if (pause.isEmpty()) {
+      return CompletableFuture.completedFuture(false);
+    }
+    return after(pause.get(), executor, () -> {
+      attemptStartedNanos = System.nanoTime();
+      return CompletableFuture.completedFuture(true);
+    });
+  }
+
+  /**
+   * The pause after a lost write on {@code lost}'s stream: capped at a few write cycles for a paced writer,
+   * else that of a writer deciding on remembered state.
+   */
+  private Duration nextConflictPause(ContendedStreams.Contention lost) {
+    return paced ? conflictPause(lost.cycleNanos()) : rememberedConflictPause();
   }
 
   /**
@@ -172,32 +260,74 @@ public final class RetryBudget {
     if (turn != null) {
       return;
     }
-    if (!paced && failedAttempts == 0) {
-      ContendedStreams.Contention others = contended.lostToOthers(aggregateType, aid);
-      // The writer that won against other processes keeps winning on the state it remembers; a gap before
-      // every few of its commands lets the writers it beat in. Not while writers of its own store are in
-      // line: they hand the stream on by turns.
-      if (others != null && alone(others, System.nanoTime()) && ContentionPacing.yields(others)) {
-        politePause(others);
-      }
-    }
+    sleepIfAny(rememberedGap(aggregateType, aid));
     ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
     if (contention == null) {
       return;
     }
-    // Writers of this store in line follow each other without a pause: the turn already hands the stream
-    // from one to the next, and pausing with the turn free let the stream drop out of contention and them
-    // collide again (measured: 11-13 conflicts in 400 commands instead of 3). The pause is for a store whose
-    // writer has no one of its own in line, the one that can keep other processes out. It comes before the
-    // turn is taken, so that it never holds up a writer of its own store.
-    long now = System.nanoTime();
-    if (paced && failedAttempts == 0 && contention.lostToOthersRecently(now) && alone(contention, now)) {
-      politePause(contention);
-    }
+    sleepIfAny(politeGap(contention));
     if (ContendedStreams.take(contention, turnWaitEnd()) != ContendedStreams.Wait.TIMED_OUT) {
       turn = contention;
     }
     attemptStartedNanos = System.nanoTime();
+  }
+
+  /**
+   * As {@link #awaitTurn}, without holding a thread: the gaps and the wait in line are spent on
+   * {@code executor} (through a delayed executor). The future completes when the operation may decide.
+   */
+  public CompletableFuture<Void> awaitTurnAsync(String aggregateType, String aid, boolean paced, Executor executor) {
+    this.paced = paced;
+    if (turn != null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return after(rememberedGap(aggregateType, aid), executor, () -> {
+      ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
+      if (contention == null) {
+        return CompletableFuture.completedFuture(null);
+      }
+      return after(politeGap(contention), executor, () ->
+          ContendedStreams.takeAsync(contention, deadlineNanos, executor).thenAccept(wait -> {
+            if (wait != ContendedStreams.Wait.TIMED_OUT) {
+              turn = contention;
+            }
+            attemptStartedNanos = System.nanoTime();
+          }));
+    });
+  }
+
+  /**
+   * The gap a writer that is not paced leaves before a new operation: while a write of this store lost
+   * to another process's lately and no writer of this store is in line, before every few operations
+   * (ContentionPacing#yields); else zero. The writer that won against other processes keeps winning on
+   * the state it remembers, and the gap lets the writers it beat in. Not while writers of its own store
+   * are in line: they hand the stream on by turns.
+   */
+  private Duration rememberedGap(String aggregateType, String aid) {
+    if (paced || failedAttempts > 0) {
+      return Duration.ZERO;
+    }
+    ContendedStreams.Contention others = contended.lostToOthers(aggregateType, aid);
+    return others != null && alone(others, System.nanoTime()) && ContentionPacing.yields(others)
+        ? politePause(others)
+        : Duration.ZERO;
+  }
+
+  /**
+   * The pause a paced writer takes before the turn on a contended stream: a polite one when a write of
+   * this store made in the turn lost lately and no writer of this store is in line, else zero.
+   *
+   * <p>Writers of this store in line follow each other without a pause: the turn already hands the stream
+   * from one to the next, and pausing with the turn free let the stream drop out of contention and them
+   * collide again (measured: 11-13 conflicts in 400 commands instead of 3). The pause is for a store whose
+   * writer has no one of its own in line, the one that can keep other processes out. It comes before the
+   * turn is taken, so that it never holds up a writer of its own store.
+   */
+  private Duration politeGap(ContendedStreams.Contention contention) {
+    long now = System.nanoTime();
+    return paced && failedAttempts == 0 && contention.lostToOthersRecently(now) && alone(contention, now)
+        ? politePause(contention)
+        : Duration.ZERO;
   }
 
   /** Whether no writer of this store holds the stream's turn or waited in line for it lately. */
@@ -205,12 +335,23 @@ public final class RetryBudget {
     return !contention.queuedRecently(now) && ContendedStreams.free(contention);
   }
 
-  /** Pauses a random part of a few of the stream's write cycles, unless that would pass the deadline. */
-  private void politePause(ContendedStreams.Contention contention) {
+  /** A random part of a few of the stream's write cycles; zero when that would pass the deadline. */
+  private Duration politePause(ContendedStreams.Contention contention) {
     Duration pause = ContentionPacing.politePause(policy, contention.cycleNanos(), ThreadLocalRandom.current());
-    if (System.nanoTime() + pause.toNanos() < deadlineNanos) {
+    return System.nanoTime() + pause.toNanos() < deadlineNanos ? pause : Duration.ZERO;
+  }
+
+  private void sleepIfAny(Duration pause) {
+    if (!pause.isZero()) {
       sleep(pause);
     }
+  }
+
+  /** {@code step} at once when {@code pause} is zero, else after it on {@code executor}. */
+  private <T> CompletableFuture<T> after(Duration pause, Executor executor, Supplier<? extends CompletableFuture<T>> step) {
+    return pause.isZero()
+        ? CompletableFutures.start(step)
+        : delayer.delay(pause, executor).thenCompose(elapsed -> CompletableFutures.start(step));
   }
 
   /**
@@ -245,6 +386,11 @@ public final class RetryBudget {
    * decides, as between processes.
    */
   private long turnWaitEnd() {
+    // An asynchronous writer waits in line until its deadline instead (retryConflictAsync, awaitTurnAsync):
+    // it holds no thread meanwhile, and its decide function never blocks, so no writer before it can be
+    // waiting for it, unless a synchronous decide function waits for an asynchronous command on the same
+    // stream, which then goes on when its deadline comes. Going on without the turn after the longest
+    // pause made a burst of 16 asynchronous commands on one stream collide again.
     return Math.min(deadlineNanos, System.nanoTime() + policy.maxDelay().toNanos());
   }
 
@@ -272,48 +418,10 @@ public final class RetryBudget {
   }
 
   /**
-   * For callers that must not block a thread, before a new operation on the stream {@code aid} of
-   * {@code aggregateType} decides on the state its store remembers (the state cache): the gap to leave
-   * first, as {@link #awaitTurn} leaves it for a writer that is not paced, without taking a turn; zero for
-   * none. From then on the operation's conflict pauses ({@link #pauseAfterConflict}) are those of a writer
-   * deciding on remembered state.
-   */
-  public Duration gapBeforeRemembered(String aggregateType, String aid) {
-    paced = false;
-    if (failedAttempts > 0) {
-      return Duration.ZERO;
-    }
-    ContendedStreams.Contention others = contended.lostToOthers(aggregateType, aid);
-    if (others == null || !alone(others, System.nanoTime()) || !ContentionPacing.yields(others)) {
-      return Duration.ZERO;
-    }
-    Duration pause = ContentionPacing.politePause(policy, others.cycleNanos(), ThreadLocalRandom.current());
-    return System.nanoTime() + pause.toNanos() < deadlineNanos ? pause : Duration.ZERO;
-  }
-
-  /**
-   * As {@link #retryConflict(String, String, Throwable, boolean)}, but does not wait and takes no turn: counts
-   * the write on the stream that lost and returns the pause before deciding again, empty when the budget is
-   * spent. For callers that must not block a thread (asynchronous operations wait on a delayed executor):
-   * after {@link #gapBeforeRemembered} the pauses of a writer deciding on remembered state, else the
-   * policy's conflict backoff.
-   */
-  public Optional<Duration> pauseAfterConflict(String aggregateType, String aid, Throwable cause,
-      boolean toAnotherProcess) {
-    failedAttempts++;
-    long now = System.nanoTime();
-    contended.conflicted(aggregateType, aid, toAnotherProcess).attemptTook(now - attemptStartedNanos);
-    Optional<Duration> pause = allowPause(FailureKind.VERSION_CONFLICT, Failures.describe(cause),
-        paced ? conflictPause(0) : rememberedConflictPause());
-    attemptStartedNanos = now + pause.map(Duration::toNanos).orElse(0L);
-    return pause;
-  }
-
-  /**
    * Counts a failed attempt of kind {@code kind} as {@link #retry(FailureKind, Throwable)} does, but does
    * not wait: returns the pause to wait before the next attempt, empty when the budget is spent. For
    * callers that must not block a thread (asynchronous operations wait on a delayed executor); a version
-   * conflict pauses with the conflict backoff (a command's conflict goes to {@link #pauseAfterConflict}).
+   * conflict pauses with the conflict backoff (a command's conflict goes to {@link #retryConflictAsync}).
    */
   public Optional<Duration> pauseBeforeRetry(FailureKind kind, Throwable cause) {
     return nextPause(kind, Failures.describe(cause));

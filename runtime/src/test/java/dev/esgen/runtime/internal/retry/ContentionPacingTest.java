@@ -9,13 +9,17 @@ import dev.esgen.runtime.error.VersionConflictException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The pauses on a stream other processes contend for too, in write cycles; and that no other stream pauses. */
 class ContentionPacingTest {
+
+  private static final Executor DIRECT = Runnable::run;
 
   private static final RetryPolicy POLICY = new RetryPolicy(20, Duration.ofMillis(10), Duration.ofMillis(500));
   private static final long MS = 1_000_000L;
@@ -281,39 +285,79 @@ class ContentionPacingTest {
   @Test
   void withoutBlockingAWriterOnRememberedStateGetsTheSameGapsAndPatienceAsPausesToWait() {
     List<Duration> slept = new ArrayList<>();
+    List<Duration> delayed = new ArrayList<>();
+    RetryBudget.Delayer counted = (pause, executor) -> {
+      delayed.add(pause);
+      return CompletableFuture.completedFuture(null);
+    };
     ContendedStreams contended = new ContendedStreams(POLICY);
-    RetryBudget loser = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
-    assertEquals(Duration.ZERO, loser.gapBeforeRemembered("counter", "a"), "never lost: no gap");
-    assertTrue(loser.pauseAfterConflict("counter", "a", LOST, true).isPresent());
+    RetryBudget loser = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add, counted);
+    assertTrue(loser.awaitTurnAsync("counter", "a", false, DIRECT).isDone());
+    assertEquals(List.of(), delayed, "never lost: no gap");
+    assertTrue(loser.retryConflictAsync("counter", "a", LOST, true, DIRECT).join());
+    assertTrue(loser.holdsTurn(), "after a conflict the writer holds the stream's turn, as a blocking one does");
+    loser.releaseTurn();
 
     List<Integer> gapsBefore = new ArrayList<>();
     int commands = 3 * ContentionPacing.GAP_EVERY;
     for (int command = 1; command <= commands; command++) {
-      RetryBudget budget = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
-      Duration gap = budget.gapBeforeRemembered("counter", "a");
-      assertTrue(gap.compareTo(POLICY.maxDelay()) <= 0, gap.toString());
-      if (!gap.isZero()) {
+      RetryBudget budget = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add, counted);
+      int before = delayed.size();
+      assertTrue(budget.awaitTurnAsync("counter", "a", false, DIRECT).isDone(), "no one in line: no wait");
+      if (delayed.size() > before) {
+        assertTrue(delayed.get(before).compareTo(POLICY.maxDelay()) <= 0, delayed.get(before).toString());
         gapsBefore.add(command);
       }
-      assertFalse(budget.holdsTurn(), "a caller that must not block takes no turn");
+      budget.releaseTurn();
     }
     List<Integer> expected = gapCommands(commands);
     assertEquals(expected, gapsBefore, "a gap before every " + ContentionPacing.GAP_EVERY + "th command");
 
-    RetryBudget patient = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
-    patient.gapBeforeRemembered("counter", "b");
-    List<Duration> pauses = new ArrayList<>();
-    for (Optional<Duration> pause = patient.pauseAfterConflict("counter", "b", LOST, true); pause.isPresent();
-        pause = patient.pauseAfterConflict("counter", "b", LOST, true)) {
-      pauses.add(pause.get());
+    delayed.clear();
+    RetryBudget patient = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add, counted);
+    patient.awaitTurnAsync("counter", "b", false, DIRECT).join();
+    while (patient.retryConflictAsync("counter", "b", LOST, true, DIRECT).join()) {
+      assertTrue(patient.holdsTurn());
     }
+    patient.releaseTurn();
     assertEquals(POLICY.maxAttempts(), patient.failedAttempts());
-    assertEquals(POLICY.maxAttempts() - 1, pauses.size(), "the last loss spends the budget");
-    for (int i = POLICY.maxAttempts() / 4 - 1; i < pauses.size(); i++) {
-      assertTrue(pauses.get(i).compareTo(POLICY.maxDelay().dividedBy(2)) >= 0,
-          "patient after failed attempt " + (i + 1) + ": " + pauses.get(i));
+    assertEquals(POLICY.maxAttempts() - 1, delayed.size(), "the last loss spends the budget");
+    for (int i = POLICY.maxAttempts() / 4 - 1; i < delayed.size(); i++) {
+      assertTrue(delayed.get(i).compareTo(POLICY.maxDelay().dividedBy(2)) >= 0,
+          "patient after failed attempt " + (i + 1) + ": " + delayed.get(i));
     }
     assertEquals(List.of(), slept, "nothing waited on the calling thread");
+  }
+
+  @Test
+  void anAsynchronousWriterWaitsInLineBehindABlockingOneWithoutAThread() throws Exception {
+    List<Duration> slept = new ArrayList<>();
+    ContendedStreams contended = new ContendedStreams(POLICY);
+    RetryBudget first = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
+    assertTrue(first.retryConflict("counter", "c", LOST, false));
+    assertTrue(first.holdsTurn());
+
+    RetryBudget second = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, slept::add);
+    List<Duration> waited = new ArrayList<>();
+    RetryBudget.Observer heard = (kind, failedAttempts, errorCode, retryAfter) -> retryAfter.ifPresent(waited::add);
+    RetryBudget third = new RetryBudget(POLICY, heard, contended, slept::add, (pause, executor) -> {
+      throw new AssertionError("a writer behind others in line does not pause: " + pause);
+    });
+    CompletableFuture<Void> secondInLine = second.awaitTurnAsync("counter", "c", true, DIRECT);
+    CompletableFuture<Boolean> thirdInLine = third.retryConflictAsync("counter", "c", LOST, false, DIRECT);
+    assertFalse(secondInLine.isDone(), "the turn is held");
+    assertFalse(thirdInLine.isDone(), "the turn is held");
+
+    first.releaseTurn();
+    secondInLine.get(5, TimeUnit.SECONDS);
+    assertTrue(second.holdsTurn());
+    assertFalse(thirdInLine.isDone(), "one writer at a time, in the order they came");
+    second.releaseTurn();
+    assertTrue(thirdInLine.get(5, TimeUnit.SECONDS), "decides again at once, on what the writers before left");
+    assertTrue(third.holdsTurn());
+    assertEquals(1, waited.size(), "its wait in line is reported as the wait before the next attempt");
+    third.releaseTurn();
+    assertEquals(1, slept.size(), "only the blocking writer paused after its conflict, holding the turn");
   }
 
   /**
