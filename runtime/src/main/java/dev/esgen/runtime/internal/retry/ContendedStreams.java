@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What one store knows of the streams its own writers recently fought over: a small bounded map from
- * stream to the time of its last contention (a lost write, or a writer that had to wait), with one fair
- * turn per stream.
+ * stream to the time of its last contention (a lost write, a writer that had to wait, a turn that ended),
+ * with one fair turn per stream.
  *
  * <p>Writers of one process that retry a hot stream with backoff keep colliding with each other: each
  * round one wins and the others reload, decide and lose again, and the unlucky one's wait grows while
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * state the one before left (in the state cache when it is on): no conflict among them, one attempt per
  * command, and a tail bounded by the queue. Only contended streams have turns, so a stream with one
  * writer pays nothing; a stream stops being contended when no writer holds or waits for its turn and its
- * last contention is {@link #CONTENDED_FOR} ago.
+ * last contention (a lost write, a wait in line, the end of a turn) is {@link #CONTENDED_FOR} ago.
  * Writers in other processes do not take these turns: against them the version condition and the
  * backoff still decide. A store also remembers for a while ({@link #othersFor}) that a write of its own
  * lost to another process's on the stream, so that its writers deciding on remembered state leave the
@@ -232,7 +232,13 @@ public final class ContendedStreams {
     return contention.turn.free();
   }
 
+  /**
+   * Hands the stream's turn on. The stream stays contended for {@link #CONTENDED_FOR} after that: a burst
+   * of commands that arrives after the line drained, when the line took longer than that, still takes
+   * turns instead of colliding all over again.
+   */
   static void release(Contention contention) {
+    contention.lastContendedNanos = System.nanoTime();
     contention.turn.release();
   }
 
