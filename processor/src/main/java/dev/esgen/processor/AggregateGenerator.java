@@ -4,9 +4,9 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.TypeSpec;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import javax.annotation.processing.Filer;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ModuleElement;
@@ -21,10 +21,10 @@ final class AggregateGenerator {
   private final Elements elements;
 
   /**
-   * Whether {@code java.lang} has a type of each simple name asked so far. Every aggregate of a package asks
-   * about the same names, and a lookup of a name that is not there costs javac a search of every module.
+   * The simple names of {@code java.lang}'s types, read once: asking for each name of each aggregate's
+   * package instead cost javac a lookup (and for a name not there, a failed search) every time.
    */
-  private final Map<String, Boolean> inJavaLang = new HashMap<>();
+  private Set<String> javaLang;
 
   public AggregateGenerator(Filer filer, Elements elements) {
     this.filer = filer;
@@ -78,12 +78,17 @@ final class AggregateGenerator {
   }
 
   private boolean inJavaLang(String simpleName) {
-    return inJavaLang.computeIfAbsent(simpleName, name -> {
-      String qualified = "java.lang." + name;
+    if (javaLang == null) {
       // Without modules (source level 8) there is no java.base, and the lookup searches the one there is.
       ModuleElement javaBase = elements.getModuleElement("java.base");
-      return (javaBase == null ? elements.getTypeElement(qualified) : elements.getTypeElement(javaBase, qualified)) != null;
-    });
+      PackageElement lang = javaBase == null
+          ? elements.getPackageElement("java.lang")
+          : elements.getPackageElement(javaBase, "java.lang");
+      javaLang = lang == null ? Set.of() : ElementFilter.typesIn(lang.getEnclosedElements()).stream()
+          .map(type -> type.getSimpleName().toString())
+          .collect(Collectors.toUnmodifiableSet());
+    }
+    return javaLang.contains(simpleName);
   }
 
   /** A generated file could not be written. */

@@ -3,6 +3,7 @@ package dev.esgen.processor;
 import static dev.esgen.processor.AggregateAnalyzer.display;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,6 +79,8 @@ final class JacksonTypes {
   private final ErrorReporter errors;
   private final JacksonVisibility visibility;
   private final CompiledTypes compiledTypes;
+  /** Per supertype name, whether each type asked about has it. */
+  private final Map<String, Map<Element, Boolean>> hasSupertype = new HashMap<>();
 
   JacksonTypes(Types types, ErrorReporter errors, JacksonVisibility visibility, CompiledTypes compiledTypes) {
     this.types = types;
@@ -349,12 +352,25 @@ final class JacksonTypes {
 
   /** {@code type} viewed as its supertype {@code qualifiedName}, with that supertype's type arguments. */
   private Optional<DeclaredType> asSupertype(DeclaredType type, String qualifiedName) {
+    // Most types checked (String, Instant, the state's own records) are neither maps nor iterables, and
+    // come up again in every aggregate: their answer is kept rather than their supertypes walked again.
+    Map<Element, Boolean> known = hasSupertype.computeIfAbsent(qualifiedName, name -> new HashMap<>());
+    Element element = type.asElement();
+    if (Boolean.FALSE.equals(known.get(element))) {
+      return Optional.empty();
+    }
+    Optional<DeclaredType> found = findSupertype(type, qualifiedName);
+    known.put(element, found.isPresent());
+    return found;
+  }
+
+  private Optional<DeclaredType> findSupertype(DeclaredType type, String qualifiedName) {
     if (((TypeElement) type.asElement()).getQualifiedName().contentEquals(qualifiedName)) {
       return Optional.of(type);
     }
     for (TypeMirror supertype : types.directSupertypes(type)) {
       if (supertype instanceof DeclaredType declared) {
-        Optional<DeclaredType> found = asSupertype(declared, qualifiedName);
+        Optional<DeclaredType> found = findSupertype(declared, qualifiedName);
         if (found.isPresent()) {
           return found;
         }

@@ -1,6 +1,8 @@
 package dev.esgen.processor;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
@@ -34,13 +36,19 @@ final class MisplacedAnnotations {
   }
 
   void check(RoundEnvironment round) {
+    Map<String, TypeElement> annotations = new LinkedHashMap<>();
     for (String name : COMPONENT_ANNOTATIONS) {
       TypeElement annotation = elements.getTypeElement(name);
-      if (annotation == null) {
-        continue;
+      if (annotation != null) {
+        annotations.put(name, annotation);
       }
-      for (Element element : round.getElementsAnnotatedWith(annotation)) {
-        AnnotationMirror mirror = Annotations.find(element, name).orElseThrow();
+    }
+    if (annotations.isEmpty()) {
+      return;
+    }
+    // One scan of the round's elements for all of them: each scan visits every member of every type.
+    for (Element element : round.getElementsAnnotatedWithAny(annotations.values().toArray(TypeElement[]::new))) {
+      annotations.forEach((name, annotation) -> Annotations.find(element, name).ifPresent(mirror -> {
         String simpleName = annotation.getSimpleName().toString();
         switch (element.getKind()) {
           case FIELD -> checkField(element, mirror, simpleName);
@@ -49,7 +57,7 @@ final class MisplacedAnnotations {
           // (17) places no diagnostic on a record component.
           default -> { }
         }
-      }
+      }));
     }
   }
 

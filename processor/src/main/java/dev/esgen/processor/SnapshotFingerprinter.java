@@ -1,9 +1,15 @@
 package dev.esgen.processor;
 
+import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.SourcePositions;
 import com.sun.source.util.TreePath;
@@ -17,8 +23,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.AnnotationMirror;
@@ -87,12 +95,13 @@ final class SnapshotFingerprinter {
       int snapshotVersion) {
     StringBuilder described = new StringBuilder(SCHEME).append("\nshape ");
     shape(aggregate.asType(), new HashSet<>(), described);
+    Map<ExecutableElement, TreePath> declared = declarations(aggregate);
     Set<ExecutableElement> code = new LinkedHashSet<>();
     for (ExecutableElement handler : handlers) {
-      reach(handler, aggregate, code);
+      reach(handler, declared, code);
     }
     for (ExecutableElement method : code) {
-      described.append("\ncode ").append(source(method));
+      described.append("\ncode ").append(source(method, declared));
     }
     for (ExecutableElement upcaster : upcasters) {
       described.append("\nupcast ").append(signature(upcaster));
@@ -178,50 +187,144 @@ final class SnapshotFingerprinter {
 
   // ---- the handlers' code
 
-  /** Adds {@code method} and, when its source is at hand, the aggregate's methods and constructors it calls. */
-  private void reach(ExecutableElement method, TypeElement aggregate, Set<ExecutableElement> reached) {
+  /**
+   * The aggregate's own methods and constructors, with where each is declared in its source; empty when
+   * the source is not at hand. One walk over the class's members: asking javac for each method's path
+   * searches the whole compilation unit every time.
+   */
+  private Map<ExecutableElement, TreePath> declarations(TypeElement aggregate) {
+    Map<ExecutableElement, TreePath> declared = new LinkedHashMap<>();
+    TreePath type = trees == null ? null : trees.getPath(aggregate);
+    if (type == null || !(type.getLeaf() instanceof ClassTree body)) {
+      return declared;
+    }
+    for (Tree member : body.getMembers()) {
+      if (member instanceof MethodTree) {
+        TreePath path = new TreePath(type, member);
+        // A declaration carries its symbol from the start: this attributes nothing.
+        if (trees.getElement(path) instanceof ExecutableElement method) {
+          declared.put(method, path);
+        }
+      }
+    }
+    return declared;
+  }
+
+  /**
+   * Adds {@code method} and, when its source is at hand, the aggregate's methods and constructors it
+   * calls, directly or not.
+   *
+   * <p>Calls are matched to the aggregate's methods by name and number of arguments where the source
+   * says whose method it is: an unqualified call, one on {@code this} or on the aggregate's type, and
+   * {@code new} of it. Only a call on some other receiver whose name and arity match one of the
+   * aggregate's methods (a helper called on a local variable of the aggregate's type, or {@code add} on a
+   * list beside an {@code add} command) is left to javac to resolve, which attributes the whole class while
+   * processors run: about what compiling it costs, and javac does it again afterwards. Matching an
+   * overload of the same arity takes in a little more code than the call needs, never less.
+   */
+  private void reach(ExecutableElement method, Map<ExecutableElement, TreePath> declared,
+      Set<ExecutableElement> reached) {
     // Implicit members (a record's canonical constructor and accessors) have no source to change.
-    if (elements.getOrigin(method) != Elements.Origin.EXPLICIT || !reached.add(method) || trees == null) {
+    if (elements.getOrigin(method) != Elements.Origin.EXPLICIT || !reached.add(method)) {
       return;
     }
-    TreePath path = trees.getPath(method);
+    TreePath path = declared.get(method);
     if (path == null) {
       return;
     }
+    String typeName = method.getEnclosingElement().getSimpleName().toString();
     List<ExecutableElement> called = new ArrayList<>();
     new TreePathScanner<Void, Void>() {
       @Override
       public Void visitMethodInvocation(MethodInvocationTree node, Void unused) {
-        add(trees.getElement(getCurrentPath()));
+        ExpressionTree select = node.getMethodSelect();
+        String name = simpleName(select);
+        if (name.equals("this")) {
+          add(matching(ElementKind.CONSTRUCTOR, null, node.getArguments().size()), true);
+        } else if (!name.equals("super")) {
+          boolean own = !(select instanceof MemberSelectTree qualified) || ownReceiver(qualified.getExpression());
+          add(matching(ElementKind.METHOD, name, node.getArguments().size()), own);
+        }
         return super.visitMethodInvocation(node, unused);
       }
 
       @Override
       public Void visitNewClass(NewClassTree node, Void unused) {
-        add(trees.getElement(getCurrentPath()));
+        Tree created = node.getIdentifier() instanceof ParameterizedTypeTree generic ? generic.getType() : node.getIdentifier();
+        if (simpleName(created).equals(typeName)) {
+          add(matching(ElementKind.CONSTRUCTOR, null, node.getArguments().size()), true);
+        }
         return super.visitNewClass(node, unused);
       }
 
       @Override
       public Void visitMemberReference(MemberReferenceTree node, Void unused) {
-        add(trees.getElement(getCurrentPath()));
+        boolean own = ownReceiver(node.getQualifierExpression());
+        if (node.getMode() == MemberReferenceTree.ReferenceMode.NEW) {
+          if (own) {
+            add(matching(ElementKind.CONSTRUCTOR, null, -1), true);
+          }
+        } else {
+          add(matching(ElementKind.METHOD, node.getName().toString(), -1), own);
+        }
         return super.visitMemberReference(node, unused);
       }
 
-      private void add(Element element) {
-        if (element instanceof ExecutableElement executable && executable.getEnclosingElement().equals(aggregate)) {
-          called.add(executable);
+      /** Whether {@code receiver} is this aggregate: {@code this} or its type's name. */
+      private boolean ownReceiver(ExpressionTree receiver) {
+        String name = simpleName(receiver);
+        return name.equals("this") || name.equals(typeName);
+      }
+
+      /**
+       * The aggregate's {@code kind} members named {@code name} (any, when null) that take {@code arguments}
+       * (any number, when negative).
+       */
+      private List<ExecutableElement> matching(ElementKind kind, String name, int arguments) {
+        List<ExecutableElement> matching = new ArrayList<>();
+        for (ExecutableElement candidate : declared.keySet()) {
+          if (candidate.getKind() == kind && (name == null || candidate.getSimpleName().contentEquals(name))
+              && (arguments < 0 || accepts(candidate, arguments))) {
+            matching.add(candidate);
+          }
+        }
+        return matching;
+      }
+
+      /** Adds {@code candidates}: all of them on the aggregate's own receiver, else the one javac resolves. */
+      private void add(List<ExecutableElement> candidates, boolean own) {
+        if (own || candidates.isEmpty()) {
+          called.addAll(candidates);
+        } else if (trees.getElement(getCurrentPath()) instanceof ExecutableElement resolved
+            && candidates.contains(resolved)) {
+          called.add(resolved);
         }
       }
     }.scan(path, null);
     for (ExecutableElement callee : called) {
-      reach(callee, aggregate, reached);
+      reach(callee, declared, reached);
     }
   }
 
+  /** The simple name an expression ends in: {@code foo} of {@code foo}, {@code this.foo} or {@code a.b.foo}. */
+  private static String simpleName(Tree expression) {
+    if (expression instanceof IdentifierTree identifier) {
+      return identifier.getName().toString();
+    }
+    if (expression instanceof MemberSelectTree select) {
+      return select.getIdentifier().toString();
+    }
+    return "";
+  }
+
+  private static boolean accepts(ExecutableElement method, int arguments) {
+    int parameters = method.getParameters().size();
+    return method.isVarArgs() ? arguments >= parameters - 1 : arguments == parameters;
+  }
+
   /** The method's source without comments and layout; its signature when the source is not at hand. */
-  private String source(ExecutableElement method) {
-    TreePath path = trees == null ? null : trees.getPath(method);
+  private String source(ExecutableElement method, Map<ExecutableElement, TreePath> declared) {
+    TreePath path = declared.get(method);
     if (path == null) {
       return signature(method);
     }

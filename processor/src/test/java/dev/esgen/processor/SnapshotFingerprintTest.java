@@ -119,6 +119,20 @@ class SnapshotFingerprintTest {
   }
 
   @Test
+  void aChangedMethodCalledOnAnotherInstanceOfTheAggregateChangesIt() {
+    String onACopy = CART.replace("return with(new Line(e.sku(), e.quantity()));",
+        "Cart copy = this;\n    return copy.with(new Line(e.sku(), e.quantity()));");
+    assertNotEquals(fingerprint(onACopy), fingerprint(onACopy.replace("all.add(line);", "all.add(0, line);")));
+  }
+
+  @Test
+  void aChangedMethodAHandlerReferencesChangesIt() {
+    String referenced = CART.replace("return with(new Line(e.sku(), e.quantity()));",
+        "return java.util.Optional.of(new Line(e.sku(), e.quantity())).map(this::with).orElseThrow();");
+    assertNotEquals(fingerprint(referenced), fingerprint(referenced.replace("all.add(line);", "all.add(0, line);")));
+  }
+
+  @Test
   void aChangedCommandDoesNotChangeIt() {
     assertEquals(RELEASED, changed("new Added(sku, 1)", "new Added(sku, 2)"));
   }
