@@ -119,13 +119,17 @@ final class Report {
           r.perCpuSecond() >= 100_000 ? "(met)" : "(**not met**)");
     }
     var compile = results.compile();
-    row("compile time with the processor: at most 1.8× javac without it", "%.2f× (%d aggregates × %d events;"
-        + " compiling thread's CPU %.2f×; a processor writing one empty class per aggregate %.2f×, CPU %.2f×) %s",
-        compile.overhead(), compile.aggregates(), compile.eventsPerAggregate(),
-        compile.ratio(CompileTimeBenchmark.Side.WITH, true),
+    double fresh = compile.freshProcessRatio(CompileTimeBenchmark.Side.WITH);
+    row("compile time with the processor: at most 1.8× javac without it", "warm %.2f× (CPU %.2f×), fresh process"
+        + " %.2f× (%d aggregates × %d events; a processor writing one empty class per aggregate: warm %.2f×, fresh"
+        + " process %.2f×) %s",
+        compile.overhead(), compile.ratio(CompileTimeBenchmark.Side.WITH, true), fresh,
+        compile.aggregates(), compile.eventsPerAggregate(),
         compile.ratio(CompileTimeBenchmark.Side.EMPTY_CLASS_PROCESSOR, false),
-        compile.ratio(CompileTimeBenchmark.Side.EMPTY_CLASS_PROCESSOR, true),
-        compile.overhead() <= 1.8 ? "(met)" : "(**not met**)");
+        compile.freshProcessRatio(CompileTimeBenchmark.Side.EMPTY_CLASS_PROCESSOR),
+        compile.overhead() <= 1.8 && fresh <= 1.8 ? "(met)"
+            : compile.overhead() <= 1.8 || fresh <= 1.8 ? "(met " + (fresh <= 1.8 ? "fresh" : "warm") + " only)"
+            : "(**not met**)");
   }
 
   private void endToEnd() {
@@ -287,18 +291,22 @@ final class Report {
   private void compile() {
     md.append("\n## Compile time\n\n");
     var c = results.compile();
-    line("javac (in process, `--release 17`) on a generated domain of %d aggregates × %d events (%d source files);"
+    line("javac (`--release 17`) on a generated domain of %d aggregates × %d events (%d source files);"
         + " esgen's processor adds %d files. Four ways, taking turns: without a processor, with esgen's, without"
         + " a processor on the sources plus the files esgen generated (how much of the overhead is javac compiling"
         + " the generated code rather than the processing rounds), and with a processor that writes one empty"
         + " class per aggregate (what generating any file per aggregate costs: javac runs two more rounds over"
-        + " every source). Median of %d runs each, after one warm-up each, by the wall clock and by the CPU time"
-        + " of the compiling thread.", c.aggregates(), c.eventsPerAggregate(), c.sources(), c.generated(), c.runs());
-    md.append("| javac | wall ms | wall / without | compiling thread's CPU ms | CPU / without |\n|---|---|---|---|---|\n");
+        + " every source). *Warm*: in the benchmark's JVM, as a build daemon or an IDE compiles, median of %d runs"
+        + " each after %d rounds of warm-up, by the wall clock and by the CPU time of the compiling thread."
+        + " *Fresh process*: a new `javac` process per compilation, as `mvn compile` of one module runs it (JVM"
+        + " start, class loading and interpretation included), median of %d runs each by the wall clock.",
+        c.aggregates(), c.eventsPerAggregate(), c.sources(), c.generated(), c.runs(), c.runs(), c.runs());
+    md.append("| javac | warm wall ms | / without | warm CPU ms | / without | fresh process wall ms | / without |\n"
+        + "|---|---|---|---|---|---|---|\n");
     for (CompileTimeBenchmark.Side side : CompileTimeBenchmark.Side.values()) {
       var timing = c.timings().get(side);
-      row("%s", "%.0f | %.2f× | %.0f | %.2f×", side.label(), timing.wallMillis(), c.ratio(side, false),
-          timing.cpuMillis(), c.ratio(side, true));
+      row("%s", "%.0f | %.2f× | %.0f | %.2f× | %.0f | %.2f×", side.label(), timing.wallMillis(), c.ratio(side, false),
+          timing.cpuMillis(), c.ratio(side, true), c.freshProcessWallMillis().get(side), c.freshProcessRatio(side));
     }
   }
 

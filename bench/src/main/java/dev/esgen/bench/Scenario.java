@@ -135,13 +135,14 @@ public final class Scenario {
       results.add(new CompileTimeBenchmark(settings).run(Integer.parseInt(size), settings.compileEventsPerAggregate()));
       System.out.println("load average: " + Machine.current().loadAverage());
     }
-    System.out.println("| domain | files + generated | javac | wall ms | wall / without | compiling thread's CPU ms"
-        + " | CPU / without |");
+    System.out.println("| domain | files + generated | javac | warm wall ms | / without | warm CPU ms | / without"
+        + " | fresh process wall ms | / without |");
     for (CompileTimeBenchmark.Result c : results) {
       for (CompileTimeBenchmark.Side side : CompileTimeBenchmark.Side.values()) {
-        System.out.printf("| %d × %d | %d + %d | %s | %.0f | %.2f× | %.0f | %.2f× |%n", c.aggregates(),
+        System.out.printf("| %d × %d | %d + %d | %s | %.0f | %.2f× | %.0f | %.2f× | %.0f | %.2f× |%n", c.aggregates(),
             c.eventsPerAggregate(), c.sources(), c.generated(), side.label(), c.timings().get(side).wallMillis(),
-            c.ratio(side, false), c.timings().get(side).cpuMillis(), c.ratio(side, true));
+            c.ratio(side, false), c.timings().get(side).cpuMillis(), c.ratio(side, true),
+            c.freshProcessWallMillis().get(side), c.freshProcessRatio(side));
       }
     }
   }

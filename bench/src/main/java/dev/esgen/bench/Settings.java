@@ -21,7 +21,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * @param scaleLoads measured loads per stream length (fewer for the longest streams, see {@link #loadsAt})
  * @param compileAggregates aggregates in the generated domain the compile-time benchmark compiles
  * @param compileEventsPerAggregate events per aggregate in that domain
- * @param compileRuns measured compilations with and without the processor, after one warm-up each
+ * @param compileRuns measured compilations of each way, in this JVM after as many rounds of warm-up, and in fresh javac processes
  * @param memoryAppendsPerRound appends per round of each in-memory store operation (one untimed round first)
  * @param memoryRounds measured rounds of each in-memory store operation
  * @param jmhForks JMH forks (0 runs in this JVM)

@@ -277,6 +277,7 @@ class BenchSuiteSmokeTest {
     for (CompileTimeBenchmark.Side side : CompileTimeBenchmark.Side.values()) {
       CompileTimeBenchmark.Timing timing = compile.timings().get(side);
       assertTrue(timing.wallMillis() > 0 && timing.cpuMillis() > 0, side.label());
+      assertTrue(compile.freshProcessWallMillis().get(side) > 0, side.label() + ", fresh process");
     }
   }
 

@@ -24,16 +24,23 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * javac on a generated domain (N aggregates with M events each, as a user would write them), four ways
- * taking turns in this JVM after a warm-up of each: without esgen's processor ({@code -proc:none}); with
- * it; without it on the same sources plus the files the processor generated; and with
- * {@link EmptyClassProcessor}, which generates one empty class per aggregate. The overhead of the second
- * over the first is what a user waits for; the third shows how much of it is javac compiling the generated
- * code, and the fourth what any processor that generates a file per aggregate costs before doing anything.
+ * javac on a generated domain (N aggregates with M events each, as a user would write them), four ways:
+ * without esgen's processor ({@code -proc:none}); with it; without it on the same sources plus the files
+ * the processor generated; and with {@link EmptyClassProcessor}, which generates one empty class per
+ * aggregate. The overhead of the second over the first is what a user waits for; the third shows how much
+ * of it is javac compiling the generated code, and the fourth what any processor that generates a file per
+ * aggregate costs before doing anything.
  *
- * <p>Each compilation is timed by the wall clock and by the compiling thread's CPU time: javac compiles on
- * the calling thread, and its CPU time moves far less than the wall clock on a shared machine (the JIT and
- * the garbage collector run on other threads, for every side alike).
+ * <p>Each way is timed twice over, as a build meets javac:
+ * <ul>
+ *   <li><b>in this JVM, warm</b>, as a build daemon or an IDE compiles: the four ways take turns, after as
+ *       many rounds of warm-up as are measured, so that the JIT has compiled javac and the processor alike
+ *       (after one warm-up, the processor's code still ran interpreted and measured twice its warm cost).
+ *       Each compilation is timed by the wall clock and by the compiling thread's CPU time: javac compiles
+ *       on the calling thread, and its CPU time moves far less than the wall clock on a shared machine.</li>
+ *   <li><b>in a fresh {@code javac} process, cold</b>, as {@code mvn compile} of one module does: start-up,
+ *       class loading and interpretation included, by the wall clock.</li>
+ * </ul>
  */
 public final class CompileTimeBenchmark {
 
@@ -68,25 +75,33 @@ public final class CompileTimeBenchmark {
   /**
    * @param sources hand-written source files compiled
    * @param generated source files esgen's processor added
-   * @param timings every side's medians
+   * @param runs measured compilations of each side and regime
+   * @param timings every side's medians in this JVM, warm
+   * @param freshProcessWallMillis every side's median wall time in a fresh javac process
    */
   public record Result(int aggregates, int eventsPerAggregate, int sources, int generated, int runs,
-      Map<Side, Timing> timings) {
+      Map<Side, Timing> timings, Map<Side, Double> freshProcessWallMillis) {
 
     public Result {
       timings = Map.copyOf(timings);
+      freshProcessWallMillis = Map.copyOf(freshProcessWallMillis);
     }
 
-    /** With esgen's processor over without it, wall clock: what the processor costs a build. */
+    /** With esgen's processor over without it, wall clock, warm: what the processor costs a build daemon. */
     public double overhead() {
       return ratio(Side.WITH, false);
     }
 
-    /** {@code side} over the side without a processor, by wall clock or by the compiling thread's CPU. */
+    /** {@code side} over the side without a processor, by wall clock or by the compiling thread's CPU, warm. */
     public double ratio(Side side, boolean cpu) {
       Timing over = timings.get(side);
       Timing base = timings.get(Side.WITHOUT);
       return cpu ? over.cpuMillis() / base.cpuMillis() : over.wallMillis() / base.wallMillis();
+    }
+
+    /** {@code side} over the side without a processor, in a fresh javac process each. */
+    public double freshProcessRatio(Side side) {
+      return freshProcessWallMillis.get(side) / freshProcessWallMillis.get(Side.WITHOUT);
     }
   }
 
@@ -117,16 +132,18 @@ public final class CompileTimeBenchmark {
       for (Side side : Side.values()) {
         units.put(side, side == Side.GENERATED_WITHOUT_PROCESSOR ? sourcesAndGenerated : sources);
       }
-      for (Side side : Side.values()) {
-        if (side != Side.WITH) {
-          compile(work, "warm-" + side, units.get(side), options.get(side));
-        }
-      }
       int runs = settings.compileRuns();
       Side[] sides = Side.values();
+      for (int round = 0; round < runs; round++) {
+        for (Side side : sides) {
+          compile(work, "warm-" + round + "-" + side, units.get(side), options.get(side));
+        }
+      }
       Map<Side, List<Compilation>> measured = new EnumMap<>(Side.class);
+      Map<Side, List<Long>> fresh = new EnumMap<>(Side.class);
       for (Side side : sides) {
         measured.put(side, new ArrayList<>());
+        fresh.put(side, new ArrayList<>());
       }
       for (int run = 0; run < runs; run++) {
         settings.progress().printf("  compile time, %d aggregates: run %d of %d%n", aggregates, run + 1, runs);
@@ -136,11 +153,19 @@ public final class CompileTimeBenchmark {
           measured.get(side).add(compile(work, side + "-" + run, units.get(side), options.get(side)));
         }
       }
+      for (int run = 0; run < runs; run++) {
+        for (int turn = 0; turn < sides.length; turn++) {
+          Side side = sides[(run + turn) % sides.length];
+          fresh.get(side).add(compileInFreshProcess(work, "fresh-" + side + "-" + run, units.get(side), options.get(side)));
+        }
+      }
       Map<Side, Timing> timings = new EnumMap<>(Side.class);
       measured.forEach((side, compilations) -> timings.put(side, new Timing(
           median(compilations.stream().mapToLong(Compilation::wallNanos).toArray()) / 1e6,
           median(compilations.stream().mapToLong(Compilation::cpuNanos).toArray()) / 1e6)));
-      return new Result(aggregates, eventsPerAggregate, sources.size(), generated.size(), runs, timings);
+      Map<Side, Double> freshMillis = new EnumMap<>(Side.class);
+      fresh.forEach((side, nanos) -> freshMillis.put(side, median(nanos.stream().mapToLong(Long::longValue).toArray()) / 1e6));
+      return new Result(aggregates, eventsPerAggregate, sources.size(), generated.size(), runs, timings, freshMillis);
     } finally {
       delete(work);
     }
@@ -152,10 +177,7 @@ public final class CompileTimeBenchmark {
   private static Compilation compile(Path work, String name, List<Path> sources, List<String> options) throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    Path classes = Files.createDirectories(work.resolve("classes-" + name));
-    Path generated = Files.createDirectories(work.resolve("generated-" + name));
-    List<String> arguments = new ArrayList<>(options);
-    arguments.addAll(List.of("--release", "17", "-d", classes.toString(), "-s", generated.toString()));
+    List<String> arguments = arguments(work, name, options);
     StringWriter diagnostics = new StringWriter();
     try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
       Iterable<? extends JavaFileObject> units = files.getJavaFileObjectsFromPaths(sources);
@@ -169,6 +191,49 @@ public final class CompileTimeBenchmark {
       }
       return new Compilation(elapsed, cpu);
     }
+  }
+
+  /**
+   * Compiles in a new process of this JDK's {@code javac}, options and sources in an argument file;
+   * returns the process's wall-clock nanoseconds.
+   */
+  private static long compileInFreshProcess(Path work, String name, List<Path> sources, List<String> options)
+      throws IOException {
+    List<String> arguments = arguments(work, name, options);
+    sources.forEach(source -> arguments.add(source.toString()));
+    Path argumentFile = Files.write(work.resolve(name + ".args"), arguments.stream().map(CompileTimeBenchmark::quoted).toList());
+    Path output = work.resolve(name + ".out");
+    Path javac = Path.of(System.getProperty("java.home"), "bin", "javac");
+    long start = System.nanoTime();
+    Process process = new ProcessBuilder(javac.toString(), "@" + argumentFile).redirectErrorStream(true)
+        .redirectOutput(output.toFile()).start();
+    try {
+      int exit = process.waitFor();
+      long elapsed = System.nanoTime() - start;
+      if (exit != 0) {
+        throw new IllegalStateException("the generated domain did not compile in a javac process (" + name + "):\n"
+            + Files.readString(output));
+      }
+      return elapsed;
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while javac compiled " + name, e);
+    }
+  }
+
+  /** {@code options} and the output directories of compilation {@code name}. */
+  private static List<String> arguments(Path work, String name, List<String> options) throws IOException {
+    Path classes = Files.createDirectories(work.resolve("classes-" + name));
+    Path generated = Files.createDirectories(work.resolve("generated-" + name));
+    List<String> arguments = new ArrayList<>(options);
+    arguments.addAll(List.of("--release", "17", "-d", classes.toString(), "-s", generated.toString()));
+    return arguments;
+  }
+
+  /** An argument file's form of {@code argument}: quoted, so that paths with spaces stay one argument. */
+  private static String quoted(String argument) {
+    return "\"" + argument.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
   /** Where this class was loaded from: the processor path of {@link EmptyClassProcessor}. */
