@@ -302,8 +302,7 @@ final class AggregateAnalyzer {
    * sealing it would do: a record, enum or final class cannot be sealed, and a JDK type cannot be edited.
    */
   private static Optional<String> cannotBeEventsRoot(TypeElement root) {
-    String name = root.getQualifiedName().toString();
-    if (name.startsWith("java.") || name.startsWith("javax.")) {
+    if (JdkTypes.isJdk(root)) {
       return Optional.of("a JDK type");
     }
     return switch (root.getKind()) {

@@ -208,6 +208,9 @@ final class JacksonTypes {
       List<? extends TypeMirror> arguments = iterable.get().getTypeArguments();
       return arguments.size() == 1 ? check(arguments.get(0), null, visiting) : Optional.empty();
     }
+    // Only java.* is judged here: Jackson's handling of it is known. The rest of the JDK (javax.xml's
+    // abstract XMLGregorianCalendar, which databind reads) and javax.* libraries are left to Jackson, as
+    // every type not compiled here is.
     if (name.startsWith("java.")) {
       return isAbstract(element) && !READABLE_ABSTRACT_JDK_TYPES.contains(name)
           ? Optional.of(new Problem(Kind.ABSTRACT, element, List.of()))
@@ -425,7 +428,7 @@ final class JacksonTypes {
     }
     // The JDK's types carry no Jackson annotations: no need to walk String's or Object's members and
     // supertypes again for every property that has one.
-    if (element instanceof TypeElement type && isJdk(type)) {
+    if (element instanceof TypeElement type && JdkTypes.isJdk(type)) {
       return false;
     }
     if (hasFormAnnotation(element)) {
@@ -441,11 +444,6 @@ final class JacksonTypes {
           || hasMemberAnnotated(type, "com.fasterxml.jackson.annotation.JsonAnyGetter");
     }
     return false;
-  }
-
-  private static boolean isJdk(TypeElement type) {
-    String name = type.getQualifiedName().toString();
-    return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.");
   }
 
   private static boolean hasFormAnnotation(Element element) {

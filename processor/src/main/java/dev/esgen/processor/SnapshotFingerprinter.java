@@ -135,7 +135,7 @@ final class SnapshotFingerprinter {
       out.append('>');
     }
     // The JDK's types keep their JSON form; each of the domain's types is spelled out once.
-    if (name.startsWith("java.") || name.startsWith("javax.") || !described.add(name)) {
+    if (JdkTypes.isJdk(name) || !described.add(name)) {
       return;
     }
     out.append('{');

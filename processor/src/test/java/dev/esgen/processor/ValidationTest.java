@@ -781,6 +781,17 @@ class ValidationTest {
   }
 
   @Test
+  void eventsIsNotATypeOfAJdkModule() {
+    JavaFileObject source = rule("EventsOfAJdkModule");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-a-type] Thing's events = Event.class names a JDK type, which cannot"
+            + " be the sealed root of Thing's events")
+        .inFile(source)
+        .onLineContaining("events = jdk.jfr.Event.class");
+  }
+
+  @Test
   void eventsIsNotARecord() {
     JavaFileObject source = rule("EventsARecord");
     Compilation compilation = compile(source);

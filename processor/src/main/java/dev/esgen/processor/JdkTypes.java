@@ -1,0 +1,28 @@
+package dev.esgen.processor;
+
+import javax.lang.model.element.TypeElement;
+
+/**
+ * Which types are the JDK's: those of the {@code java}, {@code javax} and {@code jdk} packages. Nobody
+ * compiles them with esgen, their Jackson form is Jackson's, and a user cannot annotate or seal them, so
+ * the processor judges them by name rather than by their members.
+ *
+ * <pre>{@code
+ * if (JdkTypes.isJdk(root)) {
+ *   return Optional.of("a JDK type");     // cannot be made a sealed events root
+ * }
+ * }</pre>
+ */
+final class JdkTypes {
+
+  private JdkTypes() {}
+
+  static boolean isJdk(TypeElement type) {
+    return isJdk(type.getQualifiedName().toString());
+  }
+
+  /** As {@link #isJdk(TypeElement)}, for a qualified name. */
+  static boolean isJdk(String qualifiedName) {
+    return qualifiedName.startsWith("java.") || qualifiedName.startsWith("javax.") || qualifiedName.startsWith("jdk.");
+  }
+}
