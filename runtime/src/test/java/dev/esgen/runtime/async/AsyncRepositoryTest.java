@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.AsyncCounterRepository;
@@ -49,6 +50,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -336,6 +339,51 @@ class AsyncRepositoryTest {
       assertTrue(inTurns < commands / 4, "conflicts in turns: " + inTurns + " in " + commands + " commands");
       assertEquals(2 * commands, stored().load(id).value(), "every command once");
     }
+  }
+
+  @Test
+  void syncAndAsyncWritersOfOneStoreStandInOneLine() throws Exception {
+    // Waits in line up to the longest pause: long enough that a slow machine does not end a sync wait early.
+    DynamoDbEventStore sync = DynamoDbEventStore.create(TestDynamo.client(), StoreConfig.defaults()
+        .withRetryPolicy(new RetryPolicy(20, Duration.ofMillis(10), Duration.ofSeconds(30), Duration.ofSeconds(60))));
+    IndexedCounterRepository syncCounters = new IndexedCounterRepository(sync, LayoutKind.JOURNAL, 0);
+    AsyncCounterRepository asyncCounters = new AsyncCounterRepository(sync.withAsyncClient(async.client()));
+    CounterId id = freshId();
+    syncCounters.create(new CounterCreated(id, "one line"));
+    int each = 6;
+    ExecutorService threads = Executors.newFixedThreadPool(each);
+    try {
+      mixedBurst(syncCounters, asyncCounters, threads, id, "first", each);
+      int inTurns = mixedBurst(syncCounters, asyncCounters, threads, id, "second", each);
+      assertTrue(inTurns < each / 2, "conflicts in turns: " + inTurns + " in " + 2 * each + " commands");
+    } finally {
+      threads.shutdownNow();
+    }
+    assertEquals(4 * each, stored().load(id).value(), "every command once");
+  }
+
+  /**
+   * {@code each} increments of {@code id} from threads of the synchronous repository and {@code each} from
+   * the asynchronous one, all at once; returns how many decisions lost.
+   */
+  private static int mixedBurst(IndexedCounterRepository syncCounters, AsyncCounterRepository asyncCounters,
+      ExecutorService threads, CounterId id, String name, int each) {
+    AtomicInteger decisions = new AtomicInteger();
+    List<CompletableFuture<?>> inFlight = new ArrayList<>();
+    for (int i = 0; i < each; i++) {
+      String syncTag = name + "-sync-" + i;
+      String asyncTag = name + "-async-" + i;
+      inFlight.add(CompletableFuture.runAsync(() -> syncCounters.transact(id, counter -> {
+        decisions.incrementAndGet();
+        return counter.increment(syncTag);
+      }), threads));
+      inFlight.add(asyncCounters.transact(id, counter -> {
+        decisions.incrementAndGet();
+        return counter.increment(asyncTag);
+      }));
+    }
+    CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
+    return decisions.get() - 2 * each;
   }
 
   /** {@code commands} increments of {@code id} in flight at once; returns how many decisions lost. */
