@@ -216,9 +216,10 @@ public final class ContendedStreams {
       return CompletableFuture.completedFuture(Wait.AT_ONCE);
     }
     queued(contention);
-    long left = Math.max(untilNanos - System.nanoTime(), 0);
-    CompletableFuture.delayedExecutor(left, TimeUnit.NANOSECONDS, executor).execute(() -> requested.complete(Boolean.FALSE));
-    // Not on the thread that handed the turn on: that is the end of another writer's operation.
+    // The time-out leaves the line unless the turn came first; it is cancelled when the turn comes, so a
+    // long line leaves no timers behind.
+    requested.completeOnTimeout(Boolean.FALSE, Math.max(untilNanos - System.nanoTime(), 0), TimeUnit.NANOSECONDS);
+    // Not on the thread that handed the turn on (the end of another writer's operation) nor on the timer's.
     return requested.thenApplyAsync(got -> got ? Wait.AFTER_OTHERS : Wait.TIMED_OUT, executor);
   }
 

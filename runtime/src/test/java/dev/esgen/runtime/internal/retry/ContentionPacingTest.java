@@ -360,6 +360,22 @@ class ContentionPacingTest {
     assertEquals(1, slept.size(), "only the blocking writer paused after its conflict, holding the turn");
   }
 
+  @Test
+  void anAsynchronousWriterLeavesTheLineAtItsDeadlineAndTheTurnSkipsIt() throws Exception {
+    ContendedStreams contended = new ContendedStreams(POLICY);
+    RetryBudget holder = new RetryBudget(POLICY, RetryBudget.Observer.NONE, contended, pause -> {});
+    assertTrue(holder.retryConflict("counter", "d", LOST, false));
+    assertTrue(holder.holdsTurn());
+
+    RetryPolicy brief = new RetryPolicy(20, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(50));
+    RetryBudget late = new RetryBudget(brief, RetryBudget.Observer.NONE, contended);
+    late.awaitTurnAsync("counter", "d", true, DIRECT).get(10, TimeUnit.SECONDS);
+    assertFalse(late.holdsTurn(), "went on without the turn the holder kept");
+
+    holder.releaseTurn();
+    assertTrue(ContendedStreams.free(contended.contention("counter", "d")), "no one was handed the turn");
+  }
+
   /**
    * Which of {@code commands} new commands, counted from 1, a store that lost to another process leaves a
    * gap before.
