@@ -43,39 +43,29 @@ public record ThreadCounters(long userTicks, long systemTicks, long minorFaults,
       long minorFaults = Long.parseLong(fields[7]);
       long user = Long.parseLong(fields[11]);
       long system = Long.parseLong(fields[12]);
-      long voluntary = 0;
-      long involuntary = 0;
-      for (String line : Files.readAllLines(self.resolve("status"))) {
-        if (line.startsWith("voluntary_ctxt_switches:")) {
-          voluntary = value(line);
-        } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
-          involuntary = value(line);
-        }
-      }
-      long readBytes = 0;
-      long writtenBytes = 0;
-      long readCalls = 0;
-      long writeCalls = 0;
-      for (String line : Files.readAllLines(self.resolve("io"))) {
-        if (line.startsWith("rchar:")) {
-          readBytes = value(line);
-        } else if (line.startsWith("wchar:")) {
-          writtenBytes = value(line);
-        } else if (line.startsWith("syscr:")) {
-          readCalls = value(line);
-        } else if (line.startsWith("syscw:")) {
-          writeCalls = value(line);
-        }
-      }
-      return Optional.of(new ThreadCounters(user, system, minorFaults, voluntary, involuntary, readCalls, writeCalls,
-          readBytes, writtenBytes));
+      long[] switches = values(self.resolve("status"), "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches");
+      long[] io = values(self.resolve("io"), "rchar", "wchar", "syscr", "syscw");
+      return Optional.of(new ThreadCounters(user, system, minorFaults, switches[0], switches[1], io[2], io[3], io[0],
+          io[1]));
     } catch (IOException | RuntimeException unavailable) {
       return Optional.empty();
     }
   }
 
-  private static long value(String line) {
-    return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+  /**
+   * The values of the {@code name: value} lines of {@code file} named {@code names}, in that order; 0 for
+   * a name the file does not have.
+   */
+  private static long[] values(Path file, String... names) throws IOException {
+    long[] values = new long[names.length];
+    for (String line : Files.readAllLines(file)) {
+      for (int i = 0; i < names.length; i++) {
+        if (line.startsWith(names[i] + ":")) {
+          values[i] = Long.parseLong(line.substring(names[i].length() + 1).trim());
+        }
+      }
+    }
+    return values;
   }
 
   public ThreadCounters minus(ThreadCounters earlier) {
