@@ -644,7 +644,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           long refused = current.version();
           // As in the synchronous repository: with the cache, a refused write that finds no newer version
           // remembered lost to another process.
-          boolean toAnotherProcess = cache().enabled() && cachedNewerThan(decision.aid(), refused).isEmpty();
+          boolean toAnotherProcess =
+              cache().enabled() && cache().findNewerThan(definition, decision.aid(), refused).isEmpty();
           return operation.budget()
               .retryConflictAsync(definition.name(), decision.aid(), conflict, toAnotherProcess, store.executor())
               .thenCompose(again -> {
@@ -654,7 +655,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
                       operation.budget().failedAttempts(), conflict));
                 }
                 // The winner may be a writer of this process, whose stream the cache holds: no reload then.
-                Optional<LoadedStream<A>> newer = cachedNewerThan(decision.aid(), refused);
+                Optional<LoadedStream<A>> newer = cache().findNewerThan(definition, decision.aid(), refused);
                 CompletableFuture<LoadedStream<A>> next = newer.isPresent()
                     ? CompletableFuture.completedFuture(newer.get())
                     : loadExisting(id, operation);
@@ -807,14 +808,6 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private StateCache cache() {
     return store.stateCache();
-  }
-
-  /**
-   * The stream {@code aid} as the cache holds it, if at a version after {@code version}: written since by
-   * another writer of this store.
-   */
-  private Optional<LoadedStream<A>> cachedNewerThan(String aid, long version) {
-    return cache().find(definition, aid).filter(cached -> cached.version() > version);
   }
 
   private A fold(A state, List<? extends E> events) {

@@ -812,13 +812,13 @@ public abstract class EventSourcedRepository<A, I, E> {
         long refused = current.version();
         // Every write of this store is remembered, so with the cache a refused write that finds no newer
         // version remembered lost to another process: the store then leaves that process gaps.
-        boolean toAnotherProcess = cache().enabled() && cachedNewerThan(aid, refused).isEmpty();
+        boolean toAnotherProcess = cache().enabled() && cache().findNewerThan(definition, aid, refused).isEmpty();
         if (!attempts.budget().retryConflict(definition.name(), aid, conflict, toAnotherProcess)) {
           throw new VersionConflictException(definition.name(), aid, conflict.expectedVersion(),
               conflict.actualVersion(), attempts.budget().failedAttempts(), conflict);
         }
-        Optional<LoadedStream<A>> newer = cachedNewerThan(aid, refused);
-        current = newer.orElseGet(() -> loadExisting(id));
+        Optional<LoadedStream<A>> newer = cache().findNewerThan(definition, aid, refused);
+        current = newer.isPresent() ? newer.get() : loadExisting(id);
         confirmed = newer.isEmpty();
       }
     }
@@ -976,14 +976,6 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private StateCache cache() {
     return store.stateCache();
-  }
-
-  /**
-   * The stream {@code aid} as the cache holds it, if at a version after {@code version}: written since by
-   * another writer of this store.
-   */
-  private Optional<LoadedStream<A>> cachedNewerThan(String aid, long version) {
-    return cache().find(definition, aid).filter(cached -> cached.version() > version);
   }
 
   private A fold(A state, List<? extends E> events) {

@@ -90,6 +90,14 @@ public final class StateCache {
     return typed(definition, entry.stream());
   }
 
+  /**
+   * The remembered stream of {@code aid} if it is at a version after {@code version}: written since by a
+   * writer of this store, after an append on {@code version} was refused.
+   */
+  public <A> Optional<LoadedStream<A>> findNewerThan(AggregateDefinition<A, ?, ?> definition, String aid, long version) {
+    return find(definition, aid).filter(stream -> stream.version() > version);
+  }
+
   /** Remembers {@code stream} as the current one of {@code aid}, unless a newer version is remembered. */
   public <A> void remember(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> stream) {
     if (entries == null) {
