@@ -9,7 +9,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -56,8 +55,8 @@ public final class RetryBudget {
   /** How an asynchronous operation waits without a thread; tests count the pauses instead. */
   @FunctionalInterface
   interface Delayer {
-    Delayer EXECUTOR = (pause, executor) -> CompletableFuture.runAsync(() -> {},
-        CompletableFuture.delayedExecutor(pause.toNanos(), TimeUnit.NANOSECONDS, executor));
+    Delayer EXECUTOR = (pause, executor) ->
+        CompletableFutures.after(pause, executor, () -> CompletableFuture.<Void>completedFuture(null));
 
     /** A future completed on {@code executor} once {@code pause} has passed. */
     CompletableFuture<Void> delay(Duration pause, Executor executor);
