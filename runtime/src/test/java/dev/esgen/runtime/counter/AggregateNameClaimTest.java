@@ -16,13 +16,10 @@ import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.codec.SnapshotCodec;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.DuplicateAggregateNameException;
-import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.repository.EventSourcedRepository;
 import java.io.IOException;
 import java.net.URI;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -86,7 +83,7 @@ class AggregateNameClaimTest {
             .eventCodec(new CounterCodecs.Events(mapper))
             .snapshotCodec(new GaugeSnapshots(mapper))
             .replay(new GaugeReplay())
-            .indexColumns(new GaugeColumns())
+            .indexColumns(IndexColumns.none())
             .layout(LayoutKind.JOURNAL)
             .build();
     return new EventSourcedRepository<>(store, definition) {};
@@ -136,18 +133,6 @@ class AggregateNameClaimTest {
     @Override
     public Gauge apply(Gauge state, CounterEvent event) {
       return state;
-    }
-  }
-
-  private static final class GaugeColumns implements IndexColumns<Gauge> {
-    @Override
-    public List<IndexColumn> columns() {
-      return List.of();
-    }
-
-    @Override
-    public Map<String, String> values(Gauge state) {
-      return Map.of();
     }
   }
 }
