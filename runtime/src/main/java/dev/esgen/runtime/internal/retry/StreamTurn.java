@@ -52,7 +52,8 @@ final class StreamTurn {
       return giveUp(requested);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      if (!giveUp(requested)) {
+      // Handed the turn just before the interrupt: it is this thread's, and it passes it on.
+      if (giveUp(requested)) {
         release();
       }
       return false;

@@ -75,4 +75,69 @@ class StreamTurnTest {
     turn.release();
     assertTrue(turn.free(), "nobody was handed the turn: the one waiting had left the line");
   }
+
+  @Test
+  void anInterruptedThreadLeavesTheLineAndTheHolderKeepsTheTurn() {
+    StreamTurn turn = new StreamTurn();
+    turn.request().join();
+    CompletableFuture<Boolean> interrupted = turn.request();
+    CompletableFuture<Boolean> after = turn.request();
+    Thread.currentThread().interrupt();
+    try {
+      assertFalse(turn.await(interrupted, TimeUnit.SECONDS.toNanos(30)));
+      assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");
+    } finally {
+      Thread.interrupted();
+    }
+    assertFalse(after.isDone(), "the holder still holds the turn: no one is handed it");
+    assertFalse(turn.free());
+    turn.release();
+    assertTrue(after.join(), "the holder hands it past the one that left");
+    turn.release();
+    assertTrue(turn.free());
+  }
+
+  @Test
+  void anInterruptedThreadAloneInLineLeavesTheTurnHeld() {
+    StreamTurn turn = new StreamTurn();
+    turn.request().join();
+    Thread.currentThread().interrupt();
+    try {
+      assertFalse(turn.await(turn.request(), TimeUnit.SECONDS.toNanos(30)));
+    } finally {
+      Thread.interrupted();
+    }
+    assertFalse(turn.free(), "the holder still holds the turn");
+    turn.release();
+    assertTrue(turn.free());
+  }
+
+  /**
+   * The holder hands the turn on while the waiting thread is interrupted: whichever comes first, a thread
+   * whose wait says it holds no turn leaves none held, and one that holds it is the only one.
+   */
+  @Test
+  void anInterruptRacingTheHandOverLeavesNoTurnHeldByNoOne() throws Exception {
+    for (int i = 0; i < 500; i++) {
+      StreamTurn turn = new StreamTurn();
+      turn.request().join();
+      CompletableFuture<Boolean> requested = turn.request();
+      CountDownLatch started = new CountDownLatch(1);
+      CompletableFuture<Boolean> got = new CompletableFuture<>();
+      Thread waiter = new Thread(() -> {
+        started.countDown();
+        got.complete(turn.await(requested, TimeUnit.SECONDS.toNanos(30)));
+      });
+      waiter.start();
+      assertTrue(started.await(30, TimeUnit.SECONDS));
+      waiter.interrupt();
+      turn.release();
+      waiter.join(TimeUnit.SECONDS.toMillis(30));
+      if (got.get(30, TimeUnit.SECONDS)) {
+        assertFalse(turn.free(), "round " + i + ": the waiter holds the turn");
+        turn.release();
+      }
+      assertTrue(turn.free(), "round " + i + ": the turn is free once its holder passed it on");
+    }
+  }
 }
