@@ -609,8 +609,11 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       boolean confirmed, OperationRecorder.Operation operation) {
     I id = decision.id();
     List<? extends E> events;
+    A decided;
     try {
       events = decision.decide().apply(current.state());
+      // As in the synchronous repository: the handlers run as part of the decision.
+      decided = fold(current.state(), events);
     } catch (RuntimeException rejected) {
       if (confirmed) {
         throw rejected;
@@ -630,7 +633,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           ? CompletableFuture.completedFuture(versioned(stored))
           : decideAndAppend(decision, stored, true, operation));
     }
-    return appendTo(id, current, events, decision.options(), decision.metadata(), operation)
+    return appendFolded(id, current, events, decided, decision.options(), decision.metadata(), operation)
         .handle((written, failure) -> {
           if (failure == null) {
             operation.budget().wrote(definition.name(), decision.aid());
@@ -685,7 +688,12 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
     if (events.isEmpty()) {
       return CompletableFuture.completedFuture(versioned(current));
     }
-    A state = fold(current.state(), events);
+    return appendFolded(id, current, events, fold(current.state(), events), options, metadata, operation);
+  }
+
+  /** Appends {@code events} to {@code current}, whose state they fold into {@code state}. */
+  private CompletableFuture<Versioned<A>> appendFolded(I id, LoadedStream<A> current, List<? extends E> events,
+      A state, AppendOptions options, EventMetadata metadata, OperationRecorder.Operation operation) {
     operation.attempt();
     return write(new AppendRequest<>(definition, id, Optional.of(current), List.copyOf(events), state,
         AppendIds.next(), options.commandId(), metadata), operation);

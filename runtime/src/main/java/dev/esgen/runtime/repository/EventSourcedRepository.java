@@ -242,7 +242,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    * load: one request when no one else wrote the stream since. When someone did, the append is refused
    * (nothing is written), and the stream is reloaded with a strongly consistent read and decided on
    * again. The first load reads with this type's default consistency; every reload after a conflict is
-   * strongly consistent.
+   * strongly consistent. A decision on a cached state that writes nothing, or that throws (in
+   * {@code decide} or in an event handler applying its events), is made again on a strongly consistent
+   * reload before it is returned or thrown.
    *
    * <p>If the process dies or the call fails with
    * {@link dev.esgen.runtime.error.AppendOutcomeUnknownException}, the command may or may not be stored;
@@ -777,8 +779,12 @@ public abstract class EventSourcedRepository<A, I, E> {
     boolean confirmed = cached.isEmpty() && consistency(ReadOptions.defaults()) == ReadConsistency.STRONG;
     while (true) {
       List<? extends E> events;
+      A decided;
       try {
         events = decide.apply(current.state());
+        // The handlers run as part of the decision: one that refuses a remembered state is checked against
+        // the stored one, as a refusing decide is.
+        decided = fold(current.state(), events);
       } catch (RuntimeException rejected) {
         if (confirmed) {
           throw rejected;
@@ -804,7 +810,7 @@ public abstract class EventSourcedRepository<A, I, E> {
         continue;
       }
       try {
-        Versioned<A> written = appendTo(id, current, events, options, attempts);
+        Versioned<A> written = appendFolded(id, current, events, decided, options, attempts);
         attempts.budget().wrote(definition.name(), aid);
         return written;
       } catch (VersionConflictException conflict) {
@@ -846,7 +852,12 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (events.isEmpty()) {
       return versioned(current);
     }
-    A state = fold(current.state(), events);
+    return appendFolded(id, current, events, fold(current.state(), events), options, attempts);
+  }
+
+  /** Appends {@code events} to {@code current}, whose state they fold into {@code state}. */
+  private Versioned<A> appendFolded(I id, LoadedStream<A> current, List<? extends E> events, A state,
+      AppendOptions options, OperationRecorder.Attempts attempts) {
     attempts.attempt();
     return write(new AppendRequest<>(
         definition, id, Optional.of(current), List.copyOf(events), state, AppendIds.next(), options.commandId(),

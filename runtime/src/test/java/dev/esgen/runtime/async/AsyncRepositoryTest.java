@@ -14,6 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.Replay;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.config.StoreConfig;
@@ -37,6 +39,7 @@ import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.OperationMetrics;
 import dev.esgen.runtime.repository.AppendOptions;
+import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.AsyncFaults;
@@ -289,6 +292,56 @@ class AsyncRepositoryTest {
 
     assertEquals(3, unavailable.attempts());
     assertEquals(1, storedEvents(id).size(), "nothing written, as the exception says");
+  }
+
+  @Test
+  void aHandlerThatRefusesTheCachedStateIsCheckedAgainstTheStoredOne() {
+    StoreConfig cached = StoreConfig.defaults().withStateCache(StateCachePolicy.of(100, Duration.ofMinutes(1)));
+    AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> first = needingANote(async.store(cached));
+    AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> second = needingANote(async.store(cached));
+    CounterId id = freshId();
+    await(first.create(new CounterCreated(id, "c")));                     // cached without a note
+    await(second.append(id, 1, List.of(new Noted("n"))));                // another process adds one
+
+    // The decision is the same on either state; the handler refuses it on the cached one only.
+    Versioned<Counter> after = await(first.transact(id, counter -> counter.increment(NEEDS_A_NOTE)));
+    assertEquals(3, after.version());
+    assertEquals(1, after.state().value());
+    OperationMetrics transact = async.operations().get(async.operations().size() - 1);
+    assertEquals(2, transact.requests(), "a strongly consistent load, then the append");
+
+    // Refused on what is stored, it reaches the caller, and nothing is written.
+    CounterId noNote = freshId();
+    await(first.create(new CounterCreated(noNote, "c")));
+    Throwable refused = failureOf(first.transact(noNote, counter -> counter.increment(NEEDS_A_NOTE)));
+    assertInstanceOf(IllegalStateException.class, refused);
+    assertEquals(1, await(second.loadVersioned(noNote, ReadOptions.strong())).version());
+  }
+
+  private static final String NEEDS_A_NOTE = "needs-a-note";
+
+  /**
+   * Counters whose handler refuses an increment tagged {@link #NEEDS_A_NOTE} on a counter with no note,
+   * snapshotted on every append so that a load is one request.
+   */
+  private static AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> needingANote(AsyncEventStore store) {
+    Replay<Counter, CounterEvent> replay = CounterRepository.replay();
+    Replay<Counter, CounterEvent> strict = new Replay<>() {
+      @Override
+      public Counter create(CounterEvent event) {
+        return replay.create(event);
+      }
+
+      @Override
+      public Counter apply(Counter state, CounterEvent event) {
+        if (event instanceof Incremented increment && increment.tag().equals(NEEDS_A_NOTE) && state.notes() == 0) {
+          throw new IllegalStateException("an increment tagged " + NEEDS_A_NOTE + " needs a note first");
+        }
+        return replay.apply(state, event);
+      }
+    };
+    return new AsyncEventSourcedRepository<>(store, CounterRepository.builder(
+        "counter-needing-a-note", store.objectMapper(), SnapshotPolicy.every(1)).replay(strict).build()) {};
   }
 
   @Test

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.Replay;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
@@ -15,6 +18,7 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.OperationMetrics;
@@ -153,6 +157,57 @@ class StateCacheTest {
         }));
     assertEquals("never", rejected.getMessage());
     assertEquals(6, first.counters.loadVersioned(id).version());
+  }
+
+  @ParameterizedTest
+  @EnumSource(CounterLayout.class)
+  void aHandlerThatRefusesTheCachedStateIsCheckedAgainstTheStoredOne(CounterLayout layout) {
+    Process first = new Process(layout, CACHE);
+    Process second = new Process(layout, CACHE);
+    CounterRepository firstCounters = needingANote(first, layout);
+    CounterId id = CounterId.random();
+    firstCounters.create(new CounterCreated(id, "c"));                    // cached without a note
+    needingANote(second, layout).append(id, 1, new Noted("n"));          // another process adds one
+
+    // The decision is the same on either state; the handler refuses it on the cached one only.
+    Versioned<Counter> after = firstCounters.transact(id, counter -> counter.increment(NEEDS_A_NOTE));
+    assertEquals(new Versioned<>(new Counter(id, "c", 1, 1, "n"), 3, 3), after);
+    assertEquals(2, first.last().requests(), "a strongly consistent load, then the append");
+
+    // Refused on what is stored, it reaches the caller, and nothing is written.
+    CounterId noNote = CounterId.random();
+    firstCounters.create(new CounterCreated(noNote, "c"));
+    IllegalStateException refused = assertThrows(IllegalStateException.class,
+        () -> firstCounters.transact(noNote, counter -> counter.increment(NEEDS_A_NOTE)));
+    assertEquals("an increment tagged " + NEEDS_A_NOTE + " needs a note first", refused.getMessage());
+    assertEquals(1, first.last().requests(), "the load that confirmed the refusal; no append");
+    assertEquals(1, firstCounters.loadVersioned(noNote, ReadOptions.strong()).version());
+  }
+
+  private static final String NEEDS_A_NOTE = "needs-a-note";
+
+  /** Counters whose handler refuses an increment tagged {@link #NEEDS_A_NOTE} on a counter with no note. */
+  private static CounterRepository needingANote(Process process, CounterLayout layout) {
+    Replay<Counter, CounterEvent> replay = CounterRepository.replay();
+    AggregateDefinition.Builder<Counter, CounterId, CounterEvent> builder = CounterRepository.builder(
+        CounterRepository.NAME, process.store.objectMapper(), SnapshotPolicy.every(1),
+        layout == CounterLayout.JOURNAL ? LayoutKind.JOURNAL : LayoutKind.TIP)
+        .tipPolicy(new TipPolicy(32 * 1024, 0, true))
+        .replay(new Replay<>() {
+          @Override
+          public Counter create(CounterEvent event) {
+            return replay.create(event);
+          }
+
+          @Override
+          public Counter apply(Counter state, CounterEvent event) {
+            if (event instanceof Incremented increment && increment.tag().equals(NEEDS_A_NOTE) && state.notes() == 0) {
+              throw new IllegalStateException("an increment tagged " + NEEDS_A_NOTE + " needs a note first");
+            }
+            return replay.apply(state, event);
+          }
+        });
+    return new CounterRepository(process.store, builder.build());
   }
 
   @ParameterizedTest
