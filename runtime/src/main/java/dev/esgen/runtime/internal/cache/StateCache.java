@@ -2,6 +2,7 @@ package dev.esgen.runtime.internal.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.StateCachePolicy;
@@ -33,8 +34,11 @@ public final class StateCache {
 
   private static final StateCache DISABLED = new StateCache(null, Clock.systemUTC());
 
-  /** Which stream: layouts keep different positions, so a stream name is unique per layout only. */
-  private record Key(LayoutKind layout, String aggregateName, String aid) {}
+  /**
+   * Which stream: layouts keep different positions, and the journal's keys depend on the shard count, so
+   * a stream name is unique per layout and shard count only.
+   */
+  private record Key(LayoutKind layout, int shards, String aggregateName, String aid) {}
 
   private record Entry(LoadedStream<?> stream, long rememberedAtMillis) {}
 
@@ -55,9 +59,13 @@ public final class StateCache {
     if (!policy.enabled()) {
       return DISABLED;
     }
+    long maxAgeMillis = policy.maxAge().toMillis();
+    // An entry lives maxAge from when its stream was remembered. Not expireAfterWrite: Caffeine counts a
+    // merge that keeps the newer entry, or a forget that keeps it, as a write and would start its age again.
     Cache<Key, Entry> entries = Caffeine.newBuilder()
         .maximumSize(policy.maxStreams())
-        .expireAfterWrite(policy.maxAge())
+        .expireAfter(Expiry.writing((Key key, Entry entry) ->
+            Duration.ofMillis(Math.max(0, maxAgeMillis - (clock.millis() - entry.rememberedAtMillis())))))
         .ticker(() -> clock.millis() * 1_000_000L)
         .build();
     return new StateCache(entries, clock);
@@ -84,10 +92,19 @@ public final class StateCache {
       return Optional.empty();
     }
     Entry entry = entries.getIfPresent(key(definition, aid));
-    if (entry == null || (maxAge != null && clock.millis() - entry.rememberedAtMillis() > maxAge.toMillis())) {
+    if (entry == null || (maxAge != null && !within(entry, maxAge))) {
       return Optional.empty();
     }
     return typed(definition, entry.stream());
+  }
+
+  /**
+   * Whether {@code entry} was remembered at most {@code maxAge} ago. After the clock stepped back its age
+   * is unknown, and it is not.
+   */
+  private boolean within(Entry entry, Duration maxAge) {
+    long age = clock.millis() - entry.rememberedAtMillis();
+    return age >= 0 && age <= maxAge.toMillis();
   }
 
   /**
@@ -121,7 +138,7 @@ public final class StateCache {
   }
 
   private static Key key(AggregateDefinition<?, ?, ?> definition, String aid) {
-    return new Key(definition.layout(), definition.name(), aid);
+    return new Key(definition.layout(), definition.shards(), definition.name(), aid);
   }
 
   /** The entry as a stream of the definition's type; none when another type was stored under its name. */
