@@ -17,7 +17,6 @@ import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.ProjectionFailedException;
 import dev.esgen.runtime.faults.Fault;
 import dev.esgen.runtime.faults.FaultInjector;
-import dev.esgen.test.DynamoDbLocal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,11 +27,6 @@ import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
@@ -106,7 +100,7 @@ class ExactlyOnceProjectionTest {
     counters.transact(id, c -> List.of(new Noted("no write")));
     CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
     FaultInjector faults = FaultInjector.builder(1).build();
-    DynamoDbEventStore faultyStore = DynamoDbEventStore.create(faultyClient(faults), fixture.config);
+    DynamoDbEventStore faultyStore = DynamoDbEventStore.create(FeedFixture.client(faults), fixture.config);
     ChangeFeed feed = ChangeFeed.builder(faultyStore)
         .transactionalProjection("totals", counters.definition(), totals)
         .build();
@@ -231,15 +225,5 @@ class ExactlyOnceProjectionTest {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private static DynamoDbClient faultyClient(FaultInjector faults) {
-    return DynamoDbClient.builder()
-        .endpointOverride(DynamoDbLocal.shared().endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.addExecutionInterceptor(faults))
-        .build();
   }
 }

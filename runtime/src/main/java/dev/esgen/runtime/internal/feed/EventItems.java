@@ -93,7 +93,7 @@ public final class EventItems {
       throw new ItemShapeException(aggregate, aid.s(), "a journal event item with seq_nr " + seqNr);
     }
     StoredEvent event = new StoredEvent(seqNr, item.get(JournalAttributes.EVENT_TYPE).s(),
-        string(item.get(JournalAttributes.OCCURRED_AT)), item.get(JournalAttributes.METADATA),
+        item.get(JournalAttributes.EVENT_VERSION), string(item.get(JournalAttributes.OCCURRED_AT)), item.get(JournalAttributes.METADATA),
         item.get(JournalAttributes.PAYLOAD), MetadataAttributes.JOURNAL);
     return Optional.of(new StoredEvents(aggregate, aid.s(), List.of(event)));
   }
@@ -114,8 +114,9 @@ public final class EventItems {
     List<StoredEvent> stored = new ArrayList<>(events.size());
     for (int k = 0; k < events.size(); k++) {
       Map<String, AttributeValue> event = events.get(k).hasM() ? events.get(k).m() : Map.of();
-      stored.add(new StoredEvent(first + k + 1, cases.get(k).s(), string(event.get(TipAttributes.TIMESTAMP)),
-          event.get(TipAttributes.METADATA), event.get(TipAttributes.DATA), MetadataAttributes.TIP));
+      stored.add(new StoredEvent(first + k + 1, cases.get(k).s(), event.get(TipAttributes.EVENT_VERSION),
+          string(event.get(TipAttributes.TIMESTAMP)), event.get(TipAttributes.METADATA), event.get(TipAttributes.DATA),
+          MetadataAttributes.TIP));
     }
     return new StoredEvents(aggregate, aid, stored);
   }

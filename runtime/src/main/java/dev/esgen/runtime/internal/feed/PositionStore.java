@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -30,9 +31,11 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  *
  * <p>Item: {@value #PROJECTION} (S, hash key), {@value #STREAM} (S, range key,
  * {@code {aggregate-name}#{aid}}), {@value #SEQ_NR} (N) and {@value #UPDATED_AT} (S, ISO-8601 from the
- * store's clock). No item means no event taken yet. Positions only move forward: a plain advance is
- * conditioned on the stored position being lower, a commit with read-model writes on it being exactly
- * where the delivery read it, so that of two deliveries of one event only one commits.
+ * store's clock); while a transactional projection is part way through a stored event an upcaster splits,
+ * also {@value #SPLIT_SEQ_NR} (N) and {@value #PARTS_TAKEN} (N). No item means no event taken yet.
+ * Positions only move forward: a plain advance is conditioned on the stored position being lower, a
+ * commit with read-model writes on it being exactly where the delivery read it, so that of two
+ * deliveries of one event only one commits.
  *
  * <pre>{@code
  * PositionStore positions = new PositionStore(client, "positions", Clock.systemUTC(), recorder::currentBudget);
@@ -53,6 +56,18 @@ public final class PositionStore {
 
   /** When the position last moved, ISO-8601 from the store's clock (S). */
   public static final String UPDATED_AT = "updated_at";
+
+  /** The stored event after {@value #SEQ_NR} whose parts are being committed one by one (N). */
+  public static final String SPLIT_SEQ_NR = "split_seq_nr";
+
+  /** How many of the events {@value #SPLIT_SEQ_NR} stands for are committed (N). */
+  public static final String PARTS_TAKEN = "parts_taken";
+
+  /**
+   * A projection's position in a stream: the last stored event it took, and how many of the events the
+   * stored event {@code splitSeqNr} stands for it took already (0 and 0 when it is not part way through one).
+   */
+  public record Position(long seqNr, long splitSeqNr, int partsTaken) {}
 
   /** A lost response is settled by reading back; this many sends of one commit are made at most. */
   private static final int SENDS = 3;
@@ -99,6 +114,24 @@ public final class PositionStore {
     }
   }
 
+  /** The whole position of {@code key}, read consistently; all 0 when there is none. */
+  public Position readPosition(PositionKey key) {
+    try {
+      GetItemResponse response = client.getItem(b -> b.tableName(table).key(itemKey(key)).consistentRead(true));
+      if (!response.hasItem() || response.item().isEmpty()) {
+        return new Position(0, 0, 0);
+      }
+      Map<String, AttributeValue> item = response.item();
+      AttributeValue split = item.get(SPLIT_SEQ_NR);
+      AttributeValue parts = item.get(PARTS_TAKEN);
+      return split == null || parts == null
+          ? new Position(seqNr(item), 0, 0)
+          : new Position(seqNr(item), Long.parseLong(split.n()), Integer.parseInt(parts.n()));
+    } catch (ResourceNotFoundException e) {
+      throw new MissingTableException(List.of(table), e);
+    }
+  }
+
   /**
    * Moves the position of {@code key} to {@code seqNr} unless it is there or further already. Sending
    * it twice does no harm, so a response that was lost is answered by sending it again.
@@ -128,6 +161,68 @@ public final class PositionStore {
     Update update = expected == 0
         ? update(key, seqNr, "attribute_not_exists(#n)", Map.of())
         : update(key, seqNr, "#n = :expected", Map.of(":expected", number(expected)));
+    return commit(key, update, writes, stored -> stored.seqNr() >= seqNr, stored -> stored.seqNr() == expected);
+  }
+
+  /**
+   * Writes {@code writes}, those of event {@code part} (from 0) of the events the stored event {@code seqNr}
+   * stands for now, and counts the events up to it as taken, atomically, conditioned on the position being
+   * {@code from}. Each part with writes commits on its own: two parts often write one read-model item,
+   * which one transaction cannot. Committing the {@code last} part moves the position to {@code seqNr}.
+   *
+   * @param from the position the delivery read: before {@code seqNr}, part way through it or not yet in it
+   * @return true when committed (or found committed after a lost response); false when the position was
+   *     no longer at {@code from}, and nothing was written
+   * @throws TransactionCanceledException when DynamoDB refused one of {@code writes}
+   */
+  public boolean commitPart(
+      PositionKey key, Position from, long seqNr, int part, boolean last, List<TransactWriteItem> writes) {
+    Position before = from.splitSeqNr() == seqNr ? from : new Position(from.seqNr(), 0, 0);
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":t", AttributeValue.fromS(clock.instant().toString()));
+    values.put(":sp", number(seqNr));
+    StringBuilder condition = new StringBuilder();
+    if (before.seqNr() == 0) {
+      condition.append("attribute_not_exists(#n)");
+    } else {
+      condition.append("#n = :expected");
+      values.put(":expected", number(before.seqNr()));
+    }
+    if (before.partsTaken() == 0) {
+      condition.append(" AND attribute_not_exists(#pt)");
+    } else {
+      condition.append(" AND #sp = :sp AND #pt = :pt");
+      values.put(":pt", number(before.partsTaken()));
+    }
+    String expression;
+    if (last) {
+      expression = "SET #n = :sp, #t = :t REMOVE #sp, #pt";
+    } else {
+      // The position itself stays; it is written for a projection that has no item yet.
+      expression = "SET #n = :n, #sp = :sp, #pt = :next, #t = :t";
+      values.put(":n", number(before.seqNr()));
+      values.put(":next", number(part + 1));
+    }
+    Update update = Update.builder()
+        .tableName(table)
+        .key(itemKey(key))
+        .updateExpression(expression)
+        .conditionExpression(condition.toString())
+        .expressionAttributeNames(Map.of("#n", SEQ_NR, "#t", UPDATED_AT, "#sp", SPLIT_SEQ_NR, "#pt", PARTS_TAKEN))
+        .expressionAttributeValues(values)
+        .build();
+    return commit(key, update, writes,
+        stored -> stored.seqNr() >= seqNr
+            || (stored.seqNr() == before.seqNr() && stored.splitSeqNr() == seqNr && stored.partsTaken() > part),
+        stored -> stored.equals(before));
+  }
+
+  /**
+   * Sends {@code update} alone, or with {@code writes} in one transaction. After a lost response the
+   * position read back says: {@code applied}, it was; {@code untouched}, it was not, and it is sent again.
+   */
+  private boolean commit(PositionKey key, Update update, List<TransactWriteItem> writes,
+      Predicate<Position> applied, Predicate<Position> untouched) {
     for (int sends = 1; ; sends++) {
       try {
         if (writes.isEmpty()) {
@@ -150,11 +245,11 @@ public final class PositionStore {
       } catch (AmbiguousWriteException e) {
         // The commit may have been applied: the position says. Still where it was means it was not, and
         // sending it again is safe, as it is conditioned on that position.
-        long stored = read(key);
-        if (stored >= seqNr) {
+        Position stored = readPosition(key);
+        if (applied.test(stored)) {
           return true;
         }
-        if (stored != expected) {
+        if (!untouched.test(stored)) {
           return false;
         }
         if (sends == SENDS) {
@@ -213,9 +308,9 @@ public final class PositionStore {
     return Update.builder()
         .tableName(table)
         .key(itemKey(key))
-        .updateExpression("SET #n = :n, #t = :t")
+        .updateExpression("SET #n = :n, #t = :t REMOVE #sp, #pt")
         .conditionExpression(condition)
-        .expressionAttributeNames(Map.of("#n", SEQ_NR, "#t", UPDATED_AT))
+        .expressionAttributeNames(Map.of("#n", SEQ_NR, "#t", UPDATED_AT, "#sp", SPLIT_SEQ_NR, "#pt", PARTS_TAKEN))
         .expressionAttributeValues(values)
         .build();
   }

@@ -8,20 +8,24 @@ import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.storage.EventPage;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
  * Delivers one {@link Delivery}: the events after the projection's position up to the last one offered,
- * in seq_nr order, each once. Offered events are decoded with the subscription's definition; events
- * the batch lacks are read from the store with the layout's consistent {@code readEvents}, at most
- * {@value #GAP_PAGE} at a time, and reported as a {@link GapRead}.
+ * in seq_nr order, each once. Offered events are decoded with the subscription's definition, as the
+ * stream's history reads them (through the upcasters: a stored event may stand for several events now,
+ * or none); events the batch lacks are read from the store with the layout's consistent
+ * {@code readEvents}, at most {@value #GAP_PAGE} stored events at a time, and reported as a {@link GapRead}.
  *
  * <p>An at-least-once projection takes its events one after the other; then its position is advanced
  * once, to the last event it took. A transactional one commits each event's writes with the position,
- * conditioned on the position it read; an event without writes moves the position with the next commit.
+ * conditioned on the position it read; an event without writes moves the position with the next commit;
+ * the parts of a split stored event commit one by one with a count of the parts taken.
  * Should a commit find the position moved (another delivery took the event), the delivery goes on from
  * the position stored. On the first failure the delivery stops, records how far it got, and reports
  * where it stopped; the caller decides whether to try again.
@@ -94,7 +98,7 @@ public final class StreamDeliverer {
           StoredEvent event = offered.get(next);
           if (event != null) {
             nextType = event.eventType();
-            take(event.decode(definition, aggregateId));
+            take(next, event.decode(definition, aggregateId));
           } else {
             readGap(next, offered.ceilingKey(next) - 1);
           }
@@ -131,39 +135,48 @@ public final class StreamDeliverer {
         EventPage<E> page = store.layoutFor(definition).readEvents(definition, id, first, last)
             .orElseThrow(() -> new CorruptStreamException(definition.name(), aggregateId,
                 "the change feed saw event " + (to + 1) + ", but the store holds no such stream"));
-        if (page.events().size() != last - first + 1) {
+        if (page.lastSeqNr() < last) {
           throw new CorruptStreamException(definition.name(), aggregateId, "the change feed saw event " + (to + 1)
               + ", but the stored stream ends at event " + page.lastSeqNr());
         }
-        for (RecordedEvent<E> event : page.events()) {
-          nextType = event.eventType();
-          take(event);
+        // The page holds what its stored events stand for now: several for one an upcaster splits (with
+        // the same seq_nr), none for one it drops.
+        Map<Long, List<RecordedEvent<E>>> bySeqNr = page.events().stream()
+            .collect(Collectors.groupingBy(RecordedEvent::seqNr));
+        for (long seqNr = first; seqNr <= last; seqNr++) {
+          List<RecordedEvent<E>> events = bySeqNr.getOrDefault(seqNr, List.of());
+          nextType = events.isEmpty() ? null : events.get(0).eventType();
+          take(seqNr, events);
         }
       }
     }
 
-    private void take(RecordedEvent<E> event) throws Exception {
-      if (event.seqNr() <= taken) {
+    /**
+     * Hands the projection stored event {@code seqNr} as the {@code events} it stands for now: one, several
+     * for a stored event an upcaster splits, none for one it drops.
+     */
+    private void take(long seqNr, List<RecordedEvent<E>> events) throws Exception {
+      if (seqNr <= taken) {
         return;
       }
       if (!subscription.transactional()) {
-        subscription.handler().handle(event);
-        taken = event.seqNr();
-        delivered++;
+        for (RecordedEvent<E> event : events) {
+          subscription.handler().handle(event);
+          delivered++;
+        }
+        taken = seqNr;
         return;
       }
-      List<TransactWriteItem> writes = List.copyOf(subscription.writer().writes(event));
-      if (writes.size() > TransactionalProjection.MAX_WRITES) {
-        throw new IllegalArgumentException("projection '" + subscription.projection() + "' returned "
-            + writes.size() + " writes for event " + event.seqNr() + " of " + definition.name() + " " + aggregateId
-            + ", but one transaction holds at most " + TransactionalProjection.MAX_WRITES
-            + " besides the position");
+      if (events.size() > 1) {
+        takeParts(seqNr, events);
+        return;
       }
+      List<TransactWriteItem> writes = events.isEmpty() ? List.of() : writesOf(events.get(0));
       if (writes.isEmpty()) {
-        taken = event.seqNr();
-        delivered++;
-      } else if (positions.commit(key, stored, event.seqNr(), writes)) {
-        stored = event.seqNr();
+        taken = seqNr;
+        delivered += events.size();
+      } else if (positions.commit(key, stored, seqNr, writes)) {
+        stored = seqNr;
         taken = stored;
         delivered++;
       } else {
@@ -171,6 +184,60 @@ public final class StreamDeliverer {
         stored = positions.read(key);
         taken = stored;
       }
+    }
+
+    /**
+     * Hands a transactional projection the events of stored event {@code seqNr}, split by an upcaster, one
+     * by one: the writes of each commit with a count of the parts taken, which a later delivery reads to
+     * go on after them (two parts often write one read-model item, which one transaction cannot).
+     */
+    private void takeParts(long seqNr, List<RecordedEvent<E>> events) throws Exception {
+      PositionStore.Position at = positions.readPosition(key);
+      if (at.seqNr() != stored) {
+        // Another delivery moved the position: go on from where it got.
+        stored = at.seqNr();
+        taken = stored;
+        return;
+      }
+      if (at.partsTaken() > 0 && at.splitSeqNr() != seqNr) {
+        throw new IllegalStateException("projection '" + subscription.projection() + "' is part way through event "
+            + at.splitSeqNr() + " of " + definition.name() + " " + aggregateId + ", but event " + seqNr
+            + " is the first after its position " + stored + " to write: its writes differ between deliveries");
+      }
+      int first = at.splitSeqNr() == seqNr ? at.partsTaken() : 0;
+      for (int part = first; part < events.size(); part++) {
+        boolean last = part == events.size() - 1;
+        List<TransactWriteItem> writes = writesOf(events.get(part));
+        delivered++;
+        if (writes.isEmpty() && !last) {
+          continue;
+        }
+        if (writes.isEmpty()) {
+          taken = seqNr;
+        } else if (positions.commitPart(key, at, seqNr, part, last, writes)) {
+          at = last ? new PositionStore.Position(seqNr, 0, 0) : new PositionStore.Position(stored, seqNr, part + 1);
+        } else {
+          stored = positions.read(key);
+          taken = stored;
+          return;
+        }
+      }
+      if (at.seqNr() == seqNr) {
+        stored = seqNr;
+      }
+      taken = seqNr;
+    }
+
+    /** {@code event}'s read-model writes, at most as many as a transaction holds beside the position. */
+    private List<TransactWriteItem> writesOf(RecordedEvent<E> event) throws Exception {
+      List<TransactWriteItem> writes = List.copyOf(subscription.writer().writes(event));
+      if (writes.size() > TransactionalProjection.MAX_WRITES) {
+        throw new IllegalArgumentException("projection '" + subscription.projection() + "' returned "
+            + writes.size() + " writes for event " + event.seqNr() + " of " + definition.name() + " " + aggregateId
+            + ", but one transaction holds at most " + TransactionalProjection.MAX_WRITES
+            + " besides the position");
+      }
+      return writes;
     }
 
     /** Moves the stored position to what the projection has taken. */

@@ -1,0 +1,253 @@
+package dev.esgen.runtime.feed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.codec.EventCodec;
+import dev.esgen.runtime.counter.Counter;
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.counter.Noted;
+import dev.esgen.runtime.faults.Fault;
+import dev.esgen.runtime.faults.FaultInjector;
+import dev.esgen.runtime.history.RecordedEvent;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+
+/**
+ * The change feed hands a projection a stream's events as the stream's history reads them after the
+ * events evolved: from each stored name and version through the upcasters, a stored event split into
+ * several or dropped, whether the events came in the batch or were read to fill a gap.
+ */
+class ChangeFeedUpcastingTest {
+
+  /**
+   * Counters as they were written: notes at version 2, so that the stored version attribute is there
+   * to be read.
+   */
+  private static final class Written extends Codec {
+    Written(DynamoDbEventStore store) {
+      super(store);
+    }
+
+    @Override
+    public int version(CounterEvent event) {
+      return event instanceof Noted ? 2 : 1;
+    }
+  }
+
+  /**
+   * Counters after an evolution, as an upcaster chain reads them: a note stored as "split" stands for two
+   * increments now, one stored as "drop" for nothing, any other note for itself with the version it was
+   * stored at appended to its text.
+   */
+  private static final class Evolved extends Codec {
+    Evolved(DynamoDbEventStore store) {
+      super(store);
+    }
+
+    @Override
+    public List<CounterEvent> decodeStored(String typeName, int version, byte[] body) throws IOException {
+      CounterEvent event = decode(typeName, body);
+      if (!(event instanceof Noted noted)) {
+        return List.of(event);
+      }
+      return switch (noted.text()) {
+        case "split" -> List.of(new Incremented(1, "from-split"), new Incremented(1, "from-split"));
+        case "drop" -> List.of();
+        default -> List.of(new Noted(noted.text() + "@v" + version));
+      };
+    }
+  }
+
+  /** The counter's codec, to be told apart by the two above. */
+  private abstract static class Codec implements EventCodec<CounterEvent> {
+    private final EventCodec<CounterEvent> plain;
+
+    Codec(DynamoDbEventStore store) {
+      plain = CounterRepository.definition(store.objectMapper(), SnapshotPolicy.every(100)).eventCodec();
+    }
+
+    @Override
+    public String typeName(CounterEvent event) {
+      return plain.typeName(event);
+    }
+
+    @Override
+    public byte[] encode(CounterEvent event) throws IOException {
+      return plain.encode(event);
+    }
+
+    @Override
+    public CounterEvent decode(String typeName, byte[] body) throws IOException {
+      return plain.decode(typeName, body);
+    }
+  }
+
+  private static CounterRepository counters(FeedFixture fixture, FeedFixture.Layout layout, EventCodec<CounterEvent> codec) {
+    AggregateDefinition<Counter, CounterId, CounterEvent> definition = CounterRepository.builder(
+            CounterRepository.NAME, fixture.store.objectMapper(), SnapshotPolicy.every(100),
+            layout == FeedFixture.Layout.JOURNAL ? LayoutKind.JOURNAL : LayoutKind.TIP)
+        .tipPolicy(new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 3, true))
+        .eventCodec(codec)
+        .build();
+    return new CounterRepository(fixture.store, definition);
+  }
+
+  private static final List<CounterEvent> NOTES =
+      List.of(new Noted("split"), new Noted("drop"), new Noted("kept"));
+
+  private static String shown(RecordedEvent<CounterEvent> recorded) {
+    return recorded.seqNr() + " " + recorded.eventType() + " " + recorded.event();
+  }
+
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void eventsInTheBatchAreDeliveredAsTheHistoryReadsThem(FeedFixture.Layout layout) {
+    FeedFixture fixture = new FeedFixture();
+    CounterId id = CounterId.random();
+    counters(fixture, layout, new Written(fixture.store)).create(
+        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    CounterRepository now = counters(fixture, layout, new Evolved(fixture.store));
+
+    List<String> taken = new CopyOnWriteArrayList<>();
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .projection("log", now.definition(), recorded -> taken.add(shown(recorded)))
+        .build();
+    try (TableStream stream = fixture.stream(layout)) {
+      feed.handle("shard-1", stream.readNewRecords());
+    }
+
+    List<String> history = FeedFixture.stored(now, id.value()).stream().map(ChangeFeedUpcastingTest::shown).toList();
+    assertEquals(4, history.size(), "created, two increments from the split note, the kept note: " + history);
+    assertEquals("4 noted Noted[text=kept@v2]", history.get(3));
+    assertEquals(history, taken);
+    assertEquals(4, fixture.position("log", id.value()), "the position is the last stored event's");
+  }
+
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void eventsReadToFillAGapAreDeliveredAsTheHistoryReadsThem(FeedFixture.Layout layout) {
+    FeedFixture fixture = new FeedFixture();
+    CounterId id = CounterId.random();
+    counters(fixture, layout, new Written(fixture.store)).create(
+        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    CounterRepository now = counters(fixture, layout, new Evolved(fixture.store));
+    List<Record> records;
+    try (TableStream stream = fixture.stream(layout)) {
+      stream.readNewRecords();                                   // the creation's records never arrive
+      now.append(id, 1, new Incremented(7, "after"));
+      records = stream.readNewRecords();
+    }
+
+    List<String> taken = new CopyOnWriteArrayList<>();
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .projection("log", now.definition(), recorded -> taken.add(shown(recorded)))
+        .build();
+    feed.handle("shard-1", records.subList(records.size() - 1, records.size()));
+
+    List<String> history = FeedFixture.stored(now, id.value()).stream().map(ChangeFeedUpcastingTest::shown).toList();
+    assertEquals(5, history.size(), history.toString());
+    assertEquals(history, taken);
+    assertEquals(5, fixture.position("log", id.value()));
+  }
+
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void aTransactionalProjectionCommitsTheEventsOfASplitStoredEventOnceWithItsPosition(FeedFixture.Layout layout) {
+    FeedFixture fixture = new FeedFixture();
+    CounterId id = CounterId.random();
+    counters(fixture, layout, new Written(fixture.store)).create(
+        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    CounterRepository now = counters(fixture, layout, new Evolved(fixture.store));
+    CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .transactionalProjection("totals", now.definition(), totals)
+        .build();
+    List<Record> records;
+    try (TableStream stream = fixture.stream(layout)) {
+      records = stream.readNewRecords();
+    }
+
+    feed.handle("shard-1", records);
+    feed.handle("shard-1", records);
+
+    assertEquals(2, totals.total(id.value()), "the two increments the split note stands for, once each");
+    assertEquals(3, totals.changes(id.value()), "the creation and the two increments");
+    assertEquals(4, fixture.position("totals", id.value()));
+  }
+
+  @Test
+  void aDeliveryThatStopsBetweenTheEventsOfASplitStoredEventGoesOnAfterThoseItCommitted() {
+    FeedFixture fixture = new FeedFixture();
+    CounterId id = CounterId.random();
+    counters(fixture, FeedFixture.Layout.JOURNAL, new Written(fixture.store)).create(
+        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    CounterRepository now = counters(fixture, FeedFixture.Layout.JOURNAL, new Evolved(fixture.store));
+    CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
+    AtomicInteger fromSplit = new AtomicInteger();
+    TransactionalProjection<CounterEvent> failingOnce = recorded -> {
+      // The second event of the split note fails the first time it is asked for.
+      if (recorded.event() instanceof Incremented incremented && incremented.tag().equals("from-split")
+          && fromSplit.incrementAndGet() == 2) {
+        throw new IllegalStateException("the read model is not reachable");
+      }
+      return totals.writes(recorded);
+    };
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .transactionalProjection("totals", now.definition(), failingOnce)
+        .build();
+    try (TableStream stream = fixture.stream(FeedFixture.Layout.JOURNAL)) {
+      feed.handle("shard-1", stream.readNewRecords());
+    }
+
+    assertEquals(3, fromSplit.get(), "the first event once, the second twice: it failed, then it was taken");
+    assertEquals(2, totals.total(id.value()));
+    assertEquals(3, totals.changes(id.value()), "the creation and the two increments, once each");
+    assertEquals(4, fixture.position("totals", id.value()));
+  }
+
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void aCommitOfAPartWhoseResponseWasLostIsAppliedOnce(FeedFixture.Layout layout) {
+    FeedFixture fixture = new FeedFixture();
+    CounterId id = CounterId.random();
+    counters(fixture, layout, new Written(fixture.store)).create(
+        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    FaultInjector faults = FaultInjector.builder(1).build();
+    DynamoDbEventStore faultyStore = DynamoDbEventStore.create(FeedFixture.client(faults), fixture.config);
+    CounterRepository now = counters(fixture, layout, new Evolved(faultyStore));
+    CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
+    ChangeFeed feed = ChangeFeed.builder(faultyStore)
+        .transactionalProjection("totals", now.definition(), totals)
+        .build();
+    List<Record> records;
+    try (TableStream stream = fixture.stream(layout)) {
+      records = stream.readNewRecords();
+    }
+    // Every commit is applied and its response lost: the creation's, then each part's of the split note.
+    faults.enqueue(TransactWriteItemsRequest.class, Fault.LOST_RESPONSE, Fault.LOST_RESPONSE, Fault.LOST_RESPONSE);
+
+    feed.handle("shard-1", records);
+    feed.handle("shard-1", records);
+
+    assertEquals(3L, faults.injected().get(Fault.LOST_RESPONSE));
+    assertEquals(2, totals.total(id.value()));
+    assertEquals(3, totals.changes(id.value()));
+    assertEquals(4, fixture.position("totals", id.value()));
+  }
+}
