@@ -119,7 +119,9 @@ class ExactItemSizeTest {
 
   @Test
   void onTheTipASnapshotThatDoesNotFitTakesTheOlderOneWithIt() {
-    CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 0, true));
+    // Every append calves (at most one event in the tip), so that what does not fit is the new event
+    // beside the snapshot: events held before would be calved first.
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 1, true));
     String name = "x".repeat(150_000);
     CounterId probe = CounterId.random();
     counters.create(new CounterCreated(probe, name));
@@ -144,27 +146,34 @@ class ExactItemSizeTest {
   }
 
   @Test
-  void onTheTipEventsThatDoNotFitEvenWithoutASnapshotAreRefusedBeforeAnythingIsSent() {
-    CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 0, true));
+  void onTheTipEventsHeldAlreadyAreCalvedWhenTheItemWouldPassTheLimitAndEventsThatDoNotFitAloneAreRefused() {
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 0, false));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "x".repeat(150_000)));
-    // Two notes too large to share the tip with a snapshot: the second tells what a note adds.
     counters.append(id, 1, new Noted("n".repeat(200_000)));
     long before = ItemSize.of(tip(id));
     counters.append(id, 2, new Noted("m".repeat(100)));
     long after = ItemSize.of(tip(id));
+    // A note that takes the tip of events 1 to 4 one byte past the limit, though its events alone stay
+    // under the policy's 409,600 bytes: the events held go to a batch item instead of the append failing.
     int over = (int) (100 + LIMIT + 1 - after - (after - before));
+    Versioned<Counter> calved = counters.append(id, 3, new Noted("o".repeat(over)));
+    assertEquals(1, tip(id).get(TipAttributes.EVENTS).l().size(), "the tip holds the new event alone");
+    assertEquals(calved, counters.loadVersioned(id));
+    assertEquals(4, counters.events(id).count(), "events 1 to 3 in a batch, 4 in the tip");
+
+    // A note whose tip, alone, is one byte past the limit is refused before anything is sent.
+    long alone = ItemSize.of(tip(id));
+    int tooLarge = (int) (over + LIMIT + 1 - alone);
     TestDynamo.requests().reset();
-
     ItemTooLargeException e = assertThrows(ItemTooLargeException.class,
-        () -> counters.append(id, 3, new Noted("o".repeat(over))));
-
-    assertEquals("tip with events 1 to 4", e.item());
+        () -> counters.append(id, 4, new Noted("p".repeat(tooLarge))));
+    assertEquals("tip with events 5 to 5", e.item());
     assertEquals(LIMIT + 1, e.sizeBytes());
     assertEquals(0, TestDynamo.requests().of("UpdateItem") + TestDynamo.requests().of("TransactWriteItems"),
         "nothing was sent");
-    assertEquals(3, counters.loadVersioned(id).version());
-    Versioned<Counter> stored = counters.append(id, 3, new Noted("o".repeat(over - 1)));
+    assertEquals(4, counters.loadVersioned(id).version());
+    Versioned<Counter> stored = counters.append(id, 4, new Noted("p".repeat(tooLarge - 1)));
     assertEquals(LIMIT, ItemSize.of(tip(id)), "DynamoDB stored a tip of exactly 409,600 bytes");
     assertEquals(stored, counters.loadVersioned(id));
   }

@@ -225,8 +225,18 @@ final class TipAppender {
       }
       tip.put(UNFOLD, AttributeValue.fromM(unfold));
     }
-    // Measured once with the snapshot, and again only when it must go: the tip's events are in it too.
+    // Measured once with the snapshot, and again only when something must go: the tip's events are in it too.
     long tipSize = ItemSize.of(tip);
+    if (tipSize > ItemTooLargeException.LIMIT_BYTES && !calve && !position.events().isEmpty()) {
+      // Past DynamoDB's item limit with the events it held already, though under the policy's thresholds
+      // (which count the events alone): those go to a batch item, before the snapshot is given up.
+      calve = true;
+      keptEvents = newEvents;
+      keptCases = newCases;
+      tip.put(EVENTS, AttributeValue.fromL(keptEvents));
+      tip.put(CASES, AttributeValue.fromL(keptCases));
+      tipSize = ItemSize.of(tip);
+    }
     if (snapshot && tipSize > ItemTooLargeException.LIMIT_BYTES) {
       // A snapshot that does not fit must not block the stream: the append is stored without it and the
       // next one tries again. The older snapshot goes too (see tipUpdate), so the tip measured here

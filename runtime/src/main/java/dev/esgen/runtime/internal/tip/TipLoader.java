@@ -339,7 +339,7 @@ final class TipLoader {
         return Optional.of(query.exclusiveStartKey(page.lastEvaluatedKey()).build());
       }
       throw stale(new CorruptStreamException(definition.name(), aid,
-          "events " + from + " to " + (end - 1) + " are in neither the tip nor a batch"));
+          "events " + (from + 1) + " to " + end + " are in neither the tip nor a batch"));
     }
 
     /** The stream: the snapshot, then the batches read, then the tip's events, folded. */
