@@ -19,9 +19,14 @@ public class EventEncodingException extends EsgenException {
   private final String aggregateId;
   private final String eventType;
 
+  /** @param cause why encoding failed; it is replaced by its {@link RedactedException} */
   public EventEncodingException(String aggregateName, String aggregateId, String eventType, Throwable cause) {
+    this(aggregateName, aggregateId, eventType, RedactedException.of(cause));
+  }
+
+  private EventEncodingException(String aggregateName, String aggregateId, String eventType, RedactedException cause) {
     super("cannot encode event of type '" + eventType + "' for " + aggregateName + " " + aggregateId + ": "
-        + cause.getMessage(), cause);
+        + cause.summary(), cause);
     this.aggregateName = aggregateName;
     this.aggregateId = aggregateId;
     this.eventType = eventType;

@@ -19,9 +19,14 @@ public class SnapshotEncodingException extends EsgenException {
   private final String aggregateId;
   private final long seqNr;
 
+  /** @param cause why encoding failed; it is replaced by its {@link RedactedException} */
   public SnapshotEncodingException(String aggregateName, String aggregateId, long seqNr, Throwable cause) {
+    this(aggregateName, aggregateId, seqNr, RedactedException.of(cause));
+  }
+
+  private SnapshotEncodingException(String aggregateName, String aggregateId, long seqNr, RedactedException cause) {
     super("cannot encode snapshot of " + aggregateName + " " + aggregateId + " at seq_nr " + seqNr + ": "
-        + cause.getMessage(), cause);
+        + cause.summary(), cause);
     this.aggregateName = aggregateName;
     this.aggregateId = aggregateId;
     this.seqNr = seqNr;

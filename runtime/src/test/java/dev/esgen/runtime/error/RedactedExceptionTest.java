@@ -58,6 +58,26 @@ class RedactedExceptionTest {
     assertSame(redacted, RedactedException.of(redacted), "redacted once");
   }
 
+  record Badge(String holder) {
+    public String holder() {
+      throw new IllegalStateException("no badge for " + SECRET);
+    }
+  }
+
+  @Test
+  void encodingFailuresNameTheExceptionAndWhereButQuoteNothing() {
+    Exception e = assertThrows(Exception.class, () -> mapper.writeValueAsBytes(new Badge(SECRET)));
+    EventEncodingException event = new EventEncodingException("member", "42", "badge-issued", e);
+    SnapshotEncodingException snapshot = new SnapshotEncodingException("member", "42", 7, e);
+
+    assertEquals("cannot encode event of type 'badge-issued' for member 42: JsonMappingException at $.holder",
+        event.getMessage());
+    assertEquals("cannot encode snapshot of member 42 at seq_nr 7: JsonMappingException at $.holder",
+        snapshot.getMessage());
+    assertNothingQuotes(event);
+    assertNothingQuotes(snapshot);
+  }
+
   private static void assertNothingQuotes(Throwable e) {
     StringWriter trace = new StringWriter();
     e.printStackTrace(new PrintWriter(trace));
