@@ -2,9 +2,11 @@ package dev.esgen.runtime.feed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
@@ -12,6 +14,9 @@ import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.error.ProjectionFailedException;
+import dev.esgen.runtime.error.StoreUnavailableException;
+import dev.esgen.runtime.faults.Fault;
+import dev.esgen.runtime.faults.FaultInjector;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.keys.TipKeys;
@@ -31,6 +36,8 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.OperationType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
@@ -266,5 +273,57 @@ class ChangeFeedDeliveryTest {
     assertEquals(FeedFixture.stored(counters, a.value()), taken.get(a.value()));
     assertEquals(FeedFixture.stored(counters, b.value()), taken.get(b.value()));
     assertEquals(6, fixture.position("log", a.value()));
+  }
+
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void aPositionTheStoreFailsToReadHoldsItsStreamUntilARetryReadsIt(FeedFixture.Layout layout) {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(layout);
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    counters.transact(id, c -> c.increment("one"));
+    FaultInjector faults = FaultInjector.builder(1).build();
+    // One attempt per request: a throttled read fails the delivery at once.
+    DynamoDbEventStore store = DynamoDbEventStore.create(FeedFixture.client(faults),
+        fixture.config.withRetryPolicy(new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(1))));
+    List<DeliveryFailure> reported = new CopyOnWriteArrayList<>();
+    FeedListener listener = new FeedListener() {
+      @Override
+      public void onDeliveryFailure(DeliveryFailure failure) {
+        reported.add(failure);
+      }
+    };
+    ChangeFeed feed = ChangeFeed.builder(store)
+        .projection("log", counters.definition(), this::take)
+        .retryPolicy(QUICK)
+        .listener(listener)
+        .build();
+    List<Record> records;
+    try (TableStream stream = fixture.stream(layout)) {
+      records = stream.readNewRecords();
+    }
+    // The batch's read of positions and the delivery's own read of its position are both throttled.
+    faults.enqueue(BatchGetItemRequest.class, Fault.THROTTLED);
+    faults.enqueue(GetItemRequest.class, Fault.THROTTLED);
+
+    feed.handle("shard-1", records);
+
+    assertEquals(FeedFixture.stored(counters, id.value()), taken.get(id.value()));
+    assertEquals(2, fixture.position("log", id.value()));
+    assertEquals(1, reported.size());
+    assertEquals(List.of(1L, 1, true), List.of(reported.get(0).seqNr(), reported.get(0).attempt(),
+        reported.get(0).willRetry()), "waiting at the first event offered");
+    assertInstanceOf(StoreUnavailableException.class, reported.get(0).failure());
+
+    // A store that stays unavailable fails the batch as a failing handler does, naming the stream.
+    faults.always(GetItemRequest.class, Fault.THROTTLED).always(BatchGetItemRequest.class, Fault.THROTTLED);
+    ChangeFeed fresh = ChangeFeed.builder(store)
+        .projection("other", counters.definition(), this::take)
+        .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)))
+        .build();
+    ProjectionFailedException e = assertThrows(ProjectionFailedException.class, () -> fresh.handle("shard-1", records));
+    assertEquals(List.of("other", id.value(), 2), List.of(e.projection(), e.aggregateId(), e.attempts()));
+    assertInstanceOf(StoreUnavailableException.class, e.getCause());
   }
 }

@@ -81,7 +81,7 @@ public final class DeliveryRounds {
       versions.put(StreamLocks.stripe(delivery.key()), locks.version(delivery.key()));
     }
     Set<Integer> touched = new HashSet<>();
-    Map<PositionKey, Long> read = positions.read(keys);
+    Map<PositionKey, Long> read = readOrNone(keys);
     Set<PositionKey> streams = new HashSet<>();
     long events = 0;
     List<Delivery> pending = deliveries;
@@ -97,7 +97,16 @@ public final class DeliveryRounds {
             touched.add(stripe);
           }
           versions.put(stripe, version + 1);
-          return deliverer.deliver(delivery, fresh && !touched.contains(stripe) ? read.get(key) : positions.read(key));
+          long position;
+          try {
+            position = fresh && !touched.contains(stripe) && read.containsKey(key) ? read.get(key) : positions.read(key);
+          } catch (RuntimeException e) {
+            // A store failure: the stream waits at the first event offered and is tried again, as after a
+            // failing handler.
+            return new StreamDeliverer.Outcome(0, Optional.of(new StreamDeliverer.Stuck(
+                delivery.offered().firstKey(), delivery.offered().firstEntry().getValue().eventType(), e)));
+          }
+          return deliverer.deliver(delivery, position);
         });
         events += outcome.delivered();
         if (outcome.delivered() > 0) {
@@ -123,6 +132,18 @@ public final class DeliveryRounds {
         throw failure(stuck, where, attempt);
       }
       pending = stuck;
+    }
+  }
+
+  /**
+   * The positions of {@code keys}, read in batches; none when the store fails, and then each delivery
+   * reads its own, and waits to be tried again if that fails too.
+   */
+  private Map<PositionKey, Long> readOrNone(Set<PositionKey> keys) {
+    try {
+      return positions.read(keys);
+    } catch (RuntimeException e) {
+      return Map.of();
     }
   }
 
