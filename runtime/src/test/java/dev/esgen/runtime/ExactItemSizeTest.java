@@ -14,6 +14,7 @@ import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.internal.item.ItemSize;
@@ -123,10 +124,7 @@ class ExactItemSizeTest {
     // beside the snapshot: events held before would be calved first.
     CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 1, true));
     String name = "x".repeat(150_000);
-    CounterId probe = CounterId.random();
-    counters.create(new CounterCreated(probe, name));
-    counters.append(probe, 1, new Noted("n".repeat(100)));
-    int atTheLimit = 100 + (int) (LIMIT - ItemSize.of(tip(probe)));
+    int atTheLimit = noteFillingTheTip(counters, name);
     CounterId fits = CounterId.random();
     CounterId over = CounterId.random();
     counters.create(new CounterCreated(fits, name));
@@ -176,6 +174,33 @@ class ExactItemSizeTest {
     Versioned<Counter> stored = counters.append(id, 4, new Noted("p".repeat(tooLarge - 1)));
     assertEquals(LIMIT, ItemSize.of(tip(id)), "DynamoDB stored a tip of exactly 409,600 bytes");
     assertEquals(stored, counters.loadVersioned(id));
+  }
+
+  @Test
+  void aSnapshotSkippedIsReportedOnlyForAnAppendThatWasStored() {
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 1, true));
+    String name = "x".repeat(150_000);
+    int atTheLimit = noteFillingTheTip(counters, name);
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, name));
+    Versioned<Counter> stale = counters.loadVersioned(id);
+    counters.append(id, 1, new Noted("another writer"));
+
+    assertThrows(VersionConflictException.class,
+        () -> counters.append(stale, List.of(new Noted("n".repeat(atTheLimit + 1)))));
+
+    assertEquals(List.of(), skipped, "the append whose snapshot would not fit was refused: nothing was skipped");
+  }
+
+  /**
+   * The length of a note that fills a tip holding it alone beside the snapshot of a counter named
+   * {@code name} to exactly the item limit, measured on a counter of its own.
+   */
+  private static int noteFillingTheTip(CounterRepository counters, String name) {
+    CounterId probe = CounterId.random();
+    counters.create(new CounterCreated(probe, name));
+    counters.append(probe, 1, new Noted("n".repeat(100)));
+    return 100 + (int) (LIMIT - ItemSize.of(tip(probe)));
   }
 
   /**

@@ -49,11 +49,13 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
 
   private final JournalAppender appender;
   private final AsyncBatchReader heads;
+  private final OperationRecorder recorder;
 
   /** @param recorder hears about skipped snapshots */
   public AsyncJournalLayout(RetryingAsyncClient client, StoreConfig config, OperationRecorder recorder) {
     super(client, config);
     this.appender = new JournalAppender(config, recorder);
+    this.recorder = recorder;
     this.heads = new AsyncBatchReader(client, config.snapshotTable());
   }
 
@@ -193,7 +195,7 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
     return client.transactWriteItems(transaction, operation)
         .handle((response, failure) -> {
           if (failure == null) {
-            return CompletableFuture.completedFuture(prepared.stored());
+            return CompletableFuture.completedFuture(prepared.stored(recorder));
           }
           Throwable cause = CompletableFutures.unwrap(failure);
           if (cause instanceof AmbiguousWriteException ambiguous) {
@@ -220,7 +222,7 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
           if (notStored != null) {
             throw notStored;
           }
-          return prepared.stored();
+          return prepared.stored(recorder);
         });
   }
 }

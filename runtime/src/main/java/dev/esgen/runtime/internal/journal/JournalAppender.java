@@ -48,6 +48,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -81,14 +82,24 @@ final class JournalAppender {
     this.commands = new CommandRecords(config.snapshotTable());
   }
 
-  /** An append built and checked, ready to send: its transaction and the stream as it is once stored. */
-  record Prepared<A>(AppendTransaction transaction, LoadedStream<A> stored) {}
+  /**
+   * An append built and checked, ready to send: its transaction, the stream as it is once stored, and the
+   * due snapshot left out for its size, if one was, which the listener hears of once the append is stored.
+   */
+  record Prepared<A>(AppendTransaction transaction, LoadedStream<A> stored, Optional<SkippedSnapshot> skipped) {
+
+    /** The stream stored, after telling the listener of a skipped snapshot: what a successful send returns. */
+    LoadedStream<A> stored(OperationRecorder recorder) {
+      skipped.ifPresent(recorder::snapshotSkipped);
+      return stored;
+    }
+  }
 
   /** Sends {@code request} through {@code client}; returns the stream once the append is stored. */
   <A, I, E> LoadedStream<A> append(DynamoDbClient client, AppendRequest<A, I, E> request) {
     Prepared<A> prepared = prepare(request);
     send(client, prepared.transaction(), request);
-    return prepared.stored();
+    return prepared.stored(recorder);
   }
 
   /**
@@ -150,6 +161,7 @@ final class JournalAppender {
     JournalPosition next = position;
     String headLabel = "head";
     byte[] snapshot = null;
+    Optional<SkippedSnapshot> skipped = Optional.empty();
     List<Long> displaced = new ArrayList<>();
     // A stale snapshot (written by other code) is replaced by the first append after it was ignored, so
     // the rebuild from all events is paid once.
@@ -191,7 +203,7 @@ final class JournalAppender {
       } else {
         // A snapshot that does not fit must not block the stream: the events are stored without it, loads
         // fold them onto the last snapshot that fitted, and the next append tries again.
-        recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, lastSeqNr, withSnapshotSize,
+        skipped = Optional.of(new SkippedSnapshot(definition.name(), aid, lastSeqNr, withSnapshotSize,
             ItemTooLargeException.LIMIT_BYTES));
       }
     }
@@ -249,7 +261,7 @@ final class JournalAppender {
     }
 
     transaction.checkLimits();
-    return new Prepared<>(transaction, new LoadedStream<>(request.newState(), version, lastSeqNr, next));
+    return new Prepared<>(transaction, new LoadedStream<>(request.newState(), version, lastSeqNr, next), skipped);
   }
 
   private static JournalPosition journalPosition(LoadedStream<?> current, String aggregateName) {

@@ -54,11 +54,13 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
 
   private final TipAppender appender;
   private final AsyncBatchReader tips;
+  private final OperationRecorder recorder;
 
   /** @param recorder hears about skipped snapshots */
   public AsyncTipLayout(RetryingAsyncClient client, StoreConfig config, OperationRecorder recorder) {
     super(client, config);
     this.appender = new TipAppender(config, recorder);
+    this.recorder = recorder;
     this.tips = new AsyncBatchReader(client, config.tipTable());
   }
 
@@ -193,7 +195,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
         : client.updateItem(prepared.update(), operation);
     return write.handle((response, failure) -> {
       if (failure == null) {
-        return CompletableFuture.completedFuture(prepared.stored());
+        return CompletableFuture.completedFuture(prepared.stored(recorder));
       }
       Throwable cause = CompletableFutures.unwrap(failure);
       if (cause instanceof ConditionalCheckFailedException conflict) {
@@ -204,14 +206,14 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
           if (outcome != StoredOutcome.THIS_APPEND) {
             throw prepared.conflict().apply(conflict);
           }
-          return prepared.stored();
+          return prepared.stored(recorder);
         });
       }
       if (cause instanceof AmbiguousWriteException ambiguous) {
         RuntimeException last = ambiguous.lastFailure();
         return readBack(request, last, operation).thenCompose(outcome -> {
           if (outcome == StoredOutcome.THIS_APPEND) {
-            return CompletableFuture.completedFuture(prepared.stored());
+            return CompletableFuture.completedFuture(prepared.stored(recorder));
           }
           if (outcome == StoredOutcome.ANOTHER_APPEND) {
             throw StoredOutcome.lostTo(request, last);
@@ -229,7 +231,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
           if (outcome != StoredOutcome.THIS_APPEND) {
             throw TipAppender.refusedAfterAmbiguity(request, ambiguity, refused);
           }
-          return prepared.stored();
+          return prepared.stored(recorder);
         });
       }
       Throwable error = cause instanceof ResourceNotFoundException missing ? appender.missingTip(missing) : cause;
@@ -245,7 +247,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
     return client.transactWriteItems(transaction, operation)
         .handle((response, failure) -> {
           if (failure == null) {
-            return CompletableFuture.completedFuture(prepared.stored());
+            return CompletableFuture.completedFuture(prepared.stored(recorder));
           }
           Throwable cause = CompletableFutures.unwrap(failure);
           if (cause instanceof AmbiguousWriteException ambiguous) {
@@ -256,7 +258,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
               if (notStored != null) {
                 throw notStored;
               }
-              return prepared.stored();
+              return prepared.stored(recorder);
             });
           }
           Throwable error = cause instanceof TransactionCanceledException cancelled

@@ -54,6 +54,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import software.amazon.awssdk.core.SdkBytes;
@@ -118,7 +119,15 @@ final class TipAppender {
    * condition means; and the stream as it is once stored.
    */
   record Prepared<A>(PutItemRequest create, UpdateItemRequest update, AppendTransaction transaction,
-      Function<ConditionalCheckFailedException, RuntimeException> conflict, LoadedStream<A> stored) {}
+      Function<ConditionalCheckFailedException, RuntimeException> conflict, LoadedStream<A> stored,
+      Optional<SkippedSnapshot> skipped) {
+
+    /** The stream stored, after telling the listener of a skipped snapshot: what a successful send returns. */
+    LoadedStream<A> stored(OperationRecorder recorder) {
+      skipped.ifPresent(recorder::snapshotSkipped);
+      return stored;
+    }
+  }
 
   /** Sends {@code request} through {@code client}; returns the stream once the append is stored. */
   <A, I, E> LoadedStream<A> append(DynamoDbClient client, AppendRequest<A, I, E> request) {
@@ -128,7 +137,7 @@ final class TipAppender {
     } else {
       writeSingle(client, request, prepared);
     }
-    return prepared.stored();
+    return prepared.stored(recorder);
   }
 
   /**
@@ -227,6 +236,7 @@ final class TipAppender {
     }
     // Measured once with the snapshot, and again only when something must go: the tip's events are in it too.
     long tipSize = ItemSize.of(tip);
+    Optional<SkippedSnapshot> skipped = Optional.empty();
     if (tipSize > ItemTooLargeException.LIMIT_BYTES && !calve && !position.events().isEmpty()) {
       // Past DynamoDB's item limit with the events it held already, though under the policy's thresholds
       // (which count the events alone): those go to a batch item, before the snapshot is given up.
@@ -243,8 +253,7 @@ final class TipAppender {
       // without one is the tip DynamoDB measures; loads fold the stream from its first event meanwhile.
       tip.remove(UNFOLD);
       snapshot = false;
-      recorder.snapshotSkipped(new SkippedSnapshot(definition.name(), aid, next, tipSize,
-          ItemTooLargeException.LIMIT_BYTES));
+      skipped = Optional.of(new SkippedSnapshot(definition.name(), aid, next, tipSize, ItemTooLargeException.LIMIT_BYTES));
       tipSize = ItemSize.of(tip);
     }
     if (tipSize > ItemTooLargeException.LIMIT_BYTES) {
@@ -257,11 +266,11 @@ final class TipAppender {
     LoadedStream<A> stored = new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
     if (creating && !transactional) {
       return new Prepared<>(create(tip), null, null, e -> new AggregateAlreadyExistsException(definition.name(), aid,
-          versionIn(e.hasItem() ? e.item() : Map.of())), stored);
+          versionIn(e.hasItem() ? e.item() : Map.of())), stored, skipped);
     } else if (!creating && !transactional) {
       return new Prepared<>(null, tipUpdate(tip, baseVersion, true, snapshot, changes), null,
           e -> new VersionConflictException(
-              definition.name(), aid, baseVersion, versionIn(e.hasItem() ? e.item() : Map.of()), 1, e), stored);
+              definition.name(), aid, baseVersion, versionIn(e.hasItem() ? e.item() : Map.of()), 1, e), stored, skipped);
     } else {
       AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
       if (calve) {
@@ -297,7 +306,7 @@ final class TipAppender {
             next, now), CommandRecords.itemSize(definition.name(), aid, command, request.appendId(), version, next, now));
       }
       transaction.checkLimits();
-      return new Prepared<>(null, null, transaction, null, stored);
+      return new Prepared<>(null, null, transaction, null, stored, skipped);
     }
   }
 
