@@ -134,9 +134,13 @@ public final class ContendedStreams {
   public ContendedStreams(RetryPolicy policy) {
     Duration othersFor = othersFor(policy);
     this.othersForNanos = othersFor.toNanos();
+    // Kept at least as long as a writer may hold the turn or wait in line (an operation's deadline, and
+    // the pause it may overrun it by): writers in line do not touch the entry, and a new writer must find
+    // their line, not start another beside it.
+    Duration longestTurn = policy.deadline().plus(policy.maxDelay());
     this.streams = Caffeine.newBuilder()
         .maximumSize(MAX_STREAMS)
-        .expireAfterAccess(othersFor)
+        .expireAfterAccess(othersFor.compareTo(longestTurn) > 0 ? othersFor : longestTurn)
         .build();
   }
 
