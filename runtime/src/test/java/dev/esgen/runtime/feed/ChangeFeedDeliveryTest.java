@@ -285,7 +285,7 @@ class ChangeFeedDeliveryTest {
     counters.transact(id, c -> c.increment("one"));
     FaultInjector faults = FaultInjector.builder(1).build();
     // One attempt per request: a throttled read fails the delivery at once.
-    DynamoDbEventStore store = DynamoDbEventStore.create(FeedFixture.client(faults),
+    DynamoDbEventStore store = DynamoDbEventStore.create(TestDynamo.clientWith(faults),
         fixture.config.withRetryPolicy(new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(1))));
     List<DeliveryFailure> reported = new CopyOnWriteArrayList<>();
     FeedListener listener = new FeedListener() {

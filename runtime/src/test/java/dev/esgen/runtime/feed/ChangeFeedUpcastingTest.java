@@ -18,6 +18,7 @@ import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.faults.Fault;
 import dev.esgen.runtime.faults.FaultInjector;
 import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.testing.TestDynamo;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -229,7 +230,7 @@ class ChangeFeedUpcastingTest {
     counters(fixture, layout, new Written(fixture.store)).create(
         List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
     FaultInjector faults = FaultInjector.builder(1).build();
-    DynamoDbEventStore faultyStore = DynamoDbEventStore.create(FeedFixture.client(faults), fixture.config);
+    DynamoDbEventStore faultyStore = DynamoDbEventStore.create(TestDynamo.clientWith(faults), fixture.config);
     CounterRepository now = counters(fixture, layout, new Evolved(faultyStore));
     CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
     ChangeFeed feed = ChangeFeed.builder(faultyStore)

@@ -17,6 +17,7 @@ import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.ProjectionFailedException;
 import dev.esgen.runtime.faults.Fault;
 import dev.esgen.runtime.faults.FaultInjector;
+import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -100,7 +101,7 @@ class ExactlyOnceProjectionTest {
     counters.transact(id, c -> List.of(new Noted("no write")));
     CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
     FaultInjector faults = FaultInjector.builder(1).build();
-    DynamoDbEventStore faultyStore = DynamoDbEventStore.create(FeedFixture.client(faults), fixture.config);
+    DynamoDbEventStore faultyStore = DynamoDbEventStore.create(TestDynamo.clientWith(faults), fixture.config);
     ChangeFeed feed = ChangeFeed.builder(faultyStore)
         .transactionalProjection("totals", counters.definition(), totals)
         .build();

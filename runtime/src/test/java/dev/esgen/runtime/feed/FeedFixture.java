@@ -6,21 +6,14 @@ import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
-import dev.esgen.runtime.faults.FaultInjector;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.feed.PositionStore;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.testing.TestDynamo;
-import dev.esgen.test.DynamoDbLocal;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -65,17 +58,6 @@ final class FeedFixture {
     provisioner.createTablesIfMissing();
     provisioner.enableChangeFeed();
     store = TestDynamo.store(config);
-  }
-
-  /** A client of the shared DynamoDB Local that fails requests as {@code faults} says. */
-  static DynamoDbClient client(FaultInjector faults) {
-    return DynamoDbClient.builder()
-        .endpointOverride(DynamoDbLocal.shared().endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.addExecutionInterceptor(faults))
-        .build();
   }
 
   CounterRepository counters(Layout layout) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -48,6 +49,21 @@ public final class TestDynamo {
           IndexedCounterRepository.definition(EsgenJson.newObjectMapper(), LayoutKind.TIP, 0));
     }
     return client;
+  }
+
+  /**
+   * Another client of the shared DynamoDB Local (started, with the default tables, if it was not), whose
+   * requests go through {@code interceptors}: faults a test injects, say.
+   */
+  public static DynamoDbClient clientWith(ExecutionInterceptor... interceptors) {
+    client();
+    return DynamoDbClient.builder()
+        .endpointOverride(DynamoDbLocal.shared().endpoint())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
+        .httpClient(UrlConnectionHttpClient.create())
+        .overrideConfiguration(c -> List.of(interceptors).forEach(c::addExecutionInterceptor))
+        .build();
   }
 
   /** Counts every request of {@link #client()}. */
