@@ -43,11 +43,17 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.InternalServerErrorException;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 
 /**
  * {@code reindex} and {@code reindexAll} backfill index values on both layouts, against DynamoDB Local.
@@ -392,6 +398,47 @@ class ReindexTest {
   }
 
   /** Leaves the aggregate as if its columns were declared after it was stored: no slots, no reservation. */
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void aReindexWhoseFirstSendHadAnUnknownOutcomeAndLostToAnAppendReloadsAndTriesAgain(LayoutKind layout) {
+    String aggregate = freshAggregateName();
+    IndexedCounterRepository counters = new IndexedCounterRepository(store, aggregate, layout);
+    CounterId id = CounterId.random();
+    String note = fresh("note");
+    counters.create(List.of(new CounterCreated(id, fresh("name")), new Noted(note)));
+    forget(counters, layout, id, note);
+    // The reindex's first transaction fails with a server error that applied nothing, after another writer
+    // appended: its resend finds the version moved.
+    AppendBeforeTransaction interceptor = new AppendBeforeTransaction(() -> counters.append(id, 1, new Incremented(2, "x")));
+    IndexedCounterRepository faulty = new IndexedCounterRepository(
+        DynamoDbEventStore.create(TestDynamo.clientWith(interceptor), StoreConfig.defaults()), aggregate, layout);
+
+    Versioned<Counter> reindexed = faulty.reindex(id);
+
+    assertEquals(2, reindexed.version(), "reindexed the stream as the append left it");
+    assertEquals(Optional.of(id), counters.findByNote(note).map(Counter::id));
+  }
+
+  /** Runs {@code concurrently} once, then fails the next transaction with a server error before sending it. */
+  private static final class AppendBeforeTransaction implements ExecutionInterceptor {
+    private final AtomicReference<Runnable> concurrently;
+
+    AppendBeforeTransaction(Runnable concurrently) {
+      this.concurrently = new AtomicReference<>(concurrently);
+    }
+
+    @Override
+    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+      if (context.request() instanceof TransactWriteItemsRequest) {
+        Runnable action = concurrently.getAndSet(null);
+        if (action != null) {
+          action.run();
+          throw InternalServerErrorException.builder().statusCode(500).message("injected").build();
+        }
+      }
+    }
+  }
+
   private void forget(IndexedCounterRepository counters, LayoutKind layout, CounterId id, String note) {
     TestDynamo.client().updateItem(b -> b
         .tableName(table(layout))

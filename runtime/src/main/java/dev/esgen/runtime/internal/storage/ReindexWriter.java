@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -103,7 +104,7 @@ public final class ReindexWriter {
     if (all.reservations().isEmpty()) {
       if (!update.isEmpty()) {
         Update versioned = versioned(target, update);
-        sendIdempotent(target, () -> updateOnce(target, versioned));
+        sendIdempotent(target, () -> updateOnce(target, versioned), failure -> updateFailure(target, failure));
       }
       return;
     }
@@ -119,23 +120,28 @@ public final class ReindexWriter {
     }
     transaction.checkLimits();
     List<String> tables = target.table().equals(snapshotTable) ? List.of(snapshotTable) : List.of(target.table(), snapshotTable);
+    Function<RuntimeException, RuntimeException> translate = failure -> {
+      if (failure instanceof TransactionCanceledException cancelled) {
+        return transaction.toException(cancelled, target.version(), false, target.versionAttribute());
+      }
+      return failure instanceof ResourceNotFoundException missing ? new MissingTableException(tables, missing) : failure;
+    };
     sendIdempotent(target, () -> {
       try {
         client.transactWriteItems(b -> b.transactItems(transaction.items()));
-      } catch (TransactionCanceledException e) {
-        throw transaction.toException(e, target.version(), false, target.versionAttribute());
-      } catch (ResourceNotFoundException e) {
-        throw new MissingTableException(tables, e);
+      } catch (TransactionCanceledException | ResourceNotFoundException e) {
+        throw translate.apply(e);
       }
-    });
+    }, translate);
   }
 
   /**
    * Runs {@code write} until it is known to be stored. A reindex writes the same values whenever it is
    * sent and changes no version, so a write whose outcome is unknown is simply sent again, within the
-   * operation's retry budget; a failure that answers for certain after such an attempt is reported as is.
+   * operation's retry budget; a failure that answers for certain after such an attempt is reported as
+   * {@code translate} makes it, as the same failure of a first attempt is.
    */
-  private void sendIdempotent(Target target, Runnable write) {
+  private void sendIdempotent(Target target, Runnable write, Function<RuntimeException, RuntimeException> translate) {
     RetryBudget retries = budget.get();
     while (true) {
       try {
@@ -145,7 +151,7 @@ public final class ReindexWriter {
         RuntimeException last = e.lastFailure();
         FailureKind kind = Failures.classify(last);
         if (kind == FailureKind.VERSION_CONFLICT || kind == FailureKind.FATAL) {
-          throw last;
+          throw translate.apply(last);
         }
         if (!retries.retry(kind, last)) {
           throw new StoreUnavailableException("reindex of " + target.aggregateName() + " " + target.aid() + " on ["
@@ -165,15 +171,23 @@ public final class ReindexWriter {
           .expressionAttributeNames(update.expressionAttributeNames())
           .expressionAttributeValues(update.expressionAttributeValues())
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-    } catch (ConditionalCheckFailedException e) {
+    } catch (ConditionalCheckFailedException | ResourceNotFoundException e) {
+      throw updateFailure(target, e);
+    }
+  }
+
+  /** What a failed update of the target's item means: a conflict, a missing table, or {@code failure} itself. */
+  private static RuntimeException updateFailure(Target target, RuntimeException failure) {
+    if (failure instanceof ConditionalCheckFailedException e) {
       AttributeValue stored = e.hasItem() ? e.item().get(target.versionAttribute()) : null;
       OptionalLong actual = stored == null || stored.n() == null
           ? OptionalLong.empty()
           : OptionalLong.of(Long.parseLong(stored.n()));
-      throw new VersionConflictException(target.aggregateName(), target.aid(), target.version(), actual, 1, e);
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(target.table()), e);
+      return new VersionConflictException(target.aggregateName(), target.aid(), target.version(), actual, 1, e);
     }
+    return failure instanceof ResourceNotFoundException missing
+        ? new MissingTableException(List.of(target.table()), missing)
+        : failure;
   }
 
   /** {@code update}, not empty, conditioned on the target's version. */
