@@ -375,6 +375,24 @@ class FaultScenariosTest {
     assertOnlyTheCreateIsStored(counters, id);
   }
 
+  @ParameterizedTest
+  @EnumSource(Layout.class)
+  void aTransactionOfUnknownOutcomeThenThrottledUntilTheBudgetEndsIsOutcomeUnknownNotNothingWritten(Layout layout) {
+    // A throttled resend (or one answered TransactionInProgress) was not looked at by DynamoDB: unlike a
+    // cancellation it does not settle the first attempt, which may still commit after the read-back.
+    CounterRepository counters = layout.counters(faultyStore(SMALL));
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    faults.enqueue(TransactWriteItemsRequest.class, Fault.SERVER_ERROR);
+    faults.always(TransactWriteItemsRequest.class, Fault.THROTTLED);
+
+    AppendOutcomeUnknownException e = assertThrows(AppendOutcomeUnknownException.class,
+        () -> counters.transact(id, "c-1", c -> c.increment("mine")));
+
+    assertEquals(1, e.expectedVersion());
+    assertOnlyTheCreateIsStored(counters, id);
+  }
+
   @Test
   void aTipAppendOfUnknownOutcomeThenThrottledUntilTheBudgetEndsIsOutcomeUnknownNotNothingWritten() {
     // A single-item tip write has no token: after an attempt of unknown outcome that the read-back did not

@@ -193,17 +193,22 @@ public final class AppendTransaction {
    * The error for this transaction when it was sent in doubt (an attempt's outcome was unknown), gave up
    * with {@code last}, and reading back found it not stored: a cancellation for a failed condition or a
    * bad request says why; one for transient reasons only, resent until the budget ran out, means the store
-   * was unavailable; a last failure of unknown outcome leaves the append's outcome unknown.
+   * was unavailable. Any other answer settles nothing: a resend refused while the earlier attempt was still
+   * in progress ({@code TransactionInProgress}) or throttled before DynamoDB looked at it leaves that attempt
+   * free to commit after the read-back, so the append's outcome stays unknown, as after a last failure of
+   * unknown outcome.
    *
    * @param attempts the failed attempts of the operation so far
    */
   public RuntimeException notStored(
       AppendRequest<?, ?, ?> request, RuntimeException last, String versionAttribute, int attempts) {
     FailureKind kind = Failures.classify(last);
-    if (last instanceof TransactionCanceledException cancelled && kind != FailureKind.TRANSIENT) {
-      return toException(cancelled, request.expectedVersion(), request.creating(), versionAttribute);
+    boolean cancelled = last instanceof TransactionCanceledException;
+    if (cancelled && kind != FailureKind.TRANSIENT) {
+      return toException((TransactionCanceledException) last, request.expectedVersion(), request.creating(),
+          versionAttribute);
     }
-    if (kind == FailureKind.OUTCOME_UNKNOWN) {
+    if (kind == FailureKind.OUTCOME_UNKNOWN || (kind == FailureKind.TRANSIENT && !cancelled)) {
       return StoredOutcome.unknown(request, last);
     }
     return new StoreUnavailableException("TransactWriteItems on " + RetryingDynamoDbClient.tables(items), attempts,
