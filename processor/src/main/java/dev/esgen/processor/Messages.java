@@ -1,5 +1,6 @@
 package dev.esgen.processor;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -495,15 +496,14 @@ final class Messages {
         + other + ": one upcaster per stored version; remove one of them";
   }
 
-  public static String upcastGap(String event, int current, List<Integer> missing, String example) {
-    return "[esgen:upcast-gap] " + event + " is at version " + current + ", but no upcaster reads stored version"
-        + (missing.size() == 1 ? " " : "s ") + joined(missing) + ", so such events could not be read: add \""
-        + example + "\" to " + event;
+  public static String upcastGap(String event, int current, List<UpcasterAnalyzer.Gap> missing, String example) {
+    return "[esgen:upcast-gap] " + event + " is at version " + current + ", but no upcaster reads stored "
+        + versions(missing) + ", so such events could not be read: add \"" + example + "\" to " + event;
   }
 
-  public static String retiredUpcastGap(String type, List<Integer> missing, String example) {
-    return "[esgen:upcast-gap] no upcaster reads version" + (missing.size() == 1 ? " " : "s ") + joined(missing)
-        + " of the retired type \"" + type + "\", while one reads a later version: add \"" + example + "\" beside it";
+  public static String retiredUpcastGap(String type, List<UpcasterAnalyzer.Gap> missing, String example) {
+    return "[esgen:upcast-gap] no upcaster reads " + versions(missing) + " of the retired type \"" + type
+        + "\", while one reads a later version: add \"" + example + "\" beside it";
   }
 
   public static String upcastDeadEnd(String method, String type, int from) {
@@ -523,10 +523,21 @@ final class Messages {
         + " must be 1 or more; raise it by one to make every stored snapshot stale";
   }
 
-  private static String joined(List<Integer> numbers) {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < numbers.size(); i++) {
-      text.append(i == 0 ? "" : i == numbers.size() - 1 ? " and " : ", ").append(numbers.get(i));
+  /** {@code version 1}, {@code versions 1, 2 and 4}, {@code versions 1 to 20240114}. */
+  private static String versions(List<UpcasterAnalyzer.Gap> gaps) {
+    List<String> parts = new ArrayList<>();
+    for (UpcasterAnalyzer.Gap gap : gaps) {
+      if (gap.last() - gap.first() < 3) {
+        for (int version = gap.first(); version <= gap.last(); version++) {
+          parts.add(String.valueOf(version));
+        }
+      } else {
+        parts.add(gap.first() + " to " + gap.last());
+      }
+    }
+    StringBuilder text = new StringBuilder(parts.size() == 1 && !parts.get(0).contains(" ") ? "version " : "versions ");
+    for (int i = 0; i < parts.size(); i++) {
+      text.append(i == 0 ? "" : i == parts.size() - 1 ? " and " : ", ").append(parts.get(i));
     }
     return text.toString();
   }

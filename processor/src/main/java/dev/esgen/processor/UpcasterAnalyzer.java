@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
@@ -332,37 +331,49 @@ final class UpcasterAnalyzer {
   // ---- the chains
 
   private void checkGaps(TypeElement leaf, int version, TreeMap<Integer, Upcaster> chain) {
-    List<Integer> missing = new ArrayList<>();
-    for (int from = 1; from < version; from++) {
-      if (!chain.containsKey(from)) {
-        missing.add(from);
-      }
-    }
-    if (!missing.isEmpty()) {
+    List<Gap> gaps = gaps(chain, version);
+    if (!gaps.isEmpty()) {
       AnnotationMirror eventType = Annotations.find(leaf, Annotations.EVENT_TYPE).orElseThrow();
-      int first = missing.get(0);
+      int first = gaps.get(0).first();
       errors.error(leaf, eventType, Annotations.explicitValue(eventType, "version"), Messages.upcastGap(display(leaf),
-          version, missing, "@Upcast(from = " + first + ") static ObjectNode fromVersion" + first + "(ObjectNode v" + first + ")"));
+          version, gaps, "@Upcast(from = " + first + ") static ObjectNode fromVersion" + first + "(ObjectNode v" + first + ")"));
     }
   }
 
   private void checkRetired(String type, TreeMap<Integer, Upcaster> chain) {
-    Set<Integer> missing = new TreeSet<>();
-    for (int from = 1; from < chain.lastKey(); from++) {
-      if (!chain.containsKey(from)) {
-        missing.add(from);
-      }
-    }
-    if (!missing.isEmpty()) {
-      int first = missing.iterator().next();
+    List<Gap> gaps = gaps(chain, chain.lastKey());
+    if (!gaps.isEmpty()) {
+      int first = gaps.get(0).first();
       Upcaster after = chain.higherEntry(first).getValue();
-      errors.error(after.method(), after.annotation(), Messages.retiredUpcastGap(type, List.copyOf(missing),
+      errors.error(after.method(), after.annotation(), Messages.retiredUpcastGap(type, gaps,
           "@Upcast(type = \"" + type + "\", from = " + first + ")"));
     }
     Upcaster last = chain.lastEntry().getValue();
     if (last.result().orElse(null) == Result.NEXT_VERSION) {
       errors.error(last.method(), Messages.upcastDeadEnd(name(last.method()), type, last.from()));
     }
+  }
+
+  /** A run of stored versions that no upcaster reads, {@code first} to {@code last} inclusive. */
+  record Gap(int first, int last) {}
+
+  /**
+   * The versions below {@code below} that no upcaster of {@code chain} reads, as runs: a version may be
+   * any int, so they are found from the upcasters there are, never by counting up to it.
+   */
+  private static List<Gap> gaps(TreeMap<Integer, Upcaster> chain, int below) {
+    List<Gap> gaps = new ArrayList<>();
+    int next = 1;
+    for (int from : chain.headMap(below).keySet()) {
+      if (from > next) {
+        gaps.add(new Gap(next, from - 1));
+      }
+      next = from + 1;
+    }
+    if (next < below) {
+      gaps.add(new Gap(next, below - 1));
+    }
+    return gaps;
   }
 
   private static List<UpcastModel> models(TreeMap<Integer, Upcaster> chain) {

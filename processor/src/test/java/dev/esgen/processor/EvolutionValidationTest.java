@@ -170,6 +170,24 @@ class EvolutionValidationTest {
         "from = 3");
   }
 
+  /** A version is any int: the missing ones are named as a range, not counted out one by one. */
+  @Test
+  void aHugeEventVersionNamesItsMissingVersionsAsARange() {
+    assertOneError("HugeEventVersion",
+        "[esgen:upcast-gap] MoneyDeposited is at version 20240115, but no upcaster reads stored versions 1 to"
+            + " 20240113, so such events could not be read: add \"@Upcast(from = 1) static ObjectNode"
+            + " fromVersion1(ObjectNode v1)\" to MoneyDeposited",
+        "version = 20240115");
+  }
+
+  @Test
+  void aHugeRetiredVersionNamesItsMissingVersionsAsARange() {
+    assertOneError("HugeRetiredVersion",
+        "[esgen:upcast-gap] no upcaster reads versions 2 to 20240114 of the retired type \"transfer-booked\", while"
+            + " one reads a later version: add \"@Upcast(type = \"transfer-booked\", from = 2)\"",
+        "from = 20240115");
+  }
+
   @Test
   void aRetiredTypesLastUpcasterReturnsEvents() {
     assertOneError("RetiredDeadEnd",
