@@ -1,7 +1,8 @@
 package dev.esgen.processor;
 
 /**
- * Abandons the aggregate being processed after its errors were reported; other aggregates go on.
+ * Abandons the aggregate being processed after its errors were reported (or left to javac, which reports
+ * some mistakes only if no processor did); other aggregates go on.
  */
 final class AbortAggregateException extends Exception {
   private static final long serialVersionUID = 1L;

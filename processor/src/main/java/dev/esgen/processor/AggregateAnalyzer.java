@@ -150,6 +150,11 @@ final class AggregateAnalyzer {
     if (errors.errorCount() > errorsBefore) {
       throw new AbortAggregateException();
     }
+    if (handlers.creator == null) {
+      // The creating method takes a subtype of the root that the permits clause leaves out. javac reports
+      // that after processing, and only if esgen reports nothing; there is no repository without a creator.
+      throw new AbortAggregateException();
+    }
     List<EventModel> eventModels = new ArrayList<>();
     for (TypeElement leaf : events.leaves) {
       eventModels.add(

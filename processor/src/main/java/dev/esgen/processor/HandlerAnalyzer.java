@@ -44,6 +44,7 @@ final class HandlerAnalyzer {
   static final class Handlers {
     final List<Handler> handlers = new ArrayList<>();
     final Map<TypeElement, Handler> appliedBy = new LinkedHashMap<>();
+    /** Null when there is none: reported, or left to javac when it takes a type the permits clause leaves out. */
     Handler creator;
     Set<TypeElement> creatorLeaves = Set.of();
   }

@@ -460,6 +460,18 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(1);
   }
 
+  /** Without its creating method's event there is no repository to generate, and nothing for esgen to say. */
+  @Test
+  void aCreatorTakingAnEventMissingFromThePermitsClauseIsLeftToJavac() {
+    JavaFileObject source = rule("CreatorTakesEventNotPermitted");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("class is not allowed to extend sealed class: fixture.ThingEvent")
+        .inFile(source)
+        .onLineContaining("record ThingOpened(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
   @Test
   void innerClassesJacksonCannotBuildAreRefused() {
     JavaFileObject source = rule("InnerClassEvent");
