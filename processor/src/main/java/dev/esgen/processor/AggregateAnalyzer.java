@@ -193,7 +193,10 @@ final class AggregateAnalyzer {
     if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
       TypeElement root = (TypeElement) declared.asElement();
       // @DomainEvents(upcasters = ...) may name a class another processor generates
-      Annotations.find(root, Annotations.DOMAIN_EVENTS).ifPresent(mirror -> unresolvedValues(mirror, missing));
+      Annotations.find(root, Annotations.DOMAIN_EVENTS).ifPresent(mirror -> {
+        unresolvedValues(mirror, missing);
+        unresolvedUpcastsIn(mirror, missing);
+      });
       unresolvedPermitted(root, missing, new HashSet<>());
     } else if (events == null) {
       // javac reports the missing member itself.
@@ -227,7 +230,29 @@ final class AggregateAnalyzer {
       } else if (permitted.getKind() == TypeKind.DECLARED) {
         TypeElement element = (TypeElement) types.asElement(permitted);
         Annotations.find(element, Annotations.EVENT_TYPE).ifPresent(mirror -> unresolvedValues(mirror, missing));
+        unresolvedUpcasts(element, missing);
         unresolvedPermitted(element, missing, seen);
+      }
+    }
+  }
+
+  /** The upcasters of the resolved classes of {@code @DomainEvents(upcasters = ...)}. */
+  private static void unresolvedUpcastsIn(AnnotationMirror domainEvents, Set<String> missing) {
+    AnnotationValue upcasters = Annotations.explicitValue(domainEvents, "upcasters");
+    if (upcasters != null && upcasters.getValue() instanceof List<?> classes) {
+      for (Object element : classes) {
+        if (element instanceof AnnotationValue value && value.getValue() instanceof DeclaredType type
+            && type.getKind() == TypeKind.DECLARED) {
+          unresolvedUpcasts((TypeElement) type.asElement(), missing);
+        }
+      }
+    }
+  }
+
+  private static void unresolvedUpcasts(TypeElement holder, Set<String> missing) {
+    for (Element member : holder.getEnclosedElements()) {
+      if (member.getKind() == ElementKind.METHOD) {
+        Annotations.find(member, Annotations.UPCAST).ifPresent(mirror -> unresolvedValues(mirror, missing));
       }
     }
   }

@@ -2,6 +2,7 @@ package dev.esgen.processor;
 
 import static com.google.testing.compile.CompilationSubject.assertThat;
 import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
@@ -13,6 +14,7 @@ import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.TypeElement;
+import javax.tools.Diagnostic;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +53,41 @@ class EvolutionGenerationTest {
         .hadErrorContaining("[esgen:unresolved-type] esgen did not generate code for Purse because the upcasters of @DomainEvents")
         .inFile(source)
         .onLineContaining("record Purse(");
+  }
+
+  private static final String VERSIONS = """
+      package fixture;
+
+      final class TillVersions {
+        static final int FIRST = 1;
+        static final String RETIRED = "till-reopened";
+      }
+      """;
+
+  @Test
+  void upcastValuesWaitForConstantsAnotherProcessorGenerates() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor(), new Generating("fixture.TillVersions", VERSIONS))
+        .compile(JavaFileObjects.forResource("evolution/deferred/Till.java"));
+    assertThat(compilation).succeeded();
+    assertThat(compilation).generatedSourceFile("fixture.TillRepository").contentsAsUtf8String()
+        .contains("json = TillOpened.idWasNumber(json);");
+    assertThat(compilation).generatedSourceFile("fixture.TillRepository").contentsAsUtf8String()
+        .contains("case \"till-reopened\":");
+  }
+
+  @Test
+  void upcastValuesThatNeverResolveAreReportedOnTheAggregate() {
+    JavaFileObject source = JavaFileObjects.forResource("evolution/deferred/Till.java");
+    Compilation compilation = javac().withProcessors(new EsgenProcessor()).compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:unresolved-type] esgen did not generate code for Till because the type of"
+            + " @Upcast, the from of @Upcast could not be resolved")
+        .inFile(source)
+        .onLineContaining("record Till(");
+    for (Diagnostic<?> error : compilation.errors()) {
+      assertFalse(error.getMessage(null).contains("[esgen:internal-error]"), error.getMessage(null));
+    }
   }
 
   /** Stands in for another annotation processor: writes one source file in the first round. */
