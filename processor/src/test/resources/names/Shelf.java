@@ -4,8 +4,12 @@ import dev.esgen.annotations.Aggregate;
 import dev.esgen.annotations.AggregateId;
 import dev.esgen.annotations.DomainEvents;
 import dev.esgen.annotations.Indexed;
+import dev.esgen.annotations.Unique;
 
-/** Events named like the java.lang types generated code uses, and columns named like generated members. */
+/**
+ * Events named like the java.lang types generated code uses, and columns named like generated members and
+ * constants.
+ */
 @DomainEvents
 sealed interface ShelfEvent permits Override, NullPointerException {}
 
@@ -14,12 +18,12 @@ record Override(String id) implements ShelfEvent {}
 record NullPointerException(String page) implements ShelfEvent {}
 
 @Aggregate(name = "shelf", events = ShelfEvent.class)
-record Shelf(@AggregateId String id, @Indexed String page, @Indexed String all) {
+record Shelf(@AggregateId String id, @Indexed String page, @Indexed String all, @Unique String SKU) {
   static Shelf open(Override e) {
-    return new Shelf(e.id(), null, null);
+    return new Shelf(e.id(), null, null, null);
   }
 
   Shelf apply(NullPointerException e) {
-    return new Shelf(id, e.page(), all);
+    return new Shelf(id, e.page(), all, SKU);
   }
 }

@@ -80,6 +80,10 @@ final class IndexColumnsGenerator {
     NameAllocator names = new NameAllocator();
     names.newName("state");
     names.newName("values");
+    // A local named like a constant would hide it: a column "SKU" reads into SKU_, beside constant SKU.
+    for (ColumnModel column : model.columns()) {
+      names.newName(constant(column));
+    }
     values.addStatement("$T values = new $T<>()", valueMap, LinkedHashMap.class);
     for (ColumnModel column : model.columns()) {
       String read = column.access().readFrom("state");
