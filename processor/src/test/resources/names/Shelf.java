@@ -7,8 +7,8 @@ import dev.esgen.annotations.Indexed;
 import dev.esgen.annotations.Unique;
 
 /**
- * Events named like the java.lang types generated code uses, and columns named like generated members and
- * constants.
+ * Events named like the java.lang types generated code uses, and columns named like generated members,
+ * constants and types.
  */
 @DomainEvents
 sealed interface ShelfEvent permits Override, NullPointerException {}
@@ -17,13 +17,14 @@ record Override(String id) implements ShelfEvent {}
 
 record NullPointerException(String page) implements ShelfEvent {}
 
-@Aggregate(name = "shelf", events = ShelfEvent.class)
-record Shelf(@AggregateId String id, @Indexed String page, @Indexed String all, @Unique String SKU) {
+@Aggregate(name = "shelf", events = ShelfEvent.class, async = true)
+record Shelf(@AggregateId String id, @Indexed String page, @Indexed String all, @Unique String SKU,
+    @Indexed String IndexColumns, @Unique String IndexValues, @Indexed String ShelfRepository) {
   static Shelf open(Override e) {
-    return new Shelf(e.id(), null, null, null);
+    return new Shelf(e.id(), null, null, null, null, null, null);
   }
 
   Shelf apply(NullPointerException e) {
-    return new Shelf(id, e.page(), all, SKU);
+    return new Shelf(id, e.page(), all, SKU, IndexColumns, IndexValues, ShelfRepository);
   }
 }

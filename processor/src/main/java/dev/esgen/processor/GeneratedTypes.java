@@ -83,6 +83,21 @@ final class GeneratedTypes {
     return String.join(".", type.simpleNames());
   }
 
+  /**
+   * Takes from {@code names} every name a reference to {@code type} may begin with: its simple names, as
+   * it is written inside its top-level class or beside it, and its package's first segment, as it is
+   * written when qualified. A parameter or local named like one of them would hide the type where the code
+   * refers to it, as in {@code IndexValues.of(IndexValues)}.
+   */
+  static void reserveNamesOf(ClassName type, NameAllocator names) {
+    for (String simpleName : type.simpleNames()) {
+      names.newName(simpleName);
+    }
+    if (!type.packageName().isEmpty()) {
+      names.newName(type.packageName().split("\\.", 2)[0]);
+    }
+  }
+
   /** A lower-camel-case variable name for a value of the type with simple name {@code simpleName}. */
   static String variableFor(String simpleName, NameAllocator names) {
     String camel = Character.toLowerCase(simpleName.charAt(0)) + simpleName.substring(1);

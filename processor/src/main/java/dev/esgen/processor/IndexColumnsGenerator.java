@@ -111,7 +111,9 @@ final class IndexColumnsGenerator {
   }
 
   private static MethodSpec encoderMethod(ColumnModel column) {
-    String parameter = column.property();
+    NameAllocator names = new NameAllocator();
+    GeneratedTypes.reserveNamesOf(RuntimeTypes.INDEX_VALUES, names);
+    String parameter = names.newName(column.property());
     MethodSpec.Builder method = MethodSpec.methodBuilder(encoder(column))
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .returns(String.class)

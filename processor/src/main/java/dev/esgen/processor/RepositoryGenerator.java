@@ -3,6 +3,7 @@ package dev.esgen.processor;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
@@ -196,14 +197,16 @@ final class RepositoryGenerator {
    */
   private static void addLookups(TypeSpec.Builder repository, AggregateModel model, ColumnModel column, boolean async) {
     String suffix = Character.toUpperCase(column.property().charAt(0)) + column.property().substring(1);
-    String parameter = column.property();
     ClassName columns = model.nested("IndexColumns");
+    NameAllocator names = new NameAllocator();
+    GeneratedTypes.reserveNamesOf(columns, names);
+    String parameter = names.newName(column.property());
     CodeBlock columnRef = CodeBlock.of("$T.$L", columns, IndexColumnsGenerator.constant(column));
     CodeBlock value = CodeBlock.of("$T.$L($N)", columns, IndexColumnsGenerator.encoder(column), parameter);
     String aggregate = GeneratedTypes.display(model.type());
     String nullNote = column.form() == ColumnModel.ValueForm.PRIMITIVE
         ? ""
-        : "A null {@code " + parameter + "} is never indexed: aggregates whose " + parameter
+        : "A null {@code " + parameter + "} is never indexed: aggregates whose " + column.property()
             + " is null are not found, and passing null " + (async ? "fails the future with" : "throws")
             + " {@link IllegalArgumentException}.\n";
     TypeName optional = answer(ParameterizedTypeName.get(ClassName.get(Optional.class), model.type()), async);
