@@ -207,6 +207,7 @@ final class ColumnAnalyzer {
     List<ColumnModel> columns = new ArrayList<>();
     Map<String, String> propertyByColumn = new HashMap<>();
     Map<String, String> propertyByConstant = new HashMap<>();
+    Map<String, String> propertyByMethodSuffix = new HashMap<>();
     for (Property property : properties) {
       Optional<AnnotationMirror> indexed = Annotations.find(property.element(), Annotations.INDEXED);
       Optional<AnnotationMirror> unique = Annotations.find(property.element(), Annotations.UNIQUE);
@@ -254,6 +255,14 @@ final class ColumnAnalyzer {
                 GeneratedTypes.nestedName(ClassName.get(type), "IndexColumns")));
         continue;
       }
+      // Method names capitalise only the first letter: uRL and URL both give findByURL and encodeURL.
+      String sameMethods = propertyByMethodSuffix.putIfAbsent(methodSuffix(property.name()), property.name());
+      if (sameMethods != null) {
+        errors.error(property.element(), annotation,
+            Messages.columnMethodClash(property.name(), sameMethods, lookupMethods(property.name(), false).get(0),
+                GeneratedTypes.simpleName(ClassName.get(type), "Repository"), column));
+        continue;
+      }
       Optional<ValueForm> form = valueForm(property.type());
       if (form.isEmpty()) {
         errors.error(property.element(), annotation,
@@ -286,10 +295,15 @@ final class ColumnAnalyzer {
 
   /** The lookups the generated repository declares for a column read from {@code property}. */
   private static List<String> lookupMethods(String property, boolean unique) {
-    String suffix = Character.toUpperCase(property.charAt(0)) + property.substring(1);
+    String suffix = methodSuffix(property);
     return unique
         ? List.of("findBy" + suffix, "loadBy" + suffix)
         : List.of("findBy" + suffix, "loadBy" + suffix, "listBy" + suffix);
+  }
+
+  /** What the names of a column's lookups and encoder end with: {@code Email} for {@code email}. */
+  private static String methodSuffix(String property) {
+    return Character.toUpperCase(property.charAt(0)) + property.substring(1);
   }
 
   /**

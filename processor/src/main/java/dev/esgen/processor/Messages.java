@@ -380,6 +380,13 @@ final class Messages {
         + constant + " of " + indexColumns + ": rename one of them";
   }
 
+  public static String columnMethodClash(
+      String component, String other, String lookup, String repository, String column) {
+    return "[esgen:column-method-clash] " + component + " and " + other + " would both generate " + lookup
+        + " in " + repository + ", as lookups are named after the component with its first letter capitalised:"
+        + " rename one of them (keep its stored name with column = \"" + column + "\")";
+  }
+
   public static String duplicateColumn(String component, String column, String other) {
     return "[esgen:duplicate-column] " + component + " is stored as column \"" + column + "\", like " + other
         + ": give one of them a distinct column = \"...\" in its @Indexed or @Unique";

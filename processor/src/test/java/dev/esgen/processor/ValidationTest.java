@@ -737,6 +737,19 @@ class ValidationTest {
   }
 
   @Test
+  void twoColumnsMustNotShareTheirMethodNames() {
+    JavaFileObject source = rule("ColumnMethodClash");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:column-method-clash] URL and uRL would both generate findByURL in TicketRepository,"
+            + " as lookups are named after the component with its first letter capitalised: rename one of them (keep"
+            + " its stored name with column = \"url2\")")
+        .inFile(source)
+        .onLineContaining("record Ticket(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
   void eventsHaveNoTypeParameters() {
     JavaFileObject source = rule("GenericEvent");
     Compilation compilation = compile(source);
