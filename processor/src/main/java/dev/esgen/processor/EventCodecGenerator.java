@@ -202,10 +202,11 @@ final class EventCodecGenerator {
     int last = reader < 0 ? stored.version() : stored.version() - 1;
     MethodSpec.Builder method = MethodSpec.methodBuilder(name)
         .addJavadoc(reader < 0
-            ? CodeBlock.of("Stored type {@code $S}, which no event class holds any more: $L through $L.\n",
-                stored.name(), versions(stored.version()), stored.upcasts().size() == 1 ? "its upcaster" : "its upcasters")
-            : CodeBlock.of("Stored type {@code $S} at version $L, older versions through their upcasters.\n",
-                stored.name(), stored.version()))
+            ? CodeBlock.of("Stored type $L, which no event class holds any more: $L through $L.\n",
+                GeneratedTypes.javadocLiteral(stored.name()), versions(stored.version()),
+                stored.upcasts().size() == 1 ? "its upcaster" : "its upcasters")
+            : CodeBlock.of("Stored type $L at version $L, older versions through their upcasters.\n",
+                GeneratedTypes.javadocLiteral(stored.name()), stored.version()))
         .addModifiers(Modifier.PRIVATE)
         .returns(events)
         .addParameter(TypeName.INT, "version")

@@ -98,6 +98,30 @@ final class GeneratedTypes {
     }
   }
 
+  /**
+   * {@code text} as a Java string literal in code font, for Javadoc. A stored event name may hold any
+   * character: {@code *}{@code /} would end the comment, and a brace or {@code @} could end or start a tag
+   * inside {@code {@code ...}}; such a literal is written in {@code <code>} with those characters, and
+   * HTML's own, as character references.
+   */
+  static CodeBlock javadocLiteral(String text) {
+    String literal = CodeBlock.of("$S", text).toString();
+    if (!literal.contains("*/") && literal.chars().noneMatch(c -> c == '{' || c == '}' || c == '@')) {
+      return CodeBlock.of("{@code $L}", literal);
+    }
+    StringBuilder html = new StringBuilder("<code>");
+    for (char c : literal.toCharArray()) {
+      switch (c) {
+        case '&' -> html.append("&amp;");
+        case '<' -> html.append("&lt;");
+        case '>' -> html.append("&gt;");
+        case '/', '{', '}', '@' -> html.append("&#").append((int) c).append(';');
+        default -> html.append(c);
+      }
+    }
+    return CodeBlock.of("$L", html.append("</code>"));
+  }
+
   /** A lower-camel-case variable name for a value of the type with simple name {@code simpleName}. */
   static String variableFor(String simpleName, NameAllocator names) {
     String camel = Character.toLowerCase(simpleName.charAt(0)) + simpleName.substring(1);

@@ -124,6 +124,27 @@ class GenerationTest {
         .contains("listByPage(String page, PageRequest pageRequest)");
   }
 
+  @Test
+  void storedNamesThatWouldEndTheJavadocAreEscapedInIt() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(JavaFileObjects.forResource("names/Booking.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.BookingRepository")
+        .contentsAsUtf8String()
+        .contains("Stored type <code>\"booked *&#47; &#123;&#64;code x&#125;\"</code> at version 2");
+    assertThat(compilation)
+        .generatedSourceFile("fixture.BookingRepository")
+        .contentsAsUtf8String()
+        .contains("Stored type <code>\"gone *&#47; &lt;b&gt;&amp;&lt;&#47;b&gt;\"</code>, which no event class");
+    assertThat(compilation)
+        .generatedSourceFile("fixture.BookingRepository")
+        .contentsAsUtf8String()
+        .contains("case \"booked */ {@code x}\":");
+  }
+
   /** The limit is computed by the runtime from the name and layout: generated code holds no key-size number. */
   @Test
   void keysHandTheIdStringToTheRuntimesCheck() {
