@@ -38,7 +38,7 @@ import javax.lang.model.util.Types;
  *
  * <p>The checks of each concern live in a collaborator ({@link AggregateOptionsReader},
  * {@link ColumnAnalyzer}, {@link EventAnalyzer}, {@link HandlerAnalyzer}, {@link JacksonVisibility},
- * {@link EvolutionAnalyzer});
+ * {@link EvolutionAnalyzer}, {@link UnnamedPackageNames});
  * this class decides their order, which is the order the errors are reported in, and when to defer or
  * give up.
  */
@@ -55,6 +55,7 @@ final class AggregateAnalyzer {
   private final ColumnAnalyzer columnAnalyzer;
   private final ComponentModel componentModel;
   private final EvolutionAnalyzer evolutionAnalyzer;
+  private final UnnamedPackageNames unnamedPackageNames;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
@@ -77,6 +78,7 @@ final class AggregateAnalyzer {
     this.columnAnalyzer = new ColumnAnalyzer(elements, types, errors);
     this.evolutionAnalyzer =
         new EvolutionAnalyzer(elements, errors, new UpcasterAnalyzer(elements, types, errors), fingerprinter);
+    this.unnamedPackageNames = new UnnamedPackageNames(elements, errors);
   }
 
   /**
@@ -169,7 +171,7 @@ final class AggregateAnalyzer {
       handlerModels.add(new HandlerModel(ClassName.get(handler.event()), handler.event().equals(root)));
     }
     Handler creator = handlers.creator;
-    return new AggregateModel(
+    AggregateModel model = new AggregateModel(
         type,
         ClassName.get(type),
         name.orElseThrow(),
@@ -182,6 +184,10 @@ final class AggregateAnalyzer {
         options,
         componentModel,
         evolution);
+    if (!unnamedPackageNames.check(model)) {
+      throw new AbortAggregateException();
+    }
+    return model;
   }
 
   // ---- deferral

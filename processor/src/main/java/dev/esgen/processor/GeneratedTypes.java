@@ -6,6 +6,7 @@ import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.TypeSpec;
+import java.util.List;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -15,6 +16,9 @@ import javax.lang.model.element.Modifier;
 final class GeneratedTypes {
 
   static final String PROCESSOR = "dev.esgen.processor.EsgenProcessor";
+
+  /** The simple names of the classes nested in {@code FooRepository}; IndexColumns only when there are columns. */
+  static final List<String> NESTED = List.of("Keys", "EventCodec", "SnapshotCodec", "Replay", "IndexColumns");
 
   private GeneratedTypes() {}
 

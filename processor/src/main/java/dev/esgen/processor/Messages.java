@@ -435,6 +435,12 @@ final class Messages {
         + String.join(", ", types) + " could not be resolved: fix the errors above first";
   }
 
+  public static String hiddenInUnnamedPackage(String type, String nested, String aggregate) {
+    return "[esgen:unnamed-package-clash] " + type + " is in the unnamed package, where the generated " + nested
+        + " hides it from the code generated for " + aggregate + ", and a type there has no qualified name to"
+        + " reach it by: rename " + type + ", or move the domain into a named package";
+  }
+
   public static String writeFailed(String file, String problem) {
     return "[esgen:write-failed] could not write " + file + ": " + problem
         + "; if you declared a class of that name yourself, rename it; otherwise another aggregate may produce the"

@@ -749,6 +749,24 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(1);
   }
 
+  /** In a named package the generated code writes such a type's qualified name; the unnamed package has none. */
+  @Test
+  void inTheUnnamedPackageNoTypeTheRepositoryUsesIsNamedLikeOneOfItsNestedClasses() {
+    JavaFileObject source = rule("UnnamedPackageClash");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:unnamed-package-clash] Keys is in the unnamed package, where the generated"
+            + " CartRepository.Keys hides it from the code generated for Cart, and a type there has no qualified name"
+            + " to reach it by: rename Keys, or move the domain into a named package")
+        .inFile(source)
+        .onLineContaining("record Keys(");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:unnamed-package-clash] Replay is in the unnamed package")
+        .inFile(source)
+        .onLineContaining("record Replay(");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
   @Test
   void eventsHaveNoTypeParameters() {
     JavaFileObject source = rule("GenericEvent");
