@@ -14,6 +14,7 @@ import dev.esgen.runtime.internal.async.CompletableFutures;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
 import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudget;
 import dev.esgen.runtime.internal.storage.AppendIds;
@@ -433,6 +434,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   protected final CompletableFuture<Optional<A>> findByUnique(IndexColumn column, String value) {
     return run("findBy" + column.name(), operation -> {
       requireValue(column, value);
+      if (!IndexKeys.fits(definition.name(), column, value)) {
+        return CompletableFuture.completedFuture(Optional.empty());
+      }
       ReadConsistency consistency = consistency(ReadOptions.defaults());
       return layout.findUnique(definition, column, value, consistency, operation).thenCompose(holder -> {
         if (holder.isEmpty()) {
@@ -507,6 +511,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Page<A>> indexedPage(
       IndexColumn column, String value, PageRequest page, OperationRecorder.Operation operation) {
+    if (!IndexKeys.fits(definition.name(), column, value)) {
+      return CompletableFuture.completedFuture(new Page<>(List.of(), Optional.empty()));
+    }
     return layout.findIndexed(definition, column, value, page, operation).thenCompose(ids -> layout
         .loadAll(definition, ids.items(), consistency(ReadOptions.defaults()), operation)
         .thenApply(loaded -> {

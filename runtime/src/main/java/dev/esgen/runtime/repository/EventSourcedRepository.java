@@ -17,6 +17,7 @@ import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
 import dev.esgen.runtime.internal.command.CommandRecords;
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudget;
 import dev.esgen.runtime.internal.storage.AppendIds;
@@ -488,6 +489,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    */
   protected final Optional<A> findByUnique(IndexColumn column, String value) {
     requireValue(column, value);
+    if (!IndexKeys.fits(definition.name(), column, value)) {
+      return Optional.empty();
+    }
     return record("findBy" + column.name(), attempts -> {
       ReadConsistency consistency = consistency(ReadOptions.defaults());
       Optional<I> holder = layout().findUnique(definition, column, value, consistency);
@@ -554,6 +558,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    */
   protected final Page<A> listByIndex(IndexColumn column, String value, PageRequest page) {
     requireValue(column, value);
+    if (!IndexKeys.fits(definition.name(), column, value)) {
+      return new Page<>(List.of(), Optional.empty());
+    }
     return record("listBy" + column.name(), attempts -> {
       Page<I> ids = layout().findIndexed(definition, column, value, page);
       Map<I, LoadedStream<A>> loaded = layout().loadAll(definition, ids.items(), consistency(ReadOptions.defaults()));

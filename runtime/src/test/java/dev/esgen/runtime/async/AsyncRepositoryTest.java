@@ -37,7 +37,9 @@ import dev.esgen.runtime.error.ValueNotFoundException;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.AppendOptions;
 import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.ReadOptions;
@@ -292,6 +294,19 @@ class AsyncRepositoryTest {
 
     assertEquals(3, unavailable.attempts());
     assertEquals(1, storedEvents(id).size(), "nothing written, as the exception says");
+  }
+
+  @Test
+  void aValueTooLongToBeStoredIsFoundNowhereWithoutARequest() {
+    AsyncCounterRepository counters = counters();
+    String tooLong = "x".repeat(IndexKeys.KEY_LIMIT_BYTES);
+    int before = async.operations().size();
+
+    assertEquals(Optional.empty(), await(counters.findByNote(tooLong)));
+    assertInstanceOf(ValueNotFoundException.class, failureOf(counters.loadByNote(tooLong)));
+    assertEquals(List.of(), await(counters.listByName(tooLong, PageRequest.first(10))).items());
+    assertEquals(0, async.operations().subList(before, async.operations().size()).stream()
+        .mapToInt(OperationMetrics::requests).sum(), "appends refuse such a value, so nothing can hold it");
   }
 
   @Test

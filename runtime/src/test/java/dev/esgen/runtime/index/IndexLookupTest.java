@@ -102,6 +102,20 @@ class IndexLookupTest {
 
   @ParameterizedTest
   @EnumSource(LayoutKind.class)
+  void aValueTooLongToBeStoredIsFoundNowhereWithoutARequest(LayoutKind layout) {
+    IndexedCounterRepository counters = counters(layout);
+    String tooLong = "x".repeat(IndexKeys.KEY_LIMIT_BYTES);
+    requests.reset();
+
+    assertEquals(Optional.empty(), counters.findByNote(tooLong));
+    assertThrows(ValueNotFoundException.class, () -> counters.loadByNote(tooLong));
+    assertEquals(Optional.empty(), counters.findByName(tooLong));
+    assertEquals(new Page<>(List.of(), Optional.empty()), counters.listByName(tooLong, PageRequest.first(10)));
+    assertEquals(Map.of(), requests.snapshot(), "appends refuse such a value, so nothing can hold it");
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
   void listingPagesWithCursorsWithoutGapsOrDuplicates(LayoutKind layout) {
     IndexedCounterRepository counters = counters(layout);
     String name = fresh("bulk");

@@ -1,5 +1,8 @@
 package dev.esgen.runtime.internal.keys;
 
+import dev.esgen.runtime.index.IndexColumn;
+import java.nio.charset.StandardCharsets;
+
 /**
  * The stored names and key formats of index columns, shared by every storage layout.
  *
@@ -46,6 +49,15 @@ public final class IndexKeys {
   public static final int MAX_SLOTS = 20;
 
   private IndexKeys() {}
+
+  /**
+   * Whether {@code value} of {@code column}, normalised, makes a key within {@link #KEY_LIMIT_BYTES}:
+   * appends refuse any other, so no aggregate can hold it and a lookup of it needs no request.
+   */
+  public static boolean fits(String aggregateName, IndexColumn column, String value) {
+    return valueKey(aggregateName, column.name(), column.normalize(value)).getBytes(StandardCharsets.UTF_8).length
+        <= KEY_LIMIT_BYTES;
+  }
 
   /** {@code {aggregate}#{column}#{value}}. */
   public static String valueKey(String aggregateName, String column, String value) {
