@@ -43,6 +43,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -373,6 +377,44 @@ class FaultScenariosTest {
     assertEquals(FailureKind.TRANSIENT, e.lastFailureKind());
     assertEquals(SMALL.maxAttempts(), e.attempts(), e.getMessage());
     assertOnlyTheCreateIsStored(counters, id);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Layout.class)
+  void aCommandStoredByAConcurrentTryWhileThisTrysFirstAttemptTimedOutAnswersWithTheStoredStream(Layout layout) {
+    // The same command reaches two servers; this one's first attempt times out before it is sent, the
+    // other stores the command, and this one's resend is cancelled on the stream and the command record.
+    RaceBeforeFirstTransaction race = new RaceBeforeFirstTransaction();
+    CounterRepository counters = layout.counters(FaultyDynamo.store(TestDynamo.clientWith(race), SMALL));
+    CounterRepository other = layout.counters(TestDynamo.store());
+    CounterId id = CounterId.random();
+    race.first = () -> other.create("c-1", List.of(new CounterCreated(id, "c")));
+
+    Versioned<Counter> created = counters.create("c-1", List.of(new CounterCreated(id, "c")));
+
+    assertEquals(other.loadVersioned(id), created, "the stream the other try stored");
+    race.first = () -> other.append(id, 1, "c-2", List.of(new Incremented(1, "once")));
+
+    Versioned<Counter> appended = counters.append(id, 1, "c-2", List.of(new Incremented(1, "once")));
+
+    assertEquals(other.loadVersioned(id), appended);
+    assertEquals(List.of(new CounterCreated(id, "c"), new Incremented(1, "once")), whole(counters, id).events(),
+        "each command stored once");
+  }
+
+  /** Runs {@code first} before the next transaction is sent, then times that attempt out unsent. */
+  private static final class RaceBeforeFirstTransaction implements ExecutionInterceptor {
+    private volatile Runnable first;
+
+    @Override
+    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+      Runnable run = first;
+      if (run != null && context.request() instanceof TransactWriteItemsRequest) {
+        first = null;
+        run.run();
+        throw ApiCallAttemptTimeoutException.create(100);
+      }
+    }
   }
 
   @ParameterizedTest

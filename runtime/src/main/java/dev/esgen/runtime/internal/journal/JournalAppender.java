@@ -404,7 +404,7 @@ final class JournalAppender {
     RuntimeException last = ambiguous.lastFailure();
     return switch (outcome) {
       case THIS_APPEND -> null;
-      case ANOTHER_APPEND -> StoredOutcome.lostTo(request, last);
+      case ANOTHER_APPEND -> transaction.lostTo(request, last);
       case NOTHING -> transaction.notStored(request, last, VERSION, failedAttempts);
     };
   }

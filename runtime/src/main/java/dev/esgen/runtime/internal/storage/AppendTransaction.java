@@ -190,6 +190,19 @@ public final class AppendTransaction {
   }
 
   /**
+   * The error for this transaction when it was sent in doubt (an attempt's outcome was unknown) and
+   * reading back found another append in its place: if {@code last} was cancelled on the command record,
+   * a concurrent try of the same command stored it, and the caller answers with the stored stream;
+   * otherwise the append lost its version ({@link StoredOutcome#lostTo}).
+   */
+  public RuntimeException lostTo(AppendRequest<?, ?, ?> request, RuntimeException last) {
+    if (last instanceof TransactionCanceledException cancelled && failed(Failures.reasons(cancelled), commandIndex)) {
+      return new CommandAlreadyAppliedException(aggregateName, aid, commandId);
+    }
+    return StoredOutcome.lostTo(request, last);
+  }
+
+  /**
    * The error for this transaction when it was sent in doubt (an attempt's outcome was unknown), gave up
    * with {@code last}, and reading back found it not stored: a cancellation for a failed condition or a
    * bad request says why; one for transient reasons only, resent until the budget ran out, means the store

@@ -496,7 +496,7 @@ final class TipAppender {
       AppendRequest<?, ?, ?> request, int failedAttempts) {
     return switch (outcome) {
       case THIS_APPEND -> null;
-      case ANOTHER_APPEND -> StoredOutcome.lostTo(request, last);
+      case ANOTHER_APPEND -> transaction.lostTo(request, last);
       case NOTHING -> transaction.notStored(request, last, VERSION, failedAttempts);
     };
   }
