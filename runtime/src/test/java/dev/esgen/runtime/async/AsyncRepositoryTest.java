@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
-import dev.esgen.runtime.aggregate.Replay;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
@@ -27,6 +26,7 @@ import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
+import dev.esgen.runtime.counter.NoteFirstReplay;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AggregateNotFoundException;
@@ -333,30 +333,15 @@ class AsyncRepositoryTest {
     assertEquals(1, await(second.loadVersioned(noNote, ReadOptions.strong())).version());
   }
 
-  private static final String NEEDS_A_NOTE = "needs-a-note";
+  private static final String NEEDS_A_NOTE = NoteFirstReplay.TAG;
 
   /**
    * Counters whose handler refuses an increment tagged {@link #NEEDS_A_NOTE} on a counter with no note,
    * snapshotted on every append so that a load is one request.
    */
   private static AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> needingANote(AsyncEventStore store) {
-    Replay<Counter, CounterEvent> replay = CounterRepository.replay();
-    Replay<Counter, CounterEvent> strict = new Replay<>() {
-      @Override
-      public Counter create(CounterEvent event) {
-        return replay.create(event);
-      }
-
-      @Override
-      public Counter apply(Counter state, CounterEvent event) {
-        if (event instanceof Incremented increment && increment.tag().equals(NEEDS_A_NOTE) && state.notes() == 0) {
-          throw new IllegalStateException("an increment tagged " + NEEDS_A_NOTE + " needs a note first");
-        }
-        return replay.apply(state, event);
-      }
-    };
     return new AsyncEventSourcedRepository<>(store, CounterRepository.builder(
-        "counter-needing-a-note", store.objectMapper(), SnapshotPolicy.every(1)).replay(strict).build()) {};
+        "counter-needing-a-note", store.objectMapper(), SnapshotPolicy.every(1)).replay(new NoteFirstReplay()).build()) {};
   }
 
   @Test

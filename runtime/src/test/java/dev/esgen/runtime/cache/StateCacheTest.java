@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.DynamoDbEventStore;
-import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
-import dev.esgen.runtime.aggregate.Replay;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
@@ -18,6 +16,7 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.counter.NoteFirstReplay;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.RecordedEvent;
@@ -184,30 +183,16 @@ class StateCacheTest {
     assertEquals(1, firstCounters.loadVersioned(noNote, ReadOptions.strong()).version());
   }
 
-  private static final String NEEDS_A_NOTE = "needs-a-note";
+  private static final String NEEDS_A_NOTE = NoteFirstReplay.TAG;
 
   /** Counters whose handler refuses an increment tagged {@link #NEEDS_A_NOTE} on a counter with no note. */
   private static CounterRepository needingANote(Process process, CounterLayout layout) {
-    Replay<Counter, CounterEvent> replay = CounterRepository.replay();
-    AggregateDefinition.Builder<Counter, CounterId, CounterEvent> builder = CounterRepository.builder(
-        CounterRepository.NAME, process.store.objectMapper(), SnapshotPolicy.every(1),
-        layout == CounterLayout.JOURNAL ? LayoutKind.JOURNAL : LayoutKind.TIP)
+    return new CounterRepository(process.store, CounterRepository.builder(
+            CounterRepository.NAME, process.store.objectMapper(), SnapshotPolicy.every(1),
+            layout == CounterLayout.JOURNAL ? LayoutKind.JOURNAL : LayoutKind.TIP)
         .tipPolicy(new TipPolicy(32 * 1024, 0, true))
-        .replay(new Replay<>() {
-          @Override
-          public Counter create(CounterEvent event) {
-            return replay.create(event);
-          }
-
-          @Override
-          public Counter apply(Counter state, CounterEvent event) {
-            if (event instanceof Incremented increment && increment.tag().equals(NEEDS_A_NOTE) && state.notes() == 0) {
-              throw new IllegalStateException("an increment tagged " + NEEDS_A_NOTE + " needs a note first");
-            }
-            return replay.apply(state, event);
-          }
-        });
-    return new CounterRepository(process.store, builder.build());
+        .replay(new NoteFirstReplay())
+        .build());
   }
 
   @ParameterizedTest

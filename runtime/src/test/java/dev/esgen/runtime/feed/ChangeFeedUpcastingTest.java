@@ -109,8 +109,14 @@ class ChangeFeedUpcastingTest {
     return new CounterRepository(fixture.store, definition);
   }
 
-  private static final List<CounterEvent> NOTES =
-      List.of(new Noted("split"), new Noted("drop"), new Noted("kept"));
+  /**
+   * Creates counter {@code id} with three notes, as they were written: one the evolved codec splits into
+   * two increments, one it drops, one it keeps.
+   */
+  private static void writeNotes(FeedFixture fixture, FeedFixture.Layout layout, CounterId id) {
+    counters(fixture, layout, new Written(fixture.store)).create(
+        List.of(new CounterCreated(id, "c"), new Noted("split"), new Noted("drop"), new Noted("kept")));
+  }
 
   private static String shown(RecordedEvent<CounterEvent> recorded) {
     return recorded.seqNr() + " " + recorded.eventType() + " " + recorded.event();
@@ -121,8 +127,7 @@ class ChangeFeedUpcastingTest {
   void eventsInTheBatchAreDeliveredAsTheHistoryReadsThem(FeedFixture.Layout layout) {
     FeedFixture fixture = new FeedFixture();
     CounterId id = CounterId.random();
-    counters(fixture, layout, new Written(fixture.store)).create(
-        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    writeNotes(fixture, layout, id);
     CounterRepository now = counters(fixture, layout, new Evolved(fixture.store));
 
     List<String> taken = new CopyOnWriteArrayList<>();
@@ -145,8 +150,7 @@ class ChangeFeedUpcastingTest {
   void eventsReadToFillAGapAreDeliveredAsTheHistoryReadsThem(FeedFixture.Layout layout) {
     FeedFixture fixture = new FeedFixture();
     CounterId id = CounterId.random();
-    counters(fixture, layout, new Written(fixture.store)).create(
-        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    writeNotes(fixture, layout, id);
     CounterRepository now = counters(fixture, layout, new Evolved(fixture.store));
     List<Record> records;
     try (TableStream stream = fixture.stream(layout)) {
@@ -172,8 +176,7 @@ class ChangeFeedUpcastingTest {
   void aTransactionalProjectionCommitsTheEventsOfASplitStoredEventOnceWithItsPosition(FeedFixture.Layout layout) {
     FeedFixture fixture = new FeedFixture();
     CounterId id = CounterId.random();
-    counters(fixture, layout, new Written(fixture.store)).create(
-        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    writeNotes(fixture, layout, id);
     CounterRepository now = counters(fixture, layout, new Evolved(fixture.store));
     CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
     ChangeFeed feed = ChangeFeed.builder(fixture.store)
@@ -196,8 +199,7 @@ class ChangeFeedUpcastingTest {
   void aDeliveryThatStopsBetweenTheEventsOfASplitStoredEventGoesOnAfterThoseItCommitted() {
     FeedFixture fixture = new FeedFixture();
     CounterId id = CounterId.random();
-    counters(fixture, FeedFixture.Layout.JOURNAL, new Written(fixture.store)).create(
-        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    writeNotes(fixture, FeedFixture.Layout.JOURNAL, id);
     CounterRepository now = counters(fixture, FeedFixture.Layout.JOURNAL, new Evolved(fixture.store));
     CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
     AtomicInteger fromSplit = new AtomicInteger();
@@ -227,8 +229,7 @@ class ChangeFeedUpcastingTest {
   void aCommitOfAPartWhoseResponseWasLostIsAppliedOnce(FeedFixture.Layout layout) {
     FeedFixture fixture = new FeedFixture();
     CounterId id = CounterId.random();
-    counters(fixture, layout, new Written(fixture.store)).create(
-        List.of(new CounterCreated(id, "c"), NOTES.get(0), NOTES.get(1), NOTES.get(2)));
+    writeNotes(fixture, layout, id);
     FaultInjector faults = FaultInjector.builder(1).build();
     DynamoDbEventStore faultyStore = DynamoDbEventStore.create(TestDynamo.clientWith(faults), fixture.config);
     CounterRepository now = counters(fixture, layout, new Evolved(faultyStore));
