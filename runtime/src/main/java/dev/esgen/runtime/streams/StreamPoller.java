@@ -131,7 +131,8 @@ public final class StreamPoller implements AutoCloseable {
    * Polls on a thread of its own (or the executor given to the builder) until {@link #close()}: at once
    * again while there is more to read, after the poll interval when the stream is idle, after a growing
    * backoff when DynamoDB fails. It stops by itself only on a failure that polling again cannot fix
-   * (trimmed records, a missing table or stream), which {@link #failure()} then returns.
+   * (trimmed records, a missing table or stream, an {@link Error} from the handler), which {@link #failure()}
+   * then returns.
    *
    * @throws IllegalStateException when started before, or closed
    */
@@ -223,6 +224,13 @@ public final class StreamPoller implements AutoCloseable {
       delay = errorBackoff.after(failedPolls);
       LOG.warn("stream poller of consumer {}: poll failed ({}, {} time(s) in a row); polling again in {} ms",
           consumer, Failures.describe(e), failedPolls, delay.toMillis());
+    } catch (Error e) {
+      // A handler's StackOverflowError or a class that failed to load would meet every poll again, and
+      // the executor's future would swallow it unseen: the poller stops and says why. No checkpoint moved.
+      failure = new IllegalStateException("the poll ended with " + e.getClass().getName(), e);
+      running = false;
+      LOG.error("stream poller of consumer {} stopped: the poll ended with {}", consumer, e.getClass().getName());
+      return;
     } finally {
       pollLock.unlock();
     }

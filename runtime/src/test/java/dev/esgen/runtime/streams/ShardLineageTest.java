@@ -2,6 +2,7 @@ package dev.esgen.runtime.streams;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -105,6 +107,38 @@ class ShardLineageTest {
       }
     }
     return found;
+  }
+
+  @Test
+  void anErrorFromTheHandlerStopsAStartedPollerAndSaysWhyWithoutMovingTheCheckpoint() throws InterruptedException {
+    SimulatedStream stream = new SimulatedStream().shard("A", null);
+    stream.put("A", "k1");
+    AtomicInteger calls = new AtomicInteger();
+    StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer())
+        .handler((shard, records) -> {
+          calls.incrementAndGet();
+          throw new StackOverflowError();
+        })
+        .pollInterval(Duration.ofMillis(10)).retryBackoff(Duration.ZERO, Duration.ZERO).build();
+
+    poller.start();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (poller.isRunning() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    poller.close();
+
+    assertFalse(poller.isRunning(), "the poller stopped");
+    assertEquals(1, calls.get(), "and did not call the handler again");
+    assertInstanceOf(StackOverflowError.class, poller.failure().orElseThrow().getCause());
+    RecordingHandler after = new RecordingHandler();
+    try (StreamPoller again = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(poller.consumer())
+        .handler(after).retryBackoff(Duration.ZERO, Duration.ZERO).build()) {
+      StreamPollerTest.pollUntilIdle(again);
+    }
+    assertEquals(1, after.taken().size(), "the record is handed over again: no checkpoint moved past it");
   }
 
   @Test
