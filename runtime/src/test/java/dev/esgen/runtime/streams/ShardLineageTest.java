@@ -7,8 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.esgen.runtime.internal.streams.Checkpoint;
 import dev.esgen.runtime.internal.streams.CheckpointStore;
+import dev.esgen.runtime.internal.streams.ShardReader;
 import dev.esgen.test.DynamoDbLocalExtension;
 import dev.esgen.test.TablePrefix;
 import java.time.Duration;
@@ -21,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -107,6 +113,31 @@ class ShardLineageTest {
       }
     }
     return found;
+  }
+
+  @Test
+  void aLatestShardWhoseIteratorExpiresBeforeAnyRecordWasHandledSaysItMaySkipRecords() {
+    SimulatedStream stream = new SimulatedStream().shard("A", null);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    Logger reader = (Logger) LoggerFactory.getLogger(ShardReader.class);
+    logged.start();
+    reader.addAppender(logged);
+    reader.setLevel(Level.WARN);
+    try (StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer())
+        .handler(new RecordingHandler()).startPosition(StartPosition.LATEST)
+        .retryBackoff(Duration.ZERO, Duration.ZERO).build()) {
+      poller.pollOnce();
+      stream.expireIterators();
+      poller.pollOnce();
+    } finally {
+      reader.detachAppender(logged);
+      reader.setLevel(null);
+    }
+
+    assertEquals(List.of(Level.WARN), logged.list.stream().map(ILoggingEvent::getLevel).toList());
+    assertTrue(logged.list.get(0).getFormattedMessage().startsWith("shard A: its iterator expired before any"),
+        logged.list.get(0).getFormattedMessage());
   }
 
   @Test

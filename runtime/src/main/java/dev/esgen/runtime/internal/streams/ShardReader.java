@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.ExpiredIteratorException;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -28,6 +30,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * }</pre>
  */
 public final class ShardReader {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ShardReader.class);
 
   /**
    * Records read from a shard, in its order.
@@ -71,6 +75,11 @@ public final class ShardReader {
     try {
       response = getRecords();
     } catch (ExpiredIteratorException expired) {
+      if (!checkpoint.hasSequenceNumber() && checkpoint.startAt() == ShardIteratorType.LATEST) {
+        LOG.warn("shard {}: its iterator expired before any of its records was handled; it starts at its end"
+            + " again, so records written to it since it was last read are skipped (TRIM_HORIZON rules this out)",
+            shardId);
+      }
       iterator = iteratorAt(checkpoint);
       response = getRecords();
     }
