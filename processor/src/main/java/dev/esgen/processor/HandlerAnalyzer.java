@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
@@ -61,7 +62,15 @@ final class HandlerAnalyzer {
     boolean creatorTakesRejected = false;
     String rootName = display(events.root);
     String replay = GeneratedTypes.nestedName(ClassName.get(type), "Replay");
+    Set<ExecutableElement> accessors = new HashSet<>();
+    for (RecordComponentElement component : type.getRecordComponents()) {
+      accessors.add(component.getAccessor());
+    }
     for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+      if (accessors.contains(method)) {
+        // A component named apply has an accessor named apply, which reads the state and is no handler.
+        continue;
+      }
       boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
       boolean isApply = method.getSimpleName().contentEquals("apply");
       if (takesEventOutsideHierarchy(method, events)) {

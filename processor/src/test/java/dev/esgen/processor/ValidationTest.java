@@ -329,6 +329,16 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(5);
   }
 
+  /** A record's accessor is never a handler, even one named apply that javac declares where no line is. */
+  @Test
+  void aComponentNamedApplyIsNoHandler() {
+    Compilation compilation = compile(rule("ComponentNamedApply"));
+    assertThat(compilation).succeeded();
+    assertThat(compilation).generatedSourceFile("fixture.SwitchRepository").contentsAsUtf8String()
+        .contains("state.apply(switchFlipped)");
+    assertThat(compilation).generatedSourceFile("fixture.LeverRepository");
+  }
+
   @Test
   void aHandlerOfTheWrongShapeIsOneErrorNotAlsoAMissingHandler() {
     JavaFileObject source = rule("VoidHandler");
