@@ -500,8 +500,11 @@ final class Messages {
   public static String upcastVersionNotStored(String method, String event, int from, int current) {
     return "[esgen:upcast-version] upcaster " + method + " reads version " + from + " of " + event
         + ", but " + event + " is at version " + current + ", so every stored one is at version " + current
-        + " or below and version " + current + " is read as it is: if " + event + "'s shape changed, raise"
-        + " @EventType(version = " + (from + 1) + ") on " + event + "; otherwise remove this upcaster";
+        + " or below and version " + current + " is read as it is: "
+        + (from == Integer.MAX_VALUE
+            ? "no version follows " + from + ", the largest int; remove this upcaster"
+            : "if " + event + "'s shape changed, raise @EventType(version = " + (from + 1) + ") on " + event
+                + "; otherwise remove this upcaster");
   }
 
   public static String duplicateUpcast(String method, String type, int from, String other) {
@@ -520,6 +523,11 @@ final class Messages {
   }
 
   public static String upcastDeadEnd(String method, String type, int from) {
+    if (from == Integer.MAX_VALUE) {
+      return "[esgen:upcast-dead-end] upcaster " + method + " turns version " + from + " of \"" + type
+          + "\" into JSON of a next version, and no version follows " + from + ", the largest int: return the"
+          + " event it stands for now, or a List of them";
+    }
     return "[esgen:upcast-dead-end] upcaster " + method + " turns version " + from + " of \"" + type
         + "\" into the JSON of version " + (from + 1) + ", which no upcaster reads and no event class holds"
         + " (\"" + type + "\" is no current event's name): return the event it stands for now, or a List of"

@@ -145,6 +145,16 @@ class EvolutionValidationTest {
         "@Upcast(from = 2)");
   }
 
+  /** No version follows 2147483647: the advice is not a version that overflows to a negative one. */
+  @Test
+  void anUpcasterReadingTheLargestVersionIsToldToGo() {
+    assertOneError("LastVersionNotStored",
+        "[esgen:upcast-version] upcaster MoneyDeposited.last reads version 2147483647 of MoneyDeposited, but"
+            + " MoneyDeposited is at version 1, so every stored one is at version 1 or below and version 1 is read"
+            + " as it is: no version follows 2147483647, the largest int; remove this upcaster",
+        "@Upcast(from = 2147483647)");
+  }
+
   @Test
   void oneUpcasterPerStoredVersion() {
     assertOneError("DuplicateUpcast",
@@ -194,6 +204,21 @@ class EvolutionValidationTest {
         "[esgen:upcast-dead-end] upcaster AccountUpcasters.transferV1 turns version 1 of \"transfer-booked\" into the"
             + " JSON of version 2, which no upcaster reads",
         "static ObjectNode transferV1");
+  }
+
+  @Test
+  void aDeadEndAtTheLargestVersionNamesNoVersionAfterIt() {
+    JavaFileObject source = fixture("LastVersionDeadEnd");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:upcast-dead-end] upcaster AccountUpcasters.transferLast turns version 2147483647"
+            + " of \"transfer-booked\" into JSON of a next version, and no version follows 2147483647, the largest"
+            + " int: return the event it stands for now, or a List of them")
+        .inFile(source)
+        .onLineContaining("static ObjectNode transferLast");
+    // and the gap below it, versions 1 to 2147483646
+    assertThat(compilation).hadErrorContaining("[esgen:upcast-gap]");
+    assertThat(compilation).hadErrorCount(2);
   }
 
   @Test
