@@ -9,6 +9,7 @@ import dev.esgen.processor.StoredTypeModel.UpcastModel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,10 +84,14 @@ final class UpcasterAnalyzer {
     for (TypeElement leaf : named) {
       collect(leaf, storedNames.get(leaf), events, generatedPackage, byAlias, storedNames, methods, upcasters);
     }
-    for (TypeElement holder : upcasterClasses(events.root)) {
-      collect(holder, null, events, generatedPackage, byAlias, storedNames, methods, upcasters);
+    Set<TypeElement> listed = upcasterClasses(events.root);
+    for (TypeElement holder : listed) {
+      // An event class listed there is read as the event class it is, once.
+      if (!events.leaves.contains(holder)) {
+        collect(holder, null, events, generatedPackage, byAlias, storedNames, methods, upcasters);
+      }
     }
-    reportIgnored(aggregate, events);
+    reportIgnored(aggregate, events, listed);
 
     Map<String, TreeMap<Integer, Upcaster>> chains = new LinkedHashMap<>();
     for (Upcaster upcaster : upcasters) {
@@ -180,12 +185,13 @@ final class UpcasterAnalyzer {
 
   // ---- finding and checking upcasters
 
-  private List<TypeElement> upcasterClasses(TypeElement root) {
+  /** The classes of {@code @DomainEvents(upcasters = ...)}, each once however often it is listed. */
+  private Set<TypeElement> upcasterClasses(TypeElement root) {
     Optional<AnnotationMirror> domainEvents = Annotations.find(root, Annotations.DOMAIN_EVENTS);
     if (domainEvents.isEmpty()) {
-      return List.of();
+      return Set.of();
     }
-    List<TypeElement> classes = new ArrayList<>();
+    Set<TypeElement> classes = new LinkedHashSet<>();
     for (Object element : (List<?>) Annotations.value(elements, domainEvents.get(), "upcasters").getValue()) {
       // an unresolvable class is javac's own error; there is nothing to look into
       if (((AnnotationValue) element).getValue() instanceof DeclaredType type && type.getKind() == TypeKind.DECLARED) {
@@ -316,10 +322,14 @@ final class UpcasterAnalyzer {
     return null;
   }
 
-  /** Upcasters where esgen never looks: in the sealed levels of the events, or in the aggregate. */
-  private void reportIgnored(TypeElement aggregate, EventHierarchy events) {
+  /**
+   * Upcasters where esgen never looks: in the sealed levels of the events, or in the aggregate, unless
+   * {@code listed} among the upcaster classes.
+   */
+  private void reportIgnored(TypeElement aggregate, EventHierarchy events, Set<TypeElement> listed) {
     List<TypeElement> places = new ArrayList<>(events.sealedLevels);
     places.add(aggregate);
+    places.removeAll(listed);
     for (TypeElement place : places) {
       for (ExecutableElement method : ElementFilter.methodsIn(place.getEnclosedElements())) {
         Annotations.find(method, Annotations.UPCAST).ifPresent(upcast ->

@@ -229,6 +229,17 @@ class EvolutionValidationTest {
         "@Upcast(type = \"transfer-booked\", from = 1)");
   }
 
+  /** Listing an event class, or the root, or one class twice, makes no upcaster a duplicate of itself. */
+  @Test
+  void aClassListedAsUpcastersThatEsgenReadsAnywayCountsOnce() {
+    Compilation compilation = compile(fixture("ListedEventsAndRoot"));
+    assertThat(compilation).succeeded();
+    assertThat(compilation).generatedSourceFile("fixture.BankAccountRepository").contentsAsUtf8String()
+        .contains("json = MoneyDeposited.centsFromEuros(json);");
+    assertThat(compilation).generatedSourceFile("fixture.BankAccountRepository").contentsAsUtf8String()
+        .contains("AccountEvent.transfer(json)");
+  }
+
   @Test
   void anUpcasterInAnotherPackageIsPublic() {
     JavaFileObject source = fixture("UpcastNotAccessible");
