@@ -406,6 +406,12 @@ final class Messages {
         + " static field is no part of the aggregate's state; remove it, or put it on an instance field";
   }
 
+  public static String annotationOnEnumConstant(String annotation, String constant, String enumType) {
+    return "[esgen:annotation-without-effect] @" + annotation + " on constant " + constant + " of enum " + enumType
+        + " has no effect: esgen reads it on the components (or instance fields) of an @Aggregate type only;"
+        + " remove it, or put it on the aggregate's component that holds a " + enumType;
+  }
+
   public static String annotationOnParameter(String annotation, String parameter, String method) {
     return "[esgen:annotation-without-effect] @" + annotation + " on parameter " + parameter + " of " + method
         + " has no effect: esgen reads it on the components (or instance fields) of an @Aggregate type only;"

@@ -17,8 +17,9 @@ import javax.lang.model.util.Types;
 
 /**
  * Reports {@code @AggregateId}, {@code @Indexed} and {@code @Unique} where esgen never reads them: on
- * anything but an instance field or record component of an {@code @Aggregate} type. Left alone they
- * would do nothing, and the lookup or constraint they seem to promise would silently not exist.
+ * anything but an instance field or record component of an {@code @Aggregate} type, enum constants
+ * included (their target {@code FIELD} admits them). Left alone they would do nothing, and the lookup or
+ * constraint they seem to promise would silently not exist.
  */
 final class MisplacedAnnotations {
 
@@ -52,6 +53,9 @@ final class MisplacedAnnotations {
         String simpleName = annotation.getSimpleName().toString();
         switch (element.getKind()) {
           case FIELD -> checkField(element, mirror, simpleName);
+          case ENUM_CONSTANT -> errors.error(element, mirror, Messages.annotationOnEnumConstant(
+              simpleName, element.getSimpleName().toString(),
+              AggregateAnalyzer.display((TypeElement) element.getEnclosingElement())));
           case PARAMETER -> checkParameter(element, mirror, simpleName);
           // A record component's annotation is also on its field, where it is checked and reported: javac
           // (17) places no diagnostic on a record component.

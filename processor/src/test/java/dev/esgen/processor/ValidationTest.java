@@ -1036,6 +1036,28 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(5);
   }
 
+  /** An enum constant is a field to javac, and as much a place where esgen never reads them. */
+  @Test
+  void idAndColumnAnnotationsOnEnumConstantsAreErrors() {
+    JavaFileObject source = rule("AnnotatedEnumConstants");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Indexed on constant RED of enum Color has no effect:"
+            + " esgen reads it on the components (or instance fields) of an @Aggregate type only; remove it, or put it"
+            + " on the aggregate's component that holds a Color")
+        .inFile(source)
+        .onLineContaining("@Indexed RED");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @Unique on constant GREEN of enum Color")
+        .inFile(source)
+        .onLineContaining("@Unique GREEN");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @AggregateId on constant BLUE of enum Color")
+        .inFile(source)
+        .onLineContaining("@AggregateId BLUE");
+    assertThat(compilation).hadErrorCount(3);
+  }
+
   @Test
   void aColumnIsIndexedOrUniqueNotBoth() {
     JavaFileObject source = rule("IndexedAndUnique");
