@@ -47,6 +47,7 @@ public final class EsgenProcessor extends AbstractProcessor {
   private AggregateAnalyzer analyzer;
   private AggregateGenerator generator;
   private MisplacedAnnotations misplaced;
+  private UnlistedUpcasters unlistedUpcasters;
 
   @Override
   public synchronized void init(ProcessingEnvironment processingEnv) {
@@ -57,6 +58,8 @@ public final class EsgenProcessor extends AbstractProcessor {
         componentModel(), new SnapshotFingerprinter(processingEnv));
     generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
     misplaced = new MisplacedAnnotations(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
+    unlistedUpcasters =
+        new UnlistedUpcasters(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
   }
 
   /**
@@ -80,7 +83,8 @@ public final class EsgenProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(Annotations.AGGREGATE, Annotations.AGGREGATE_ID, Annotations.INDEXED, Annotations.UNIQUE);
+    return Set.of(Annotations.AGGREGATE, Annotations.AGGREGATE_ID, Annotations.INDEXED, Annotations.UNIQUE,
+        Annotations.UPCAST);
   }
 
   @Override
@@ -92,6 +96,7 @@ public final class EsgenProcessor extends AbstractProcessor {
   public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
     compiledTypes.addRoots(round);
     misplaced.check(round);
+    unlistedUpcasters.collect(round);
     List<TypeElement> aggregates = new ArrayList<>();
     Set<String> waiting = new LinkedHashSet<>(deferred);
     deferred.clear();
@@ -111,6 +116,9 @@ public final class EsgenProcessor extends AbstractProcessor {
     }
     for (TypeElement type : aggregates) {
       processAggregate(type, round.processingOver());
+    }
+    if (round.processingOver()) {
+      unlistedUpcasters.report();
     }
     return false;
   }

@@ -71,16 +71,16 @@ final class MisplacedAnnotations {
         + AggregateAnalyzer.display(owner);
     if (!Annotations.has(owner, Annotations.AGGREGATE)) {
       errors.error(field, mirror, Messages.annotationOutsideAggregate(
-          annotation, where, AggregateAnalyzer.display(owner), isEvent(owner.asType())));
+          annotation, where, AggregateAnalyzer.display(owner), isEvent(types, owner.asType())));
     } else if (field.getModifiers().contains(Modifier.STATIC)) {
       errors.error(field, mirror, Messages.annotationOnStaticField(annotation, where));
     }
   }
 
   /** Whether {@code type} is below a {@code @DomainEvents} root. */
-  private boolean isEvent(TypeMirror type) {
+  static boolean isEvent(Types types, TypeMirror type) {
     for (TypeMirror supertype : types.directSupertypes(type)) {
-      if (Annotations.has(types.asElement(supertype), Annotations.DOMAIN_EVENTS) || isEvent(supertype)) {
+      if (Annotations.has(types.asElement(supertype), Annotations.DOMAIN_EVENTS) || isEvent(types, supertype)) {
         return true;
       }
     }

@@ -241,6 +241,15 @@ class EvolutionValidationTest {
   }
 
   @Test
+  void anUpcasterInAClassNoUpcastersListsIsReported() {
+    assertOneError("UnlistedUpcasters",
+        "[esgen:upcast-ignored] upcaster AccountUpcasters.transfer in AccountUpcasters is never called: esgen looks"
+            + " for upcasters in the event classes and in the classes of @DomainEvents(upcasters = ...); move it to"
+            + " the event class whose versions it reads, or list its class there",
+        "@Upcast(type = \"transfer-booked\", from = 1)");
+  }
+
+  @Test
   void anUpcasterInAnotherPackageIsPublic() {
     JavaFileObject source = fixture("UpcastNotAccessible");
     JavaFileObject upcasters = JavaFileObjects.forResource("evolution/other/MoreUpcasters.java");

@@ -1,0 +1,110 @@
+package dev.esgen.processor;
+
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Reports {@code @Upcast} methods in a class that esgen never reads upcasters from: one that is no event
+ * and that no {@code @DomainEvents(upcasters = ...)} lists. Such a method would never be called, and the
+ * stored versions it was written for would fail to read at run time instead of at compile time.
+ *
+ * <p>Upcasters in the aggregate or in a sealed level of its events are reported with the aggregate, by
+ * {@link UpcasterAnalyzer}. The rest is decided in the last round: the class that lists an upcasters
+ * class may be generated in a later round than the upcasters class, so each round only takes notes, by
+ * name, since elements do not outlive their round.
+ */
+final class UnlistedUpcasters {
+
+  private final Elements elements;
+  private final Types types;
+  private final ErrorReporter errors;
+  /** Classes compiled here that declare {@code @Upcast} methods and are neither events nor aggregates. */
+  private final Set<String> holders = new LinkedHashSet<>();
+  /** The {@code @DomainEvents} types compiled here, read in the last round, when all they list exists. */
+  private final Set<String> roots = new HashSet<>();
+
+  UnlistedUpcasters(Elements elements, Types types, ErrorReporter errors) {
+    this.elements = elements;
+    this.types = types;
+    this.errors = errors;
+  }
+
+  /** Notes the round's upcaster classes and {@code @DomainEvents} types. */
+  void collect(RoundEnvironment round) {
+    TypeElement upcast = elements.getTypeElement(Annotations.UPCAST);
+    TypeElement domainEvents = elements.getTypeElement(Annotations.DOMAIN_EVENTS);
+    if (upcast == null || domainEvents == null) {
+      return;
+    }
+    for (Element method : round.getElementsAnnotatedWith(upcast)) {
+      if (method.getEnclosingElement() instanceof TypeElement holder
+          && !Annotations.has(holder, Annotations.AGGREGATE)
+          && !Annotations.has(holder, Annotations.DOMAIN_EVENTS)
+          && !MisplacedAnnotations.isEvent(types, holder.asType())) {
+        holders.add(holder.getQualifiedName().toString());
+      }
+    }
+    for (TypeElement root : ElementFilter.typesIn(round.getElementsAnnotatedWith(domainEvents))) {
+      roots.add(root.getQualifiedName().toString());
+    }
+  }
+
+  /**
+   * Reports the upcasters of every noted class that nothing lists, once no round is left to list it.
+   * The {@code @DomainEvents} types of each such class's package are read again: one that javac compiles
+   * without processing it (from the source path) lists classes too.
+   */
+  void report() {
+    Set<String> listed = new HashSet<>();
+    for (String root : roots) {
+      addListed(elements.getTypeElement(root), listed);
+    }
+    for (String name : holders) {
+      TypeElement holder = elements.getTypeElement(name);
+      if (holder == null) {
+        continue;
+      }
+      for (TypeElement type : ElementFilter.typesIn(elements.getPackageOf(holder).getEnclosedElements())) {
+        addListed(type, listed);
+      }
+      if (listed.contains(name)) {
+        continue;
+      }
+      for (ExecutableElement method : ElementFilter.methodsIn(holder.getEnclosedElements())) {
+        Annotations.find(method, Annotations.UPCAST).ifPresent(mirror -> errors.error(method, mirror,
+            Messages.upcastIgnored(AggregateAnalyzer.display(holder) + "." + method.getSimpleName(),
+                AggregateAnalyzer.display(holder))));
+      }
+    }
+    holders.clear();
+  }
+
+  private static void addListed(TypeElement type, Set<String> listed) {
+    if (type == null) {
+      return;
+    }
+    Annotations.find(type, Annotations.DOMAIN_EVENTS).ifPresent(mirror -> {
+      AnnotationValue upcasters = Annotations.explicitValue(mirror, "upcasters");
+      if (upcasters != null && upcasters.getValue() instanceof List<?> classes) {
+        for (Object value : classes) {
+          if (value instanceof AnnotationValue element && element.getValue() instanceof DeclaredType listedType
+              && listedType.getKind() == TypeKind.DECLARED) {
+            listed.add(((TypeElement) listedType.asElement()).getQualifiedName().toString());
+          }
+        }
+      }
+    });
+  }
+}
