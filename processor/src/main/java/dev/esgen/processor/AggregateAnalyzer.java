@@ -88,6 +88,14 @@ final class AggregateAnalyzer {
    * @throws DeferAggregateException when types it refers to are not resolvable yet
    */
   public AggregateModel analyze(TypeElement type) throws AbortAggregateException, DeferAggregateException {
+    try {
+      return check(type);
+    } finally {
+      errors.clearClassFileSite();
+    }
+  }
+
+  private AggregateModel check(TypeElement type) throws AbortAggregateException, DeferAggregateException {
     AnnotationMirror aggregate = Annotations.find(type, Annotations.AGGREGATE).orElseThrow();
     int errorsBefore = errors.errorCount();
     String simpleName = display(type);
@@ -101,6 +109,8 @@ final class AggregateAnalyzer {
     if (!unresolved.isEmpty()) {
       throw new DeferAggregateException(unresolved);
     }
+    // Events, and all else reached through them, may come from class files, where nothing has a line.
+    errors.setClassFileSite(type, aggregate, eventsValue);
 
     checkDeclaration(type, aggregate, simpleName);
     Optional<String> name = optionsReader.checkName(type, aggregate);

@@ -35,4 +35,16 @@ final class CompiledTypes {
     }
     return names.contains(((TypeElement) outermost).getQualifiedName().toString());
   }
+
+  /**
+   * Whether {@code element} (a type, or a member or parameter of one) is declared in a type compiled in
+   * this compilation, where it has a source position; true for a package or module, which is in no type.
+   */
+  boolean declares(Element element) {
+    Element e = element;
+    while (e != null && !(e instanceof TypeElement)) {
+      e = e.getEnclosingElement();
+    }
+    return e == null || contains((TypeElement) e);
+  }
 }

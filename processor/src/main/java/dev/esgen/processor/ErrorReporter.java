@@ -9,36 +9,56 @@ import javax.tools.Diagnostic;
 /**
  * Reports compile errors on the exact element (and annotation value) at fault, and counts them so that
  * an aggregate with any error is abandoned after all of its errors were reported.
+ *
+ * <p>An element read from a class file (an event of a library) has no source position, and javac would
+ * print its error without a file or line. While an aggregate is checked, such errors land on the
+ * aggregate's {@code @Aggregate(events = ...)}, through which every such element was reached.
  */
 final class ErrorReporter {
 
   private final Messager messager;
+  private final CompiledTypes compiledTypes;
   private int errorCount;
+  private Site classFileSite;
 
-  public ErrorReporter(Messager messager) {
+  /** Where an error goes: an element, and optionally an annotation on it and a value of that annotation. */
+  private record Site(Element element, AnnotationMirror annotation, AnnotationValue value) {}
+
+  public ErrorReporter(Messager messager, CompiledTypes compiledTypes) {
     this.messager = messager;
+    this.compiledTypes = compiledTypes;
+  }
+
+  /** Until {@link #clearClassFileSite}, errors on elements of class files are reported here instead. */
+  public void setClassFileSite(Element element, AnnotationMirror annotation, AnnotationValue value) {
+    classFileSite = new Site(element, annotation, value);
+  }
+
+  public void clearClassFileSite() {
+    classFileSite = null;
   }
 
   public void error(Element element, String message) {
-    messager.printMessage(Diagnostic.Kind.ERROR, message, element);
-    errorCount++;
+    print(new Site(element, null, null), message);
   }
 
   public void error(Element element, AnnotationMirror annotation, String message) {
-    if (annotation == null) {
-      error(element, message);
-      return;
-    }
-    messager.printMessage(Diagnostic.Kind.ERROR, message, element, annotation);
-    errorCount++;
+    print(new Site(element, annotation, null), message);
   }
 
   public void error(Element element, AnnotationMirror annotation, AnnotationValue value, String message) {
-    if (value == null) {
-      error(element, annotation, message);
-      return;
+    print(new Site(element, annotation, value), message);
+  }
+
+  private void print(Site site, String message) {
+    Site at = classFileSite != null && !compiledTypes.declares(site.element()) ? classFileSite : site;
+    if (at.annotation() == null) {
+      messager.printMessage(Diagnostic.Kind.ERROR, message, at.element());
+    } else if (at.value() == null) {
+      messager.printMessage(Diagnostic.Kind.ERROR, message, at.element(), at.annotation());
+    } else {
+      messager.printMessage(Diagnostic.Kind.ERROR, message, at.element(), at.annotation(), at.value());
     }
-    messager.printMessage(Diagnostic.Kind.ERROR, message, element, annotation, value);
     errorCount++;
   }
 

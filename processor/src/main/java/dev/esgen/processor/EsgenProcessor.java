@@ -52,7 +52,7 @@ public final class EsgenProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(ProcessingEnvironment processingEnv) {
     super.init(processingEnv);
-    errors = new ErrorReporter(processingEnv.getMessager());
+    errors = new ErrorReporter(processingEnv.getMessager(), compiledTypes);
     analyzer = new AggregateAnalyzer(
         processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, compiledTypes,
         componentModel(), new SnapshotFingerprinter(processingEnv));

@@ -170,6 +170,30 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(1);
   }
 
+  /** A library's events have no line to report on: their errors land on the events value that reached them. */
+  @Test
+  void errorsOnEventsFromClassFilesAreReportedOnTheEventsValue(@TempDir Path classes) throws IOException {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, null)) {
+      List<JavaFileObject> library = Stream.of("LibEvent", "LibOpened", "Hidden", "Colors", "Open")
+          .map(name -> JavaFileObjects.forResource("library/" + name + ".java"))
+          .toList();
+      assertTrue(javac.getTask(null, files, null, List.of("-proc:none", "-d", classes.toString()), null, library).call());
+    }
+    JavaFileObject shelf = JavaFileObjects.forResource("library/Shelf.java");
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withClasspath(classPathWith(classes))
+        .compile(shelf);
+    for (String error : List.of(
+        "[esgen:event-not-accessible] event Hidden cannot be seen from package fixture",
+        "[esgen:event-enum] Colors is an enum",
+        "[esgen:event-not-enumerable] Open (permitted by LibEvent) is neither sealed nor final")) {
+      assertThat(compilation).hadErrorContaining(error).inFile(shelf).onLineContaining("events = LibEvent.class");
+    }
+    assertThat(compilation).hadErrorCount(3);
+  }
+
   private static List<File> classPathWith(Path classes) {
     List<File> path = new ArrayList<>();
     path.add(classes.toFile());

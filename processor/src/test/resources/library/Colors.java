@@ -1,0 +1,3 @@
+package lib;
+
+public enum Colors implements LibEvent { RED }

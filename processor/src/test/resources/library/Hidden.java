@@ -1,0 +1,3 @@
+package lib;
+
+record Hidden(int x) implements LibEvent {}

@@ -1,0 +1,3 @@
+package lib;
+
+public record LibOpened(String id) implements LibEvent {}

@@ -1,0 +1,3 @@
+package lib;
+
+public non-sealed interface Open extends LibEvent {}
