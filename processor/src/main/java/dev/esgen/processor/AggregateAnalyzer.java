@@ -5,6 +5,7 @@ import dev.esgen.processor.ColumnAnalyzer.Property;
 import dev.esgen.processor.HandlerAnalyzer.Handler;
 import dev.esgen.processor.HandlerAnalyzer.Handlers;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,6 +27,8 @@ import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.WildcardType;
+import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
@@ -56,6 +59,7 @@ final class AggregateAnalyzer {
   private final ComponentModel componentModel;
   private final EvolutionAnalyzer evolutionAnalyzer;
   private final UnnamedPackageNames unnamedPackageNames;
+  private final CompiledTypes compiledTypes;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
@@ -70,6 +74,7 @@ final class AggregateAnalyzer {
     this.types = types;
     this.errors = errors;
     this.componentModel = componentModel;
+    this.compiledTypes = compiledTypes;
     this.optionsReader = new AggregateOptionsReader(elements, errors, aggregateNames);
     this.jackson = new JacksonVisibility(errors);
     this.eventAnalyzer = new EventAnalyzer(elements, types, errors, jackson, compiledTypes);
@@ -204,6 +209,8 @@ final class AggregateAnalyzer {
 
   private List<String> unresolvedTypes(TypeElement type, AnnotationMirror aggregate, AnnotationValue eventsValue) {
     Set<String> missing = new LinkedHashSet<>();
+    // The types of this compilation whose fields and components were looked into, the aggregate first.
+    Set<TypeElement> held = new HashSet<>(Set.of(type));
     unresolvedValues(aggregate, missing);
     Object events = eventsValue == null ? null : eventsValue.getValue();
     if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
@@ -213,7 +220,7 @@ final class AggregateAnalyzer {
         unresolvedValues(mirror, missing);
         unresolvedUpcastsIn(mirror, missing);
       });
-      unresolvedPermitted(root, missing, new HashSet<>());
+      unresolvedPermitted(root, missing, new HashSet<>(), held);
     } else if (events == null) {
       // javac reports the missing member itself.
       missing.add("the events type");
@@ -222,7 +229,7 @@ final class AggregateAnalyzer {
     // unresolvedValues.
     for (Element member : type.getEnclosedElements()) {
       if (member.getKind() == ElementKind.FIELD || member.getKind() == ElementKind.RECORD_COMPONENT) {
-        unresolved(member.asType(), missing);
+        unresolvedHeld(member.asType(), missing, held);
         for (String column : List.of(Annotations.INDEXED, Annotations.UNIQUE)) {
           Annotations.find(member, column).ifPresent(mirror -> unresolvedValues(mirror, missing));
         }
@@ -236,7 +243,8 @@ final class AggregateAnalyzer {
     return List.copyOf(missing);
   }
 
-  private void unresolvedPermitted(TypeElement sealed, Set<String> missing, Set<TypeElement> seen) {
+  private void unresolvedPermitted(TypeElement sealed, Set<String> missing, Set<TypeElement> seen,
+      Set<TypeElement> held) {
     if (!seen.add(sealed)) {
       return;
     }
@@ -247,8 +255,48 @@ final class AggregateAnalyzer {
         TypeElement element = (TypeElement) types.asElement(permitted);
         Annotations.find(element, Annotations.EVENT_TYPE).ifPresent(mirror -> unresolvedValues(mirror, missing));
         unresolvedUpcasts(element, missing);
-        unresolvedPermitted(element, missing, seen);
+        unresolvedHeld(permitted, missing, held);
+        unresolvedPermitted(element, missing, seen, held);
       }
+    }
+  }
+
+  /**
+   * Adds the unresolved types in {@code type} and in everything a value of it holds, as far as it is
+   * compiled here: the fields and components of its records and classes, and the permitted subtypes of
+   * its sealed ones. The JSON checks and the snapshot fingerprint follow them all, and a type another
+   * processor generates later is an error type until then, which neither can judge.
+   */
+  private void unresolvedHeld(TypeMirror type, Set<String> missing, Set<TypeElement> held) {
+    switch (type.getKind()) {
+      case ERROR -> missing.add(type.toString());
+      case ARRAY -> unresolvedHeld(((ArrayType) type).getComponentType(), missing, held);
+      case WILDCARD -> {
+        WildcardType wildcard = (WildcardType) type;
+        for (TypeMirror bound : Arrays.asList(wildcard.getExtendsBound(), wildcard.getSuperBound())) {
+          if (bound != null) {
+            unresolvedHeld(bound, missing, held);
+          }
+        }
+      }
+      case DECLARED -> {
+        DeclaredType declared = (DeclaredType) type;
+        for (TypeMirror argument : declared.getTypeArguments()) {
+          unresolvedHeld(argument, missing, held);
+        }
+        TypeElement element = (TypeElement) declared.asElement();
+        if (compiledTypes.contains(element) && held.add(element)) {
+          for (VariableElement field : ElementFilter.fieldsIn(element.getEnclosedElements())) {
+            if (!field.getModifiers().contains(Modifier.STATIC)) {
+              unresolvedHeld(field.asType(), missing, held);
+            }
+          }
+          for (TypeMirror permitted : element.getPermittedSubclasses()) {
+            unresolvedHeld(permitted, missing, held);
+          }
+        }
+      }
+      default -> { }
     }
   }
 

@@ -2,7 +2,9 @@ package dev.esgen.processor;
 
 import static com.google.testing.compile.CompilationSubject.assertThat;
 import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
@@ -13,6 +15,8 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
@@ -232,6 +236,45 @@ class GenerationTest {
       assertFalse(error.getMessage(null).contains("[esgen:internal-error]"), error.getMessage(null));
       assertFalse(error.getMessage(null).contains("[esgen:invalid-name]"), error.getMessage(null));
     }
+  }
+
+  private static final String MONEY = "public record Money(long cents, String currency) {}\n";
+
+  /**
+   * A generated type held through written ones (the state's Contents, an event) is waited for like one the
+   * aggregate names itself: the fingerprint is the one the written-out type gives, not that of an error type.
+   */
+  @Test
+  void typesHeldThroughOthersAreWaitedFor() throws IOException {
+    Compilation generated = javac()
+        .withProcessors(new EsgenProcessor(), new OtherProcessor("fixture.Money", MONEY))
+        .compile(JavaFileObjects.forResource("deferred/Safe.java"));
+    Compilation written = javac()
+        .withProcessors(new EsgenProcessor())
+        .compile(JavaFileObjects.forResource("deferred/Safe.java"),
+            JavaFileObjects.forSourceString("fixture.Money", "package fixture;\n\n" + MONEY));
+    assertThat(generated).succeeded();
+    assertEquals(fingerprint(written, "fixture.SafeRepository"), fingerprint(generated, "fixture.SafeRepository"));
+  }
+
+  /** An interface another processor generates is judged as Jackson will meet it, once it exists. */
+  @Test
+  void theJsonOfTypesHeldThroughOthersIsCheckedOnceTheyExist() {
+    JavaFileObject source = JavaFileObjects.forResource("deferred/Safe.java");
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor(), new OtherProcessor("fixture.Money", "public interface Money {}\n"))
+        .compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("Money is an interface, and the stored JSON does not say which class to build")
+        .inFile(source)
+        .onLineContaining("record Safe(");
+  }
+
+  private static String fingerprint(Compilation compilation, String repository) throws IOException {
+    String source = compilation.generatedSourceFile(repository).orElseThrow().getCharContent(true).toString();
+    Matcher constant = Pattern.compile("FINGERPRINT = \"([A-Za-z0-9_-]{11})\"").matcher(source);
+    assertTrue(constant.find(), source);
+    return constant.group(1);
   }
 
   /** Stands in for another annotation processor: writes one source file in the first round. */
