@@ -127,7 +127,7 @@ final class ColumnAnalyzer {
     }
     Property id = ids.get(0);
     AnnotationMirror idAnnotation = Annotations.find(id.element(), Annotations.AGGREGATE_ID).orElseThrow();
-    if (!checkTypeAccessible(type, id, idAnnotation)) {
+    if (!checkNotRaw(id, idAnnotation, "AggregateId") || !checkTypeAccessible(type, id, idAnnotation)) {
       return Optional.empty();
     }
     Optional<PropertyAccess> access = requireAccess(simpleName, id);
@@ -149,6 +149,27 @@ final class ColumnAnalyzer {
     }
     errors.error(id.element(), idAnnotation, Messages.idType(id.name(), id.type().toString()));
     return Optional.empty();
+  }
+
+  /**
+   * Reports an id or column of a generic type written without type arguments: the generated code names
+   * the type as declared, and a raw type there is a {@code rawtypes} warning in a file the user did not
+   * write. A generic type with arguments is no supported id or column type either, so the advice is a
+   * type without parameters.
+   */
+  private boolean checkNotRaw(Property property, AnnotationMirror annotation, String annotationName) {
+    if (property.type() instanceof DeclaredType declared && declared.getTypeArguments().isEmpty()) {
+      TypeElement element = (TypeElement) declared.asElement();
+      if (!element.getTypeParameters().isEmpty()) {
+        List<String> parameters = element.getTypeParameters().stream()
+            .map(parameter -> parameter.getSimpleName().toString())
+            .toList();
+        errors.error(property.element(), annotation, Messages.rawType(annotationName, property.name(), display(element),
+            parameters, annotationName.equals("AggregateId") ? "id" : "column"));
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -261,6 +282,9 @@ final class ColumnAnalyzer {
         errors.error(property.element(), annotation,
             Messages.columnMethodClash(property.name(), sameMethods, lookupMethods(property.name(), false).get(0),
                 GeneratedTypes.simpleName(ClassName.get(type), "Repository"), column));
+        continue;
+      }
+      if (!checkNotRaw(property, annotation, annotationName)) {
         continue;
       }
       Optional<ValueForm> form = valueForm(property.type());

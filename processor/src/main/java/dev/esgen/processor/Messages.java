@@ -335,6 +335,16 @@ final class Messages {
         + " of them, such as \"record AccountId(UUID value)\"";
   }
 
+  /** @param what "id" or "column", what esgen supports no generic type for */
+  public static String rawType(String annotation, String component, String type, List<String> parameters,
+      String what) {
+    return "[esgen:raw-type] @" + annotation + " " + component + " has the raw type " + type + ", which declares"
+        + " type parameter" + (parameters.size() == 1 ? " " : "s ") + String.join(", ", parameters)
+        + ": generated code naming it without type arguments compiles with [rawtypes] warnings, and with them it"
+        + " is no " + what + " type esgen supports; remove the type parameters from " + type
+        + ", or use a non-generic type";
+  }
+
   public static String noAccessor(String aggregate, String field, String getters) {
     return "[esgen:no-accessor] generated code cannot read private field " + field + " of " + aggregate
         + ": make it non-private or add an accessor " + getters;

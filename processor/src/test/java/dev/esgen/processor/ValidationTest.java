@@ -1082,6 +1082,24 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(3);
   }
 
+  /** The generated code names the id and column types as declared: a raw one would be a rawtypes warning there. */
+  @Test
+  void idAndColumnTypesAreNotRaw() {
+    JavaFileObject source = rule("RawIdAndColumn");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:raw-type] @AggregateId id has the raw type Tagged, which declares type parameter"
+            + " T: generated code naming it without type arguments compiles with [rawtypes] warnings, and with them it"
+            + " is no id type esgen supports; remove the type parameters from Tagged, or use a non-generic type")
+        .inFile(source)
+        .onLineContaining("@AggregateId Tagged id");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:raw-type] @Indexed sender has the raw type Tagged")
+        .inFile(source)
+        .onLineContaining("@Indexed Tagged sender");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
   @Test
   void aColumnIsIndexedOrUniqueNotBoth() {
     JavaFileObject source = rule("IndexedAndUnique");
