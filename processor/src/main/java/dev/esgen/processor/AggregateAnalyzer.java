@@ -60,6 +60,7 @@ final class AggregateAnalyzer {
   private final EvolutionAnalyzer evolutionAnalyzer;
   private final UnnamedPackageNames unnamedPackageNames;
   private final CompiledTypes compiledTypes;
+  private final DeprecatedUses deprecatedUses;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
@@ -84,6 +85,7 @@ final class AggregateAnalyzer {
     this.evolutionAnalyzer =
         new EvolutionAnalyzer(elements, errors, new UpcasterAnalyzer(elements, types, errors), fingerprinter);
     this.unnamedPackageNames = new UnnamedPackageNames(elements, errors);
+    this.deprecatedUses = new DeprecatedUses(elements);
   }
 
   /**
@@ -186,6 +188,8 @@ final class AggregateAnalyzer {
       handlerModels.add(new HandlerModel(ClassName.get(handler.event()), handler.event().equals(root)));
     }
     Handler creator = handlers.creator;
+    DeprecatedUses.SuppressedWarnings suppressedWarnings =
+        deprecatedUses.find(type, events, handlers, id.orElseThrow(), columns, evolution);
     AggregateModel model = new AggregateModel(
         type,
         ClassName.get(type),
@@ -198,7 +202,8 @@ final class AggregateAnalyzer {
         columns,
         options,
         componentModel,
-        evolution);
+        evolution,
+        suppressedWarnings);
     if (!unnamedPackageNames.check(model)) {
       throw new AbortAggregateException();
     }

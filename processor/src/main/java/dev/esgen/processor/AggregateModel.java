@@ -19,6 +19,7 @@ import javax.lang.model.element.TypeElement;
  * @param options the storage options of {@code @Aggregate}
  * @param componentModel the dependency-injection annotations the repository carries
  * @param evolution how events and snapshots stored by older code are read
+ * @param suppressedWarnings the deprecation warnings each generated class suppresses
  */
 record AggregateModel(
     TypeElement element,
@@ -32,7 +33,8 @@ record AggregateModel(
     List<ColumnModel> columns,
     AggregateOptions options,
     ComponentModel componentModel,
-    EvolutionModel evolution) {
+    EvolutionModel evolution,
+    DeprecatedUses.SuppressedWarnings suppressedWarnings) {
 
   public AggregateModel {
     events = List.copyOf(events);

@@ -40,6 +40,20 @@ final class GeneratedTypes {
   }
 
   /**
+   * Adds {@code @SuppressWarnings} for {@code warnings} to a generated top-level class; nothing when there
+   * are none, so that a domain with nothing deprecated gets the code it always got.
+   */
+  static void suppress(TypeSpec.Builder type, List<String> warnings) {
+    if (warnings.isEmpty()) {
+      return;
+    }
+    CodeBlock value = warnings.size() == 1
+        ? CodeBlock.of("$S", warnings.get(0))
+        : CodeBlock.of("{$L}", String.join(", ", warnings.stream().map(w -> CodeBlock.of("$S", w).toString()).toList()));
+    type.addAnnotation(AnnotationSpec.builder(SuppressWarnings.class).addMember("value", value).build());
+  }
+
+  /**
    * Starts the public static final class {@code name} nested in the repository, with {@code description} as
    * its Javadoc: the repository's file carries the annotation and the originating element for all of them.
    * One file per aggregate rather than one per class, because javac pays for every generated file (its name

@@ -76,6 +76,7 @@ final class RepositoryGenerator {
         .addStatement("super(store, definition(store.objectMapper()))");
     model.componentModel().typeAnnotation().ifPresent(repository::addAnnotation);
     model.componentModel().constructorAnnotation().ifPresent(constructor::addAnnotation);
+    GeneratedTypes.suppress(repository, model.suppressedWarnings().repository());
     repository
         .addMethod(constructor.build())
         .addMethod(
@@ -153,6 +154,7 @@ final class RepositoryGenerator {
         .addStatement("super(store, $T.definition(store.objectMapper()))", model.generated("Repository"));
     model.componentModel().typeAnnotation().ifPresent(repository::addAnnotation);
     model.componentModel().constructorAnnotation().ifPresent(constructor::addAnnotation);
+    GeneratedTypes.suppress(repository, model.suppressedWarnings().asyncRepository());
     repository
         .addMethod(constructor.build())
         .addMethod(

@@ -106,6 +106,32 @@ class GenerationTest {
         .contains("LayoutKind.TIP");
   }
 
+  /**
+   * Generated code has to name and call what the domain deprecates: each generated class suppresses the
+   * warnings of what it uses, deprecation or removal (which javac reports even without -Xlint), and only those.
+   */
+  @Test
+  void deprecatedPartsOfTheDomainRaiseNoWarningInGeneratedCode() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(JavaFileObjects.forResource("deprecated/Thing.java"), JavaFileObjects.forResource("deprecated/Vault.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("fixture.ThingRepository").contentsAsUtf8String()
+        .contains("@SuppressWarnings(\"deprecation\")\npublic final class ThingRepository ");
+    assertThat(compilation).generatedSourceFile("fixture.VaultRepository").contentsAsUtf8String()
+        .contains("@SuppressWarnings(\"removal\")\npublic final class VaultRepository ");
+    assertThat(compilation).generatedSourceFile("fixture.VaultAsyncRepository").contentsAsUtf8String()
+        .contains("@SuppressWarnings(\"removal\")\npublic final class VaultAsyncRepository ");
+  }
+
+  @Test
+  void aDomainWithNothingDeprecatedSuppressesNothing() {
+    Compilation compilation = javac().withProcessors(new EsgenProcessor()).compile(BANK);
+    assertThat(compilation).generatedSourceFile("fixture.BankAccountRepository").contentsAsUtf8String()
+        .doesNotContain("@SuppressWarnings");
+  }
+
   @Test
   void withoutAsyncNoAsyncRepositoryIsGenerated() {
     Compilation compilation = javac().withProcessors(new EsgenProcessor()).compile(BANK);
