@@ -203,7 +203,8 @@ final class AggregateAnalyzer {
         options,
         componentModel,
         evolution,
-        suppressedWarnings);
+        suppressedWarnings,
+        publicOutsidePackage(type));
     if (!unnamedPackageNames.check(model)) {
       throw new AbortAggregateException();
     }
@@ -461,6 +462,21 @@ final class AggregateAnalyzer {
 
   private PackageElement packageOf(Element element) {
     return elements.getPackageOf(element);
+  }
+
+  /**
+   * Whether code in other packages can name {@code type}: it and every type enclosing it are public. The
+   * repositories of an aggregate that is not are package-private: every method of theirs takes or returns
+   * the aggregate, and in an exported package of a named module javac's {@code exports} lint warns about
+   * each such use in a public class.
+   */
+  private static boolean publicOutsidePackage(TypeElement type) {
+    for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      if (!e.getModifiers().contains(Modifier.PUBLIC)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@code type} itself when it is private, else the innermost private type enclosing it. */

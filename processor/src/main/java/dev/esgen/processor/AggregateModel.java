@@ -20,6 +20,8 @@ import javax.lang.model.element.TypeElement;
  * @param componentModel the dependency-injection annotations the repository carries
  * @param evolution how events and snapshots stored by older code are read
  * @param suppressedWarnings the deprecation warnings each generated class suppresses
+ * @param publicRepository whether the generated repositories are public, as the aggregate is (it and the
+ *     types it is nested in); else they are package-private like it
  */
 record AggregateModel(
     TypeElement element,
@@ -34,7 +36,8 @@ record AggregateModel(
     AggregateOptions options,
     ComponentModel componentModel,
     EvolutionModel evolution,
-    DeprecatedUses.SuppressedWarnings suppressedWarnings) {
+    DeprecatedUses.SuppressedWarnings suppressedWarnings,
+    boolean publicRepository) {
 
   public AggregateModel {
     events = List.copyOf(events);

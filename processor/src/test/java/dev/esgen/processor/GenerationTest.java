@@ -70,7 +70,7 @@ class GenerationTest {
         .generatedSourceFile("fixture.WalletAsyncRepository")
         .contentsAsUtf8String()
         .contains("@Generated(\"dev.esgen.processor.EsgenProcessor\")\n"
-            + "public final class WalletAsyncRepository extends AsyncEventSourcedRepository<Wallet, String, WalletEvent> {");
+            + "final class WalletAsyncRepository extends AsyncEventSourcedRepository<Wallet, String, WalletEvent> {");
     assertThat(compilation)
         .generatedSourceFile("fixture.WalletAsyncRepository")
         .contentsAsUtf8String()
@@ -118,11 +118,11 @@ class GenerationTest {
         .compile(JavaFileObjects.forResource("deprecated/Thing.java"), JavaFileObjects.forResource("deprecated/Vault.java"));
     assertThat(compilation).succeededWithoutWarnings();
     assertThat(compilation).generatedSourceFile("fixture.ThingRepository").contentsAsUtf8String()
-        .contains("@SuppressWarnings(\"deprecation\")\npublic final class ThingRepository ");
+        .contains("@SuppressWarnings(\"deprecation\")\nfinal class ThingRepository ");
     assertThat(compilation).generatedSourceFile("fixture.VaultRepository").contentsAsUtf8String()
-        .contains("@SuppressWarnings(\"removal\")\npublic final class VaultRepository ");
+        .contains("@SuppressWarnings(\"removal\")\nfinal class VaultRepository ");
     assertThat(compilation).generatedSourceFile("fixture.VaultAsyncRepository").contentsAsUtf8String()
-        .contains("@SuppressWarnings(\"removal\")\npublic final class VaultAsyncRepository ");
+        .contains("@SuppressWarnings(\"removal\")\nfinal class VaultAsyncRepository ");
   }
 
   @Test

@@ -43,13 +43,33 @@ class NamedModuleTest {
 
   @TempDir Path work;
 
-  /**
-   * {@code -processing} is left out as in every build that runs esgen (see GenerationTest), and the two
-   * {@code requires-*automatic} categories because esgen's jars are automatic modules for now: they are
-   * about the user's {@code requires} lines, not about generated code.
-   */
   @Test
   void generatedSourcesCompileWithoutAnyWarningInANamedModule() throws IOException {
+    Path generated = compileWithoutWarnings("named");
+    String source = Files.readString(generated.resolve("shop/OrderRepository.java"));
+    assertTrue(source.contains("import dev.esgen.annotations.Generated;"), source);
+    assertTrue(source.contains("\npublic final class OrderRepository "), source);
+  }
+
+  /**
+   * A package-private aggregate in an exported package: a public repository naming it would be warned
+   * about ({@code exports}) wherever it does, so the repository is package-private like the aggregate.
+   */
+  @Test
+  void theRepositoryOfAPackagePrivateAggregateIsPackagePrivateToo() throws IOException {
+    Path generated = compileWithoutWarnings("named-internal");
+    String source = Files.readString(generated.resolve("shop/OrderRepository.java"));
+    assertTrue(source.contains("\nfinal class OrderRepository "), source);
+  }
+
+  /**
+   * Compiles the domain under {@code domain} as a named module, asserts that not one diagnostic came,
+   * and returns where the sources were generated. {@code -processing} is left out as in every build that
+   * runs esgen (see GenerationTest), and the two {@code requires-*automatic} categories because esgen's
+   * jars are automatic modules for now: they are about the user's {@code requires} lines, not about
+   * generated code.
+   */
+  private Path compileWithoutWarnings(String domain) throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
     Path generated = Files.createDirectories(work.resolve("generated"));
@@ -70,18 +90,17 @@ class NamedModuleTest {
                   "--release", "17", "-Xlint:all,-processing,-requires-automatic,-requires-transitive-automatic",
                   "-Werror"),
               null,
-              files.getJavaFileObjectsFromPaths(domainSources()));
+              files.getJavaFileObjectsFromPaths(domainSources(domain)));
       task.setProcessors(List.of(new EsgenProcessor()));
       compiled = task.call();
     }
     assertEquals(List.of(), diagnostics.getDiagnostics().stream().map(Object::toString).toList());
     assertTrue(compiled);
-    String source = Files.readString(generated.resolve("shop/OrderRepository.java"));
-    assertTrue(source.contains("import dev.esgen.annotations.Generated;"), source);
+    return generated;
   }
 
-  private static List<Path> domainSources() throws IOException {
-    Path root = location(NamedModuleTest.class).resolve("named");
+  private static List<Path> domainSources(String domain) throws IOException {
+    Path root = location(NamedModuleTest.class).resolve(domain);
     try (Stream<Path> paths = Files.walk(root)) {
       return paths.filter(path -> path.toString().endsWith(".java")).toList();
     }

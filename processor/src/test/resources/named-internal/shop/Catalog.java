@@ -1,0 +1,6 @@
+package shop;
+
+/** The public type the package is exported for. */
+public final class Catalog {
+  private Catalog() {}
+}
