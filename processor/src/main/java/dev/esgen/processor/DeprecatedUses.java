@@ -1,7 +1,5 @@
 package dev.esgen.processor;
 
-import com.palantir.javapoet.ClassName;
-import com.palantir.javapoet.TypeName;
 import dev.esgen.processor.HandlerAnalyzer.Handler;
 import dev.esgen.processor.HandlerAnalyzer.Handlers;
 import dev.esgen.processor.StoredTypeModel.UpcastModel;
@@ -13,6 +11,8 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 
@@ -49,9 +49,10 @@ final class DeprecatedUses {
       List<ColumnModel> columns, EvolutionModel evolution) {
     // The asynchronous repository's API: its type arguments and the lookups' parameter types.
     List<Element> api = new ArrayList<>(List.of(aggregate, events.root));
-    api.add(typeElement(id.type()));
+    Element idMember = member(aggregate, id.access());
+    api.add(typeOf(idMember));
     for (ColumnModel column : columns) {
-      api.add(typeElement(column.type()));
+      api.add(typeOf(member(aggregate, column.access())));
     }
     List<Element> used = new ArrayList<>(api);
     used.addAll(events.leaves);
@@ -59,9 +60,9 @@ final class DeprecatedUses {
       used.add(handler.method());
       used.add(handler.event());
     }
-    used.add(member(aggregate, id.access()));
+    used.add(idMember);
     id.wrapperAccessor().ifPresent(accessor -> {
-      TypeElement wrapper = typeElement(id.type());
+      TypeElement wrapper = typeOf(idMember);
       used.add(method(wrapper, accessor));
       // the id parsed from its string is built through the canonical constructor
       ElementFilter.constructorsIn(wrapper.getEnclosedElements()).stream()
@@ -70,7 +71,8 @@ final class DeprecatedUses {
     });
     for (ColumnModel column : columns) {
       used.add(member(aggregate, column.access()));
-      column.wrapped().ifPresent(wrapped -> used.add(method(typeElement(column.type()), wrapped.accessor())));
+      column.wrapped().ifPresent(wrapped ->
+          used.add(method(typeOf(member(aggregate, column.access())), wrapped.accessor())));
     }
     Stream.concat(evolution.current().values().stream(), evolution.retired().stream())
         .flatMap(stored -> stored.upcasts().stream())
@@ -98,13 +100,23 @@ final class DeprecatedUses {
         .orElse(false);
   }
 
-  /** The type a generated signature names, or null for a primitive. */
-  private TypeElement typeElement(TypeName type) {
-    return type instanceof ClassName name ? elements.getTypeElement(name.canonicalName()) : null;
+  /**
+   * The type {@code member} (a field, or an accessor) holds, or null for a primitive: read from the member
+   * rather than looked up by name, which would search every module for a type the source declares.
+   */
+  private static TypeElement typeOf(Element member) {
+    if (member == null) {
+      return null;
+    }
+    TypeMirror type = member instanceof ExecutableElement method ? method.getReturnType() : member.asType();
+    return type instanceof DeclaredType declared ? (TypeElement) declared.asElement() : null;
   }
 
   /** The field or no-argument method of {@code type} that {@code access} reads. */
   private static Element member(TypeElement type, PropertyAccess access) {
+    if (type == null) {
+      return null;
+    }
     return type.getEnclosedElements().stream()
         .filter(member -> member.getSimpleName().contentEquals(access.name()))
         .filter(member -> access.isField()
