@@ -67,6 +67,10 @@ final class UnlistedUpcasters {
    * without processing it (from the source path) lists classes too.
    */
   void report() {
+    if (holders.isEmpty()) {
+      // The common case, and a cheap one: finding each noted root again by name would search every module.
+      return;
+    }
     Set<String> listed = new HashSet<>();
     for (String root : roots) {
       addListed(elements.getTypeElement(root), listed);
