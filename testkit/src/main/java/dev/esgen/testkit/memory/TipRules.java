@@ -84,20 +84,32 @@ final class TipRules implements LayoutRules {
       keptTypeBytes = newTypeBytes;
     }
 
-    long tip = stream + attribute(INDEX, number(TipKeys.TIP_INDEX)) + attribute(VERSION, number(version))
+    long keysAndCounters = stream + attribute(INDEX, number(TipKeys.TIP_INDEX)) + attribute(VERSION, number(version))
         + attribute(NEXT, number(next)) + attribute(APPENDED, number(events.size()))
-        + attribute(EVENTS, container(keptEvents, keptEventBytes))
-        + attribute(CASES, container(keptEvents, keptTypeBytes))
         + attribute(AID, utf8(aid)) + attribute(LISTING, utf8(keys.listingKey(aid, definition.shards())))
         + ItemSizes.indexSlots(definition, request.newState());
-    byte[] snapshot = null;
+    long tip = keysAndCounters + attribute(EVENTS, container(keptEvents, keptEventBytes))
+        + attribute(CASES, container(keptEvents, keptTypeBytes));
+    byte[] body = policy.snapshot() ? Codecs.encodeSnapshot(definition, aid, next, request.newState()) : null;
     long snapshotBytes = 0;
-    if (policy.snapshot()) {
-      byte[] body = Codecs.encodeSnapshot(definition, aid, next, request.newState());
+    if (body != null) {
       String fingerprint = definition.snapshotCodec().fingerprint();
       snapshotBytes = attribute(UNFOLD, container(fingerprint.isEmpty() ? 3 : 4,
           attribute(INDEX, number(next)) + timestamp + attribute(DATA, body.length)
               + (fingerprint.isEmpty() ? 0 : attribute(SCHEMA, utf8(fingerprint)))));
+    }
+    if (tip + snapshotBytes > ItemTooLargeException.LIMIT_BYTES && !calve && position.tipEvents() > 0) {
+      // As the tip layout does: past the item limit, the events held go to a batch item before the
+      // snapshot is given up, though the policy's thresholds (which count the events alone) were not passed.
+      calve = true;
+      keptEvents = events.size();
+      keptEventBytes = newEventBytes;
+      keptTypeBytes = newTypeBytes;
+      tip = keysAndCounters + attribute(EVENTS, container(keptEvents, keptEventBytes))
+          + attribute(CASES, container(keptEvents, keptTypeBytes));
+    }
+    byte[] snapshot = null;
+    if (body != null) {
       if (tip + snapshotBytes > ItemTooLargeException.LIMIT_BYTES) {
         // The update then removes the older snapshot too: the tip is measured without any.
         recorder.snapshotSkipped(
