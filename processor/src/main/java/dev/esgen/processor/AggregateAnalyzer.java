@@ -224,7 +224,7 @@ final class AggregateAnalyzer {
       // @DomainEvents(upcasters = ...) may name a class another processor generates
       Annotations.find(root, Annotations.DOMAIN_EVENTS).ifPresent(mirror -> {
         unresolvedValues(mirror, missing);
-        unresolvedUpcastsIn(mirror, missing);
+        Annotations.upcasterClasses(mirror).forEach(holder -> unresolvedUpcasts(holder, missing));
       });
       unresolvedPermitted(root, missing, new HashSet<>(), held);
     } else if (events == null) {
@@ -303,19 +303,6 @@ final class AggregateAnalyzer {
         }
       }
       default -> { }
-    }
-  }
-
-  /** The upcasters of the resolved classes of {@code @DomainEvents(upcasters = ...)}. */
-  private static void unresolvedUpcastsIn(AnnotationMirror domainEvents, Set<String> missing) {
-    AnnotationValue upcasters = Annotations.explicitValue(domainEvents, "upcasters");
-    if (upcasters != null && upcasters.getValue() instanceof List<?> classes) {
-      for (Object element : classes) {
-        if (element instanceof AnnotationValue value && value.getValue() instanceof DeclaredType type
-            && type.getKind() == TypeKind.DECLARED) {
-          unresolvedUpcasts((TypeElement) type.asElement(), missing);
-        }
-      }
     }
   }
 

@@ -1,12 +1,17 @@
 package dev.esgen.processor;
 
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.Elements;
 
 /**
@@ -52,6 +57,25 @@ final class Annotations {
       }
     }
     return null;
+  }
+
+  /**
+   * The classes {@code domainEvents} (a {@code @DomainEvents}) lists in {@code upcasters} that javac
+   * resolved, each once, in the order written; one it could not resolve is javac's own error, or a type
+   * another processor has yet to generate.
+   */
+  public static Set<TypeElement> upcasterClasses(AnnotationMirror domainEvents) {
+    AnnotationValue upcasters = explicitValue(domainEvents, "upcasters");
+    Set<TypeElement> classes = new LinkedHashSet<>();
+    if (upcasters != null && upcasters.getValue() instanceof List<?> listed) {
+      for (Object element : listed) {
+        if (element instanceof AnnotationValue value && value.getValue() instanceof DeclaredType type
+            && type.getKind() == TypeKind.DECLARED) {
+          classes.add((TypeElement) type.asElement());
+        }
+      }
+    }
+    return classes;
   }
 
   /** The value for {@code name}, written or defaulted. */

@@ -2,15 +2,11 @@ package dev.esgen.processor;
 
 import java.util.HashSet;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 import javax.annotation.processing.RoundEnvironment;
-import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.type.DeclaredType;
-import javax.lang.model.type.TypeKind;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
@@ -99,16 +95,7 @@ final class UnlistedUpcasters {
     if (type == null) {
       return;
     }
-    Annotations.find(type, Annotations.DOMAIN_EVENTS).ifPresent(mirror -> {
-      AnnotationValue upcasters = Annotations.explicitValue(mirror, "upcasters");
-      if (upcasters != null && upcasters.getValue() instanceof List<?> classes) {
-        for (Object value : classes) {
-          if (value instanceof AnnotationValue element && element.getValue() instanceof DeclaredType listedType
-              && listedType.getKind() == TypeKind.DECLARED) {
-            listed.add(((TypeElement) listedType.asElement()).getQualifiedName().toString());
-          }
-        }
-      }
-    });
+    Annotations.find(type, Annotations.DOMAIN_EVENTS).ifPresent(mirror ->
+        Annotations.upcasterClasses(mirror).forEach(holder -> listed.add(holder.getQualifiedName().toString())));
   }
 }

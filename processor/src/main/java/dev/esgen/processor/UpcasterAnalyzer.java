@@ -9,7 +9,6 @@ import dev.esgen.processor.StoredTypeModel.UpcastModel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -186,19 +185,8 @@ final class UpcasterAnalyzer {
   // ---- finding and checking upcasters
 
   /** The classes of {@code @DomainEvents(upcasters = ...)}, each once however often it is listed. */
-  private Set<TypeElement> upcasterClasses(TypeElement root) {
-    Optional<AnnotationMirror> domainEvents = Annotations.find(root, Annotations.DOMAIN_EVENTS);
-    if (domainEvents.isEmpty()) {
-      return Set.of();
-    }
-    Set<TypeElement> classes = new LinkedHashSet<>();
-    for (Object element : (List<?>) Annotations.value(elements, domainEvents.get(), "upcasters").getValue()) {
-      // an unresolvable class is javac's own error; there is nothing to look into
-      if (((AnnotationValue) element).getValue() instanceof DeclaredType type && type.getKind() == TypeKind.DECLARED) {
-        classes.add((TypeElement) type.asElement());
-      }
-    }
-    return classes;
+  private static Set<TypeElement> upcasterClasses(TypeElement root) {
+    return Annotations.find(root, Annotations.DOMAIN_EVENTS).map(Annotations::upcasterClasses).orElse(Set.of());
   }
 
   /**
