@@ -106,12 +106,7 @@ public final class PositionStore {
 
   /** The position of {@code key}, read consistently; 0 when the projection took no event of the stream yet. */
   public long read(PositionKey key) {
-    try {
-      GetItemResponse response = client.getItem(b -> b.tableName(table).key(itemKey(key)).consistentRead(true));
-      return response.hasItem() && !response.item().isEmpty() ? seqNr(response.item()) : 0;
-    } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(table), e);
-    }
+    return readPosition(key).seqNr();
   }
 
   /** The whole position of {@code key}, read consistently; all 0 when there is none. */

@@ -8,7 +8,6 @@ import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.storage.StoredEventDecoder;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -59,11 +58,6 @@ public record StoredEvent(
     } catch (RuntimeException e) {
       throw new EventDecodingException(definition.name(), aggregateId, seqNr, eventType, storedVersion, e);
     }
-    List<RecordedEvent<E>> recorded = new ArrayList<>(events.size());
-    for (E event : events) {
-      recorded.add(new RecordedEvent<>(definition.name(), aggregateId, seqNr, definition.eventCodec().typeName(event),
-          at, stored, event));
-    }
-    return recorded;
+    return StoredEventDecoder.recorded(definition, aggregateId, seqNr, at, stored, events);
   }
 }

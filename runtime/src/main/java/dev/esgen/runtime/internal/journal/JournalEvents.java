@@ -17,7 +17,6 @@ import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.storage.StoredEventDecoder;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -53,12 +52,7 @@ public final class JournalEvents {
     long seqNr = Long.parseLong(seqNrValue.n());
     Instant recordedAt = recordedAt(item);
     EventMetadata metadata = MetadataAttributes.JOURNAL.fromAttribute(item.get(METADATA));
-    List<RecordedEvent<E>> recorded = new ArrayList<>();
-    for (E event : events(definition, aid, seqNr, item)) {
-      recorded.add(new RecordedEvent<>(definition.name(), aid, seqNr, definition.eventCodec().typeName(event),
-          recordedAt, metadata, event));
-    }
-    return recorded;
+    return StoredEventDecoder.recorded(definition, aid, seqNr, recordedAt, metadata, events(definition, aid, seqNr, item));
   }
 
   /** The events the journal item {@code seqNr} of stream {@code aid} stands for now, in order. */

@@ -2,7 +2,11 @@ package dev.esgen.runtime.internal.storage;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.error.EventDecodingException;
+import dev.esgen.runtime.history.EventMetadata;
+import dev.esgen.runtime.history.RecordedEvent;
 import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -37,6 +41,20 @@ public final class StoredEventDecoder {
     } catch (IOException | RuntimeException e) {
       throw new EventDecodingException(definition.name(), aggregateId, seqNr, typeName, version, e);
     }
+  }
+
+  /**
+   * {@code events}, what the stored event {@code seqNr} of stream {@code aggregateId} stands for now, as the
+   * history reports them: each with the stored seq_nr, time and metadata, under its current type name.
+   */
+  public static <E> List<RecordedEvent<E>> recorded(AggregateDefinition<?, ?, E> definition, String aggregateId,
+      long seqNr, Instant recordedAt, EventMetadata metadata, List<E> events) {
+    List<RecordedEvent<E>> recorded = new ArrayList<>(events.size());
+    for (E event : events) {
+      recorded.add(new RecordedEvent<>(definition.name(), aggregateId, seqNr, definition.eventCodec().typeName(event),
+          recordedAt, metadata, event));
+    }
+    return recorded;
   }
 
   /**

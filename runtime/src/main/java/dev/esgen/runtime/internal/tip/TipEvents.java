@@ -55,10 +55,8 @@ public final class TipEvents {
       AttributeValue at = map.get(TIMESTAMP);
       Instant recordedAt = at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s());
       EventMetadata metadata = MetadataAttributes.TIP.fromAttribute(map.get(METADATA));
-      for (E event : events(definition, aid, seqNr, cases.get(k), events.get(k))) {
-        recorded.add(new RecordedEvent<>(definition.name(), aid, seqNr, definition.eventCodec().typeName(event),
-            recordedAt, metadata, event));
-      }
+      recorded.addAll(StoredEventDecoder.recorded(
+          definition, aid, seqNr, recordedAt, metadata, events(definition, aid, seqNr, cases.get(k), events.get(k))));
     }
     return recorded;
   }
