@@ -29,12 +29,12 @@ import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.keys.JournalKeys;
-import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The journal + snapshot layout's rules (see {@code docs/schema.md}): an append is one transaction of a
@@ -50,7 +50,7 @@ final class JournalRules implements LayoutRules {
 
   @Override
   public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
-      IndexChanges changes, MemoryPosition position, OperationRecorder recorder) {
+      IndexChanges changes, MemoryPosition position) {
     AggregateDefinition<A, I, E> definition = request.definition();
     String name = definition.name();
     JournalKeys keys = new JournalKeys(name, definition.shards());
@@ -89,6 +89,7 @@ final class JournalRules implements LayoutRules {
     long schema = fingerprint.isEmpty() ? 0 : attribute(SNAPSHOT_SCHEMA, utf8(fingerprint));
     byte[] snapshot = null;
     MemoryPosition next = null;
+    Optional<SkippedSnapshot> skipped = Optional.empty();
     boolean dropOlder = false;
     if (request.creating() || position.snapshotStale() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
       byte[] body = Codecs.encodeSnapshot(definition, aid, lastSeqNr, request.newState());
@@ -115,7 +116,7 @@ final class JournalRules implements LayoutRules {
         actions += displaced;
         next = new MemoryPosition(LayoutKind.JOURNAL, lastSeqNr, snapshotBytes, false, retained, 0, 0, 0);
       } else {
-        recorder.snapshotSkipped(
+        skipped = Optional.of(
             new SkippedSnapshot(name, aid, lastSeqNr, withSnapshot, ItemTooLargeException.LIMIT_BYTES));
       }
     }
@@ -148,7 +149,7 @@ final class JournalRules implements LayoutRules {
     if (actions > TransactionTooLargeException.ACTION_LIMIT || bytes > TransactionTooLargeException.BYTE_LIMIT) {
       throw new TransactionTooLargeException(name, aid, (int) actions, bytes);
     }
-    return new PlannedAppend(snapshot, dropOlder, next);
+    return new PlannedAppend(snapshot, dropOlder, next, skipped);
   }
 
   /** The head row's list of kept snapshots, absent while it is empty. */

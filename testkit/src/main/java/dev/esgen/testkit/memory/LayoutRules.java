@@ -1,7 +1,6 @@
 package dev.esgen.testkit.memory;
 
 import dev.esgen.runtime.internal.index.IndexChanges;
-import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import java.util.List;
 
@@ -15,19 +14,19 @@ import java.util.List;
 interface LayoutRules {
 
   /**
-   * Decides the append's snapshot and checks its sizes, before anything is stored.
+   * Decides the append's snapshot and checks its sizes, before anything is stored. A snapshot skipped for
+   * its size is only noted in the plan: the append may yet be refused.
    *
    * @param events the append's events in stored form
    * @param changes the index changes the append makes
    * @param position where the stream stood when it was loaded
-   * @param recorder told about a due snapshot too large to store
    * @throws dev.esgen.runtime.error.ItemTooLargeException when an item would exceed 400 KB
    * @throws dev.esgen.runtime.error.TransactionTooLargeException when the append's transaction would
    *     exceed 100 actions or 4 MB
    * @throws dev.esgen.runtime.error.SnapshotEncodingException when the snapshot codec fails
    */
   <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
-      IndexChanges changes, MemoryPosition position, OperationRecorder recorder);
+      IndexChanges changes, MemoryPosition position);
 
   /** What the layout sorts the streams of one shard by when it lists them: compared in UTF-8 order. */
   String listingKey(String aggregateName, String aid);

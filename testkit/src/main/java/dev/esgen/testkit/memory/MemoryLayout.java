@@ -49,7 +49,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * layouts do: events are stored in their codec's form and decoded on every read; an append is checked
  * against the layout's size limits, then, in one step under the data's monitor, against the version, the
  * command record and the unique values, in the order DynamoDB's cancellation reasons are read, and stored
- * whole or not at all. Lookups page with the same cursors, sorted as DynamoDB sorts keys.
+ * whole or not at all; a snapshot left out for its size is reported only once the append is stored.
+ * Lookups page with the same cursors, sorted as DynamoDB sorts keys.
  */
 final class MemoryLayout implements StorageLayout {
 
@@ -97,7 +98,7 @@ final class MemoryLayout implements StorageLayout {
     }
     IndexChanges changes = IndexChanges.between(
         name, definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
-    PlannedAppend plan = rules.plan(request, aid, events, changes, position, recorder);
+    PlannedAppend plan = rules.plan(request, aid, events, changes, position);
     long version = request.expectedVersion() + 1;
     long lastSeqNr = request.baseSeqNr() + events.size();
     synchronized (data) {
@@ -136,6 +137,8 @@ final class MemoryLayout implements StorageLayout {
       }
       data.appended(type(definition), aid);
     }
+    // Once stored, as DynamoDB's layouts report it, and outside the monitor: the listener may read the store.
+    plan.stored(recorder);
     return new LoadedStream<>(request.newState(), version, lastSeqNr, plan.next());
   }
 
@@ -155,8 +158,8 @@ final class MemoryLayout implements StorageLayout {
       if (stream != null) {
         throw new AggregateAlreadyExistsException(definition.name(), aid, OptionalLong.of(stream.version()));
       }
-      data.create(type(definition), aid).append(kept, new PlannedAppend(null, false, MemoryPosition.initial(kind)),
-          definition.snapshotCodec().fingerprint());
+      PlannedAppend asItIs = new PlannedAppend(null, false, MemoryPosition.initial(kind), Optional.empty());
+      data.create(type(definition), aid).append(kept, asItIs, definition.snapshotCodec().fingerprint());
       data.appended(type(definition), aid);
     }
   }

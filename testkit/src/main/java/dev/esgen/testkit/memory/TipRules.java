@@ -31,11 +31,11 @@ import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.keys.TipKeys;
-import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The tip layout's rules (see {@code docs/layouts.md}): a stream's newest events and its snapshot live in
@@ -50,7 +50,7 @@ final class TipRules implements LayoutRules {
 
   @Override
   public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
-      IndexChanges changes, MemoryPosition position, OperationRecorder recorder) {
+      IndexChanges changes, MemoryPosition position) {
     AggregateDefinition<A, I, E> definition = request.definition();
     String name = definition.name();
     TipPolicy policy = definition.tipPolicy();
@@ -109,10 +109,11 @@ final class TipRules implements LayoutRules {
           + attribute(CASES, container(keptEvents, keptTypeBytes));
     }
     byte[] snapshot = null;
+    Optional<SkippedSnapshot> skipped = Optional.empty();
     if (body != null) {
       if (tip + snapshotBytes > ItemTooLargeException.LIMIT_BYTES) {
         // The update then removes the older snapshot too: the tip is measured without any.
-        recorder.snapshotSkipped(
+        skipped = Optional.of(
             new SkippedSnapshot(name, aid, next, tip + snapshotBytes, ItemTooLargeException.LIMIT_BYTES));
       } else {
         snapshot = body;
@@ -132,7 +133,7 @@ final class TipRules implements LayoutRules {
         ? new MemoryPosition(LayoutKind.TIP, next, snapshotBytes, false, List.of(), keptEvents, keptEventBytes,
             keptTypeBytes)
         : new MemoryPosition(LayoutKind.TIP, 0, 0, false, List.of(), keptEvents, keptEventBytes, keptTypeBytes);
-    return new PlannedAppend(snapshot, snapshot == null, after);
+    return new PlannedAppend(snapshot, snapshot == null, after, skipped);
   }
 
   @Override

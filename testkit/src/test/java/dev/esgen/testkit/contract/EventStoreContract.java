@@ -634,6 +634,38 @@ abstract class EventStoreContract {
     assertEquals(skipping, members.loadVersioned(over));
   }
 
+  /**
+   * A skipped snapshot is reported once per append stored without it, never for an append refused: on the tip
+   * the probe too large for its item, the attempt of a transact that lost to another writer, and a change to an
+   * address another member holds would each have left out a snapshot too large for its item.
+   */
+  @Test
+  void aSkippedSnapshotIsReportedOnlyForAnAppendThatWasStored() {
+    MemberId id = MemberId.random();
+    members.create(Member.joining(id, "red", email(id)));
+    int note = noteAtTheLimit(members, id);
+    members.append(id, 1, new Noted("x".repeat(note)));
+    MemberId holder = MemberId.random();
+    members.create(Member.joining(holder, "red", email(holder)));
+    AtomicInteger decisions = new AtomicInteger();
+
+    Versioned<Member> retried = members.transact(id, member -> {
+      if (decisions.getAndIncrement() == 0) {
+        members.append(id, 2, new PointsAwarded(1));
+      }
+      return member.award(1);
+    });
+    assertThrows(DuplicateValueException.class,
+        () -> members.transact(id, member -> member.changeEmail(email(holder))));
+    Versioned<Member> stored = members.transact(id, member -> member.award(1));
+
+    assertEquals(4, retried.seqNr());
+    assertEquals(5, stored.seqNr());
+    // The journal's snapshot falls due at seq_nr 4 and, skipped, again at 5; the tip's at every append.
+    assertEquals(layout == LayoutKind.JOURNAL ? List.of(4L, 5L) : List.of(2L, 3L, 4L, 5L),
+        listener.skipped(id.value()).stream().map(SkippedSnapshot::seqNr).toList());
+  }
+
   // ---------------------------------------------------------------------------------------- evolution
 
   /**
