@@ -21,8 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 /**
  * {@link ConsistentBatchReader} for the asynchronous layouts: the same chunks of
  * {@value ConsistentBatchReader#BATCH_LIMIT} keys, one after the other, and unprocessed keys asked for
- * again after a pause from the operation's retry budget, spent on the delayed executor instead of a
- * sleeping thread.
+ * again: at once when the call processed some of its keys, else after a pause from the operation's retry
+ * budget, spent on the delayed executor instead of a sleeping thread.
  *
  * <pre>{@code
  * new AsyncBatchReader(client, "snapshot").read(keys, true, operation).thenAccept(items -> ...);
@@ -40,8 +40,8 @@ public final class AsyncBatchReader {
 
   /**
    * The items found for {@code keys}, in no particular order; keys without an item are left out. Fails
-   * with {@link MissingTableException}, or with {@link StoreUnavailableException} when keys stay
-   * unprocessed until the budget is spent.
+   * with {@link MissingTableException}, or with {@link StoreUnavailableException} when calls process
+   * none of their keys until the budget is spent.
    */
   public CompletableFuture<List<Map<String, AttributeValue>>> read(
       List<Map<String, AttributeValue>> keys, boolean consistent, OperationRecorder.Operation operation) {
@@ -69,7 +69,9 @@ public final class AsyncBatchReader {
           if (unprocessed.isEmpty()) {
             return CompletableFuture.completedFuture(null);
           }
-          // Unprocessed keys mean throttling or a response over 16 MB: pause before asking again.
+          if (ConsistentBatchReader.madeProgress(request.get(table).keys().size(), unprocessed, table)) {
+            return readChunk(unprocessed, items, operation);
+          }
           Optional<Duration> pause = operation.budget().pauseBeforeRetry(FailureKind.TRANSIENT, "UnprocessedKeys");
           if (pause.isEmpty()) {
             throw new StoreUnavailableException("BatchGetItem on [" + table + "]",

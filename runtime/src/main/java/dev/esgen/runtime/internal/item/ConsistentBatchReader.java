@@ -19,8 +19,9 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * Reads items of one table by key with {@code BatchGetItem} calls, strongly consistent unless asked
  * otherwise: the keys in chunks
  * of {@value #BATCH_LIMIT} (one chunk after the other), and each chunk's unprocessed keys asked for again
- * after a jittered pause, drawing on the running operation's retry budget, until none are left. Both
- * layouts read many streams' head items this way.
+ * until none are left: at once when the call processed some of its keys (a response cut at 16 MB), after
+ * a jittered pause drawing on the running operation's retry budget when it processed none. Both layouts
+ * read many streams' head items this way.
  *
  * <pre>{@code
  * List<Map<String, AttributeValue>> items = new ConsistentBatchReader(client, "tip", recorder::currentBudget).read(keys);
@@ -46,7 +47,7 @@ public final class ConsistentBatchReader {
    * The items found for {@code keys}, in no particular order; keys without an item are left out.
    *
    * @throws MissingTableException when the table does not exist
-   * @throws StoreUnavailableException when keys stay unprocessed until the retry budget is spent
+   * @throws StoreUnavailableException when calls process none of their keys until the retry budget is spent
    */
   public List<Map<String, AttributeValue>> read(List<Map<String, AttributeValue>> keys) {
     return read(keys, true);
@@ -75,13 +76,31 @@ public final class ConsistentBatchReader {
         throw new MissingTableException(List.of(table), e);
       }
       items.addAll(response.responses().getOrDefault(table, List.of()));
+      int asked = pendingKeys(request, table);
       request = response.hasUnprocessedKeys() ? response.unprocessedKeys() : Map.of();
-      // Unprocessed keys mean throttling or a response over 16 MB: pause before asking again.
-      if (!request.isEmpty() && !retries.retry(FailureKind.TRANSIENT, "UnprocessedKeys")) {
+      if (!request.isEmpty() && !madeProgress(asked, request, table)
+          && !retries.retry(FailureKind.TRANSIENT, "UnprocessedKeys")) {
         throw new StoreUnavailableException("BatchGetItem on [" + table + "]", retries.failedAttempts(),
             FailureKind.TRANSIENT, "UnprocessedKeys", null);
       }
     }
     return items;
+  }
+
+  /**
+   * Whether a call that was asked for {@code asked} keys of {@code table} and left {@code unprocessed}
+   * processed any of them. DynamoDB answers in part without any throttling when the response would pass
+   * 16 MB (about 44 items of 380 KB) or a partition's 1 MB: then the rest is asked for at once and the
+   * operation's retry budget is left alone, or a read of a few hundred large items would spend it and
+   * fail. Each such call leaves fewer keys, so the loop ends. Only a call that processed none of them
+   * (throttled on every key) pauses and counts as a failed attempt.
+   */
+  static boolean madeProgress(int asked, Map<String, KeysAndAttributes> unprocessed, String table) {
+    return pendingKeys(unprocessed, table) < asked;
+  }
+
+  private static int pendingKeys(Map<String, KeysAndAttributes> request, String table) {
+    KeysAndAttributes keys = request.get(table);
+    return keys == null ? 0 : keys.keys().size();
   }
 }

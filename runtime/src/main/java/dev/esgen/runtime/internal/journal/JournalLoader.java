@@ -91,8 +91,9 @@ final class JournalLoader {
 
   /**
    * The streams of {@code ids} that exist: their head rows by {@code BatchGetItem} (strongly consistent
-   * if {@code consistent}, 100 keys per call, unprocessed keys retried), then a journal query only for
-   * each stream whose snapshot is older than its last event. The map follows the order of {@code ids}.
+   * if {@code consistent}, 100 keys per call, unprocessed keys asked for again as
+   * {@link ConsistentBatchReader} says), then a journal query only for each stream whose snapshot is older
+   * than its last event. The map follows the order of {@code ids}.
    */
   <A, I, E> Map<I, LoadedStream<A>> loadAll(
       AggregateDefinition<A, I, E> definition, Collection<I> ids, boolean consistent) {

@@ -158,9 +158,9 @@ final class TipLoader {
 
   /**
    * The streams of {@code ids} that exist: their tips by {@code BatchGetItem} (strongly consistent if
-   * {@code consistent}, 100 keys per call, unprocessed keys retried with back-off), then the batches only
-   * of events-only streams whose tip does not hold every event. The map follows the order of {@code ids},
-   * each id once.
+   * {@code consistent}, 100 keys per call, unprocessed keys asked for again as {@link ConsistentBatchReader}
+   * says), then the batches only of events-only streams whose tip does not hold every event. The map
+   * follows the order of {@code ids}, each id once.
    */
   <A, I, E> Map<I, LoadedStream<A>> loadAll(
       AggregateDefinition<A, I, E> definition, Collection<I> ids, boolean consistent) {
