@@ -2,6 +2,7 @@ package dev.esgen.runtime.streams;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,6 +46,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -310,6 +312,49 @@ class StreamPollerTest {
     poller.close();
 
     assertTrue(poller.failure().orElseThrow() instanceof MissingTableException);
+  }
+
+  @Test
+  void aStreamThatDoesNotExistStopsAStartedPollerThatSaysWhichOnceAtError() throws InterruptedException {
+    StreamTable table = newTable();
+    String current = client.describeTable(b -> b.tableName(table.name())).table().latestStreamArn();
+    // The table's stream before it was switched off and on again: gone, as DynamoDB drops it after 24 hours.
+    String gone = current.substring(0, current.lastIndexOf('/') + 1) + "2020-01-01T00:00:00.000";
+    MutableClock clock = new MutableClock();
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.esgen");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.setLevel(Level.INFO);
+    logger.addAppender(logged);
+    StreamPoller poller = StreamPoller.builder()
+        .streamsClient(streams).dynamoDbClient(client).streamArn(gone)
+        .checkpointTable(checkpoints).consumer("stream-gone").handler(new RecordingHandler())
+        .clock(clock).retryBackoff(Duration.ZERO, Duration.ZERO)
+        .build();
+    boolean stopped;
+    try {
+      assertThrows(ResourceNotFoundException.class, poller::pollOnce, "a stream being enabled is not found either");
+      clock.advance(Duration.ofMinutes(1));
+      poller.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (poller.isRunning() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      stopped = !poller.isRunning();
+      poller.close();
+    } finally {
+      logger.detachAppender(logged);
+      logger.setLevel(null);
+    }
+
+    assertTrue(stopped, "the poller stopped by itself");
+    MissingStreamException e = assertInstanceOf(MissingStreamException.class, poller.failure().orElseThrow());
+    assertEquals(gone, e.streamArn());
+    assertEquals("stream-gone", e.consumer());
+    assertInstanceOf(ResourceNotFoundException.class, e.getCause());
+    List<ILoggingEvent> errors = logged.list.stream().filter(event -> event.getLevel() == Level.ERROR).toList();
+    assertEquals(1, errors.size(), "one ERROR: " + errors);
+    assertTrue(errors.get(0).getFormattedMessage().contains(gone), errors.get(0).getFormattedMessage());
   }
 
   @Test
