@@ -146,6 +146,8 @@ public final class ShardCoordinator {
       batch = reader.next(checkpoint);
     } catch (TrimmedDataAccessException e) {
       throw trimmed(shardId, checkpoint, e);
+    } catch (ResourceNotFoundException e) {
+      return shardNotFound(reader, shardId, checkpoint, e);
     } catch (SdkException e) {
       retryLater(reader, shardId, "reading", e);
       return ShardPoll.FAILING;
@@ -296,6 +298,22 @@ public final class ShardCoordinator {
       }
       throw e;
     }
+  }
+
+  /**
+   * GetShardIterator or GetRecords did not find {@code shardId}. Either the stream is gone, or the shard is:
+   * DynamoDB drops a shard once all its records are older than 24 hours, and this consumer had not finished
+   * it. A fresh listing tells the two apart; a shard the stream still lists is tried again after the backoff.
+   */
+  private ShardPoll shardNotFound(ShardReader reader, String shardId, Checkpoint checkpoint,
+      ResourceNotFoundException e) {
+    if (!describe().lists(shardId)) {
+      throw trimmed(shardId, checkpoint, e);
+    }
+    Duration wait = reader.failed(clock.instant(), settings.retryBackoff());
+    LOG.warn("consumer {}: shard {} of stream {} was not found although the stream lists it; trying again in {} ms",
+        settings.consumer(), shardId, streamArn, wait.toMillis());
+    return ShardPoll.FAILING;
   }
 
   private boolean deliver(ShardReader reader, String shardId, ShardReader.Batch batch) {
