@@ -43,7 +43,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  *       but not yet checkpointed is delivered again.
  *   <li><b>Expired iterators</b> (they live 15 minutes) are taken again after the checkpoint.
  *       <b>Trimmed records</b> (older than the stream's 24 hours, not handled yet) stop the poller with
- *       {@link StreamDataTrimmedException}, which says how to replay.
+ *       {@link StreamDataTrimmedException}, which says how to replay. A stream that no longer exists
+ *       (gone 24 hours after it was disabled or its table deleted) stops it with {@link MissingStreamException}
+ *       once DynamoDB Streams has not found it for a minute; a stream being enabled is not found either.
  * </ul>
  *
  * <p>A consumer that has no checkpoints yet starts at its {@link StartPosition}. With a
@@ -111,6 +113,8 @@ public final class StreamPoller implements AutoCloseable {
    *
    * @throws StreamDataTrimmedException when records the consumer has not handled are no longer in the stream
    * @throws StreamNotEnabledException when the table has no stream
+   * @throws MissingStreamException when DynamoDB Streams has not found the stream for a minute; before that,
+   *     its {@code ResourceNotFoundException}
    * @throws MissingCheckpointTableException when the checkpoint table does not exist
    * @throws dev.esgen.runtime.error.MissingTableException when the table does not exist
    * @throws IllegalStateException after {@link #close()}

@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 
 /**
@@ -331,6 +332,43 @@ class ShardLineageTest {
       StreamDataTrimmedException e = assertThrows(StreamDataTrimmedException.class, restarted::pollOnce);
       assertEquals("S", e.shardId());
     }
+  }
+
+  @Test
+  void aShardDroppedWhileItIsReadIsReportedAsTrimmed() {
+    SimulatedStream stream = new SimulatedStream().shard("S", null);
+    stream.put("S", "k", "k", "k", "k");
+    String consumer = consumer();
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = poller(stream, consumer, handler)) {
+      poller.pollOnce();
+      // DynamoDB drops a shard once all its records are older than 24 hours; the poller's listing still has
+      // it, and GetShardIterator answers ResourceNotFound ("Shard does not exist").
+      stream.unlist("S");
+      stream.expireIterators();
+
+      StreamDataTrimmedException e = assertThrows(StreamDataTrimmedException.class, poller::pollOnce);
+      assertEquals("S", e.shardId());
+      assertEquals(stream.sequenceNumberOf("S", 1), e.sequenceNumber().orElseThrow());
+      assertInstanceOf(ResourceNotFoundException.class, e.getCause());
+    }
+    assertEquals(2, handler.taken().size(), "nothing after the gap was delivered");
+  }
+
+  @Test
+  void aShardTheStreamListsButDoesNotFindIsTriedAgainWithNothingLost() {
+    SimulatedStream stream = new SimulatedStream().shard("S", null);
+    stream.put("S", "k", "k", "k").notFound("S", 2);
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = poller(stream, consumer(), handler)) {
+      assertEquals(List.of("S"), poller.pollOnce().failingShards());
+      assertEquals(List.of("S"), poller.pollOnce().failingShards());
+      StreamPollerTest.pollUntilIdle(poller);
+    }
+    assertEquals(3, handler.taken().size());
+    assertEachKeyInWriteOrder(handler.taken());
   }
 
   @Test

@@ -49,6 +49,7 @@ final class SimulatedStream implements DynamoDbStreamsClient {
     boolean closed;
     boolean listed = true;
     int trimmedBelow;
+    int notFound;
 
     SimulatedShard(String id, String parent, String startingSequenceNumber) {
       this.id = id;
@@ -95,6 +96,15 @@ final class SimulatedStream implements DynamoDbStreamsClient {
     return this;
   }
 
+  /**
+   * Lets the next {@code times} GetShardIterator requests for {@code shardId} answer that it does not exist
+   * although the stream lists it, as DynamoDB may for a stream that is not active yet.
+   */
+  SimulatedStream notFound(String shardId, int times) {
+    shards.get(shardId).notFound = times;
+    return this;
+  }
+
   /** Trims the first {@code count} records of {@code shardId}. */
   SimulatedStream trim(String shardId, int count) {
     shards.get(shardId).trimmedBelow = count;
@@ -136,7 +146,10 @@ final class SimulatedStream implements DynamoDbStreamsClient {
   public synchronized GetShardIteratorResponse getShardIterator(GetShardIteratorRequest request) {
     iteratorRequests.add(request);
     SimulatedShard shard = shards.get(request.shardId());
-    if (shard == null || !shard.listed) {
+    if (shard == null || !shard.listed || shard.notFound > 0) {
+      if (shard != null && shard.notFound > 0) {
+        shard.notFound--;
+      }
       throw ResourceNotFoundException.builder().message("Requested resource not found: Shard does not exist").build();
     }
     int position = switch (request.shardIteratorType()) {

@@ -2,6 +2,7 @@ package dev.esgen.runtime.streams;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -45,6 +49,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -313,6 +318,79 @@ class StreamPollerTest {
   }
 
   @Test
+  void aStreamThatDoesNotExistStopsAStartedPollerThatSaysWhichOnceAtError() throws InterruptedException {
+    StreamTable table = newTable();
+    String current = client.describeTable(b -> b.tableName(table.name())).table().latestStreamArn();
+    // The table's stream before it was switched off and on again: gone, as DynamoDB drops it after 24 hours.
+    String gone = current.substring(0, current.lastIndexOf('/') + 1) + "2020-01-01T00:00:00.000";
+    MutableClock clock = new MutableClock();
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.esgen");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.setLevel(Level.INFO);
+    logger.addAppender(logged);
+    StreamPoller poller = StreamPoller.builder()
+        .streamsClient(streams).dynamoDbClient(client).streamArn(gone)
+        .checkpointTable(checkpoints).consumer("stream-gone").handler(new RecordingHandler())
+        .clock(clock).retryBackoff(Duration.ZERO, Duration.ZERO)
+        .build();
+    boolean stopped;
+    try {
+      assertThrows(ResourceNotFoundException.class, poller::pollOnce, "a stream being enabled is not found either");
+      clock.advance(Duration.ofMinutes(1));
+      poller.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (poller.isRunning() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      stopped = !poller.isRunning();
+      poller.close();
+    } finally {
+      logger.detachAppender(logged);
+      logger.setLevel(null);
+    }
+
+    assertTrue(stopped, "the poller stopped by itself");
+    MissingStreamException e = assertInstanceOf(MissingStreamException.class, poller.failure().orElseThrow());
+    assertEquals(gone, e.streamArn());
+    assertEquals("stream-gone", e.consumer());
+    assertInstanceOf(ResourceNotFoundException.class, e.getCause());
+    List<ILoggingEvent> errors = logged.list.stream().filter(event -> event.getLevel() == Level.ERROR).toList();
+    assertEquals(1, errors.size(), "one ERROR: " + errors);
+    assertTrue(errors.get(0).getFormattedMessage().contains(gone), errors.get(0).getFormattedMessage());
+  }
+
+  @Test
+  void aStreamThatIsGoneWhileThePollerReadsItStopsItAfterAMinuteOfNotFound() {
+    StreamTable table = newTable();
+    List<String> written = table.write(3, SECRET);
+    String arn = client.describeTable(b -> b.tableName(table.name())).table().latestStreamArn();
+    MutableClock clock = new MutableClock();
+    AtomicBoolean gone = new AtomicBoolean();
+    List<String> notFound = new CopyOnWriteArrayList<>();
+    RecordingHandler handler = new RecordingHandler();
+
+    try (DynamoDbStreamsClient vanishing = streamsClientNotFindingAnyStreamWhile(gone, notFound);
+        StreamPoller poller = poller(table, "gone-later", handler).streamsClient(vanishing).clock(clock).build()) {
+      pollUntilIdle(poller);
+      // DynamoDB Local keeps a disabled stream, or a deleted table's, readable for ever; DynamoDB for 24 hours.
+      gone.set(true);
+
+      assertThrows(ResourceNotFoundException.class, poller::pollOnce);
+      assertEquals(List.of("GetRecordsRequest", "DescribeStreamRequest"), notFound);
+      clock.advance(Duration.ofSeconds(59));
+      assertThrows(ResourceNotFoundException.class, poller::pollOnce);
+      clock.advance(Duration.ofSeconds(1));
+      MissingStreamException e = assertThrows(MissingStreamException.class, poller::pollOnce);
+      assertEquals(arn, e.streamArn());
+      assertTrue(e.getMessage().contains("stream " + arn + " of consumer 'gone-later' does not exist"), e.getMessage());
+      assertTrue(e.getMessage().contains("partition key 'checkpoint#gone-later' of table '" + checkpoints + "'"),
+          e.getMessage());
+    }
+    assertEquals(written, handler.takenKeys());
+  }
+
+  @Test
   void aTableWithoutStreamOrCheckpointTableIsReportedByName() {
     String plain = tables.name("no-stream");
     client.createTable(CheckpointTable.definition(plain));
@@ -438,6 +516,31 @@ class StreamPollerTest {
         assertFalse(String.valueOf(t.getMessage()).contains(SECRET), t.getMessage());
       }
     }
+  }
+
+  /** A streams client of DynamoDB Local that, while {@code gone}, answers every request as for a stream that does not exist. */
+  private static DynamoDbStreamsClient streamsClientNotFindingAnyStreamWhile(AtomicBoolean gone, List<String> failed) {
+    ExecutionInterceptor notFound = new ExecutionInterceptor() {
+      @Override
+      public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+        if (gone.get()) {
+          failed.add(context.request().getClass().getSimpleName());
+          throw ResourceNotFoundException.builder()
+              .statusCode(400)
+              .message("Requested resource not found: Stream not found")
+              .awsErrorDetails(AwsErrorDetails.builder().errorCode("ResourceNotFoundException")
+                  .errorMessage("Requested resource not found: Stream not found").build())
+              .build();
+        }
+      }
+    };
+    return DynamoDbStreamsClient.builder()
+        .endpointOverride(DynamoDbLocal.shared().endpoint())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(notFound))
+        .build();
   }
 
   private static DynamoDbClient clientFailingCheckpointWrites(AtomicInteger attempts) {

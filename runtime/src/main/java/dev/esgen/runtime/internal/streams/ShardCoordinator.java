@@ -4,6 +4,7 @@ import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.RedactedException;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.runtime.internal.retry.Failures;
+import dev.esgen.runtime.streams.MissingStreamException;
 import dev.esgen.runtime.streams.PollResult;
 import dev.esgen.runtime.streams.StartPosition;
 import dev.esgen.runtime.streams.StreamDataTrimmedException;
@@ -19,6 +20,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.TrimmedDataAccessException;
@@ -42,6 +44,12 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 public final class ShardCoordinator {
 
   private static final Logger LOG = LoggerFactory.getLogger("dev.esgen.runtime.streams.StreamPoller");
+
+  /**
+   * How long DynamoDB Streams may say that the stream does not exist before the poller stops: it gives the
+   * same answer for a stream that is not active yet, such as one enabled a moment ago.
+   */
+  private static final Duration STREAM_NOT_FOUND_GRACE = Duration.ofMinutes(1);
 
   /**
    * What the poller was configured with.
@@ -73,6 +81,7 @@ public final class ShardCoordinator {
   private ShardLineage lineage;
   private Instant listedAt;
   private boolean relist;
+  private Instant streamMissingSince;
   private final Map<String, ShardReader> readers = new HashMap<>();
 
   /**
@@ -137,6 +146,8 @@ public final class ShardCoordinator {
       batch = reader.next(checkpoint);
     } catch (TrimmedDataAccessException e) {
       throw trimmed(shardId, checkpoint, e);
+    } catch (ResourceNotFoundException e) {
+      return shardNotFound(reader, shardId, checkpoint, e);
     } catch (SdkException e) {
       retryLater(reader, shardId, "reading", e);
       return ShardPoll.FAILING;
@@ -177,6 +188,7 @@ public final class ShardCoordinator {
     streamArn = null;
     checkpoints = null;
     lineage = null;
+    streamMissingSince = null;
     readers.clear();
   }
 
@@ -216,7 +228,7 @@ public final class ShardCoordinator {
     Instant now = clock.instant();
     if (lineage == null || relist || !now.isBefore(listedAt.plus(settings.shardRefreshInterval()))
         || lineage.readable(checkpoints).isEmpty()) {
-      lineage = ShardLineage.describe(streams, streamArn);
+      lineage = describe();
       listedAt = now;
       relist = false;
       if (!started) {
@@ -258,6 +270,50 @@ public final class ShardCoordinator {
       LOG.debug("consumer {}: forgot the checkpoint of shard {}, which the stream no longer lists",
           settings.consumer(), gone.shardId());
     }
+  }
+
+  /**
+   * The stream's shards. DynamoDB Streams answers ResourceNotFound for a stream that is gone and for one
+   * that is not active yet: the answer is passed on (the poll fails and is tried again) until the stream
+   * has been missing for {@link #STREAM_NOT_FOUND_GRACE}, and then the poller stops.
+   *
+   * @throws MissingStreamException when the stream has not been found for that long
+   */
+  private ShardLineage describe() {
+    try {
+      ShardLineage listed = ShardLineage.describe(streams, streamArn);
+      streamMissingSince = null;
+      return listed;
+    } catch (ResourceNotFoundException e) {
+      Instant now = clock.instant();
+      if (streamMissingSince == null) {
+        streamMissingSince = now;
+        LOG.warn("consumer {}: stream {} was not found; a stream that is not active yet is not found either, so"
+            + " the poller asks again for up to {} s before it stops", settings.consumer(), streamArn,
+            STREAM_NOT_FOUND_GRACE.toSeconds());
+      }
+      Duration missingFor = Duration.between(streamMissingSince, now);
+      if (missingFor.compareTo(STREAM_NOT_FOUND_GRACE) >= 0) {
+        throw new MissingStreamException(settings.consumer(), store.table(), streamArn, missingFor, e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * GetShardIterator or GetRecords did not find {@code shardId}. Either the stream is gone, or the shard is:
+   * DynamoDB drops a shard once all its records are older than 24 hours, and this consumer had not finished
+   * it. A fresh listing tells the two apart; a shard the stream still lists is tried again after the backoff.
+   */
+  private ShardPoll shardNotFound(ShardReader reader, String shardId, Checkpoint checkpoint,
+      ResourceNotFoundException e) {
+    if (!describe().lists(shardId)) {
+      throw trimmed(shardId, checkpoint, e);
+    }
+    Duration wait = reader.failed(clock.instant(), settings.retryBackoff());
+    LOG.warn("consumer {}: shard {} of stream {} was not found although the stream lists it; trying again in {} ms",
+        settings.consumer(), shardId, streamArn, wait.toMillis());
+    return ShardPoll.FAILING;
   }
 
   private boolean deliver(ShardReader reader, String shardId, ShardReader.Batch batch) {
