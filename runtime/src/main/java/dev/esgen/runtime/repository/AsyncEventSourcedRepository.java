@@ -433,7 +433,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   protected final CompletableFuture<Optional<A>> findByUnique(IndexColumn column, String value) {
     return run("findBy" + column.name(), operation -> {
-      requireValue(column, value);
+      IndexLookups.requireValue(definition, column, value);
       if (!IndexKeys.fits(definition.name(), column, value)) {
         return CompletableFuture.completedFuture(Optional.empty());
       }
@@ -445,7 +445,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         String wanted = column.normalize(value);
         return layout.load(definition, holder.get(), consistency, operation).thenApply(loaded -> loaded
             .map(LoadedStream::state)
-            .filter(state -> wanted.equals(normalizedValue(state, column))));
+            .filter(state -> wanted.equals(IndexLookups.normalizedValue(definition, state, column))));
       });
     });
   }
@@ -469,7 +469,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   protected final CompletableFuture<Optional<A>> findByIndex(IndexColumn column, String value) {
     return run("findBy" + column.name(), operation -> {
-      requireValue(column, value);
+      IndexLookups.requireValue(definition, column, value);
       return firstIndexed(column, value, PageRequest.first(FIND_PAGE_SIZE), operation);
     });
   }
@@ -491,7 +491,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   protected final CompletableFuture<Page<A>> listByIndex(IndexColumn column, String value, PageRequest page) {
     return run("listBy" + column.name(), operation -> {
-      requireValue(column, value);
+      IndexLookups.requireValue(definition, column, value);
       return indexedPage(column, value, page, operation);
     });
   }
@@ -799,18 +799,6 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   /** The metadata to store: the options', completed from the calling thread's context. */
   private static EventMetadata metadata(AppendOptions options) {
     return options.metadata().orElse(EventContext.current());
-  }
-
-  private String normalizedValue(A state, IndexColumn column) {
-    String current = definition.indexColumns().values(state).get(column.name());
-    return current == null ? null : column.normalize(current);
-  }
-
-  private void requireValue(IndexColumn column, String value) {
-    if (value == null) {
-      throw new IllegalArgumentException(definition.name() + " " + column.name()
-          + ": null is never indexed, so no aggregate can be found by it");
-    }
   }
 
   private LoadedStream<A> existing(I id, Optional<LoadedStream<A>> stream) {

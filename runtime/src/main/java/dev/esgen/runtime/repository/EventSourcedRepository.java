@@ -488,7 +488,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     normalised as the column says
    */
   protected final Optional<A> findByUnique(IndexColumn column, String value) {
-    requireValue(column, value);
+    IndexLookups.requireValue(definition, column, value);
     if (!IndexKeys.fits(definition.name(), column, value)) {
       return Optional.empty();
     }
@@ -501,7 +501,7 @@ public abstract class EventSourcedRepository<A, I, E> {
       String wanted = column.normalize(value);
       return layout().load(definition, holder.get(), consistency)
           .map(LoadedStream::state)
-          .filter(state -> wanted.equals(normalizedValue(state, column)));
+          .filter(state -> wanted.equals(IndexLookups.normalizedValue(definition, state, column)));
     });
   }
 
@@ -557,7 +557,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * more follow.
    */
   protected final Page<A> listByIndex(IndexColumn column, String value, PageRequest page) {
-    requireValue(column, value);
+    IndexLookups.requireValue(definition, column, value);
     if (!IndexKeys.fits(definition.name(), column, value)) {
       return new Page<>(List.of(), Optional.empty());
     }
@@ -697,18 +697,6 @@ public abstract class EventSourcedRepository<A, I, E> {
         }
         current = loadExisting(id);
       }
-    }
-  }
-
-  private String normalizedValue(A state, IndexColumn column) {
-    String current = definition.indexColumns().values(state).get(column.name());
-    return current == null ? null : column.normalize(current);
-  }
-
-  private void requireValue(IndexColumn column, String value) {
-    if (value == null) {
-      throw new IllegalArgumentException(definition.name() + " " + column.name()
-          + ": null is never indexed, so no aggregate can be found by it");
     }
   }
 
