@@ -36,13 +36,15 @@ public class EsgenProperties {
    */
   private boolean aidIndex = false;
 
+  // Plain text in the property javadoc: the configuration processor copies it as it is into the metadata
+  // that IDEs show.
   /**
-   * How loads and lookups read unless a call says otherwise: {@code strong} (the default) or
-   * {@code eventual}, which costs half the read units; see docs/operations.md for which reads may.
+   * How loads and lookups read unless a call says otherwise: strong (the default) or eventual, which
+   * costs half the read units; see docs/operations.md for which reads may.
    */
   private ReadConsistency readConsistency = ReadConsistency.STRONG;
 
-  /** The read consistency of single aggregate types, by stored name (their {@code @Aggregate} name). */
+  /** The read consistency of single aggregate types, by stored name (their @Aggregate name). */
   private final Map<String, ReadConsistency> readConsistencyByType = new LinkedHashMap<>();
 
   private final StateCache stateCache = new StateCache();
