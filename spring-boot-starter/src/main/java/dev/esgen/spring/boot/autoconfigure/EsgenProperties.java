@@ -104,19 +104,12 @@ public class EsgenProperties {
    * consistency and state cache.
    */
   public StoreConfig toStoreConfig() {
-    StoreConfig config = StoreConfig.defaults()
-        .withJournalTable(tables.getJournal())
-        .withSnapshotTable(tables.getSnapshot())
-        .withTipTable(tables.getTip())
-        .withPositionsTable(tables.getPositions())
-        .withRetryPolicy(retry.toRetryPolicy())
-        .withAidIndex(aidIndex)
-        .withReadConsistency(readConsistency)
-        .withStateCache(stateCache.toPolicy());
-    for (Map.Entry<String, ReadConsistency> type : readConsistencyByType.entrySet()) {
-      config = config.withReadConsistency(type.getKey(), type.getValue());
-    }
-    return config;
+    StoreConfig defaults = StoreConfig.defaults();
+    // The four table names in one step: renamed one at a time, a table given another's default name (the
+    // journal called "streams", the tip table renamed too) would clash with that default on the way.
+    return new StoreConfig(tables.getJournal(), tables.getSnapshot(), defaults.clock(), defaults.objectMapper(),
+        retry.toRetryPolicy(), aidIndex, tables.getTip(), defaults.listener(), readConsistency, readConsistencyByType,
+        stateCache.toPolicy(), tables.getPositions());
   }
 
   /** The names of the tables the store uses. */
