@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * <ul>
  *   <li>the handler takes the whole batch: no failures are reported;
  *   <li>the handler throws: the records are handed over again one by one, in order (the handler drops
- *       what it took before), and the first that still fails is reported by its sequence number. Lambda
+ *       what it took before), and the first that still fails is reported by its sequence number; a
+ *       batch of one record is reported at once, as handing it over alone would repeat the failed call. Lambda
  *       then retries the batch from that record, and no later record of the shard is handled before it.
  * </ul>
  * Lambda's batches do not name their shard; the handler gets the stream's ARN (the records' event source)
@@ -89,6 +90,12 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
       target.handle(source, records);
       return records.size();
     } catch (RuntimeException e) {
+      if (records.size() == 1) {
+        // Handing the record over alone would repeat the call that just failed, and take as long again.
+        LOG.warn("the handler failed on the batch's one record (sequence number {}, {})", sequenceNumber(records.get(0)),
+            e.getClass().getName(), RedactedException.of(e));
+        return 0;
+      }
       LOG.warn("the handler failed on a batch of {} record(s) ({}); handing them over one by one", records.size(),
           e.getClass().getName(), RedactedException.of(e));
     }
@@ -97,8 +104,7 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
         target.handle(source, List.of(records.get(i)));
       } catch (RuntimeException e) {
         LOG.warn("the handler failed on record {} of the batch (sequence number {}, {})", i,
-            records.get(i).dynamodb() == null ? null : records.get(i).dynamodb().sequenceNumber(),
-            e.getClass().getName(), RedactedException.of(e));
+            sequenceNumber(records.get(i)), e.getClass().getName(), RedactedException.of(e));
         return i;
       }
     }
@@ -107,6 +113,10 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
 
   private static String sequenceNumber(DynamodbEvent.DynamodbStreamRecord record) {
     return record.getDynamodb() == null ? null : record.getDynamodb().getSequenceNumber();
+  }
+
+  private static String sequenceNumber(Record record) {
+    return record.dynamodb() == null ? null : record.dynamodb().sequenceNumber();
   }
 
   private synchronized StreamRecordsHandler handler() {

@@ -139,6 +139,17 @@ class StreamRecordsFunctionTest {
   }
 
   @Test
+  void aBatchOfOneRecordTheHandlerCannotTakeIsReportedWithoutHandingItOverAgain() {
+    Record only = records.get(2);
+    Function function = new Function(new Handler(batch -> true));
+
+    StreamsEventResponse response = function.handleRequest(event(List.of(only)), null);
+
+    assertEquals(List.of(only.dynamodb().sequenceNumber()), failures(response));
+    assertEquals(1, function.handler.calls, "handing the one record over alone is the call that just failed");
+  }
+
+  @Test
   void anEmptyEventReportsNoFailureAndBuildsNothing() {
     Function function = new Function(new Handler(batch -> true));
 

@@ -55,7 +55,10 @@ public final class MicrometerStoreListener implements StoreListener {
 
   /** Tag: the aggregate's stored name, e.g. {@code bank-account}. */
   public static final String AGGREGATE = "aggregate";
-  /** Tag: the repository method, e.g. {@code transact} or {@code loadByEmail}. */
+  /**
+   * Tag: the repository method, e.g. {@code transact}; a lookup by index column is {@code findBy} or
+   * {@code listBy} and the stored column name, e.g. {@code findByemail} for {@code loadByEmail} too.
+   */
   public static final String OPERATION_TAG = "operation";
   /** Tag: {@code success} or {@code failure}. */
   public static final String OUTCOME = "outcome";

@@ -36,13 +36,15 @@ public class EsgenProperties {
    */
   private boolean aidIndex = false;
 
+  // Plain text in the property javadoc: the configuration processor copies it as it is into the metadata
+  // that IDEs show.
   /**
-   * How loads and lookups read unless a call says otherwise: {@code strong} (the default) or
-   * {@code eventual}, which costs half the read units; see docs/operations.md for which reads may.
+   * How loads and lookups read unless a call says otherwise: strong (the default) or eventual, which
+   * costs half the read units; see docs/operations.md for which reads may.
    */
   private ReadConsistency readConsistency = ReadConsistency.STRONG;
 
-  /** The read consistency of single aggregate types, by stored name (their {@code @Aggregate} name). */
+  /** The read consistency of single aggregate types, by stored name (their @Aggregate name). */
   private final Map<String, ReadConsistency> readConsistencyByType = new LinkedHashMap<>();
 
   private final StateCache stateCache = new StateCache();
@@ -102,19 +104,12 @@ public class EsgenProperties {
    * consistency and state cache.
    */
   public StoreConfig toStoreConfig() {
-    StoreConfig config = StoreConfig.defaults()
-        .withJournalTable(tables.getJournal())
-        .withSnapshotTable(tables.getSnapshot())
-        .withTipTable(tables.getTip())
-        .withPositionsTable(tables.getPositions())
-        .withRetryPolicy(retry.toRetryPolicy())
-        .withAidIndex(aidIndex)
-        .withReadConsistency(readConsistency)
-        .withStateCache(stateCache.toPolicy());
-    for (Map.Entry<String, ReadConsistency> type : readConsistencyByType.entrySet()) {
-      config = config.withReadConsistency(type.getKey(), type.getValue());
-    }
-    return config;
+    StoreConfig defaults = StoreConfig.defaults();
+    // The four table names in one step: renamed one at a time, a table given another's default name (the
+    // journal called "streams", the tip table renamed too) would clash with that default on the way.
+    return new StoreConfig(tables.getJournal(), tables.getSnapshot(), defaults.clock(), defaults.objectMapper(),
+        retry.toRetryPolicy(), aidIndex, tables.getTip(), defaults.listener(), readConsistency, readConsistencyByType,
+        stateCache.toPolicy(), tables.getPositions());
   }
 
   /** The names of the tables the store uses. */

@@ -21,6 +21,7 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.util.ReflectionUtils;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -94,6 +95,9 @@ final class EsgenTableProvisioning implements BeanPostProcessor, BeanFactoryAwar
       return Optional.empty();
     }
     try {
+      // A package-private aggregate has a package-private repository, whose public constructor reflection
+      // from this package may call only once made accessible, as Spring does when it creates the bean.
+      ReflectionUtils.makeAccessible(constructor.get());
       EventSourcedRepository<?, ?, ?> repository = (EventSourcedRepository<?, ?, ?>) constructor.get().newInstance(store);
       return Optional.of(repository.definition());
     } catch (InvocationTargetException e) {

@@ -110,6 +110,26 @@ class EsgenAutoConfigurationTest {
   }
 
   @Test
+  void aTableMayTakeTheDefaultNameOfAnotherTableThatIsRenamedToo() {
+    runner.withPropertyValues("esgen.tables.journal=streams", "esgen.tables.snapshot=positions",
+        "esgen.tables.tip=carts", "esgen.tables.positions=feed").run(context -> {
+          assertThat(context).hasNotFailed();
+          StoreConfig config = context.getBean(StoreConfig.class);
+          assertThat(config.journalTable()).isEqualTo("streams");
+          assertThat(config.snapshotTable()).isEqualTo("positions");
+          assertThat(config.tipTable()).isEqualTo("carts");
+          assertThat(config.positionsTable()).isEqualTo("feed");
+        });
+  }
+
+  @Test
+  void twoTablesWithOneNameFailTheStartWithStoreConfigsMessage() {
+    runner.withPropertyValues("esgen.tables.journal=events", "esgen.tables.tip=events").run(context ->
+        assertThat(context).hasFailed().getFailure().rootCause()
+            .hasMessageContaining("the tip table must differ from the journal and snapshot tables, is 'events'"));
+  }
+
+  @Test
   void readConsistencyStateCacheAndPositionsTableBindToTheStoreConfig() {
     runner.withPropertyValues("esgen.read-consistency=eventual", "esgen.read-consistency-by-type.bank-account=strong",
         "esgen.state-cache.enabled=true", "esgen.state-cache.max-streams=500", "esgen.state-cache.max-age=30s",
