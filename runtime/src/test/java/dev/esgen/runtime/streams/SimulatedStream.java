@@ -32,13 +32,15 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  */
 final class SimulatedStream implements DynamoDbStreamsClient {
 
-  static final String ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/simulated/stream/2026-11-23T10:00:00.000";
+  static final String TABLE = "simulated";
+  static final String ARN = "arn:aws:dynamodb:us-east-1:000000000000:table/" + TABLE + "/stream/2026-11-23T10:00:00.000";
 
   private static final int SHARDS_PER_PAGE = 2;
 
   private final Map<String, SimulatedShard> shards = new LinkedHashMap<>();
   private final List<GetShardIteratorRequest> iteratorRequests = new ArrayList<>();
   private long sequence = 1000;
+  private StreamStatus status = StreamStatus.ENABLED;
   private int iteratorGeneration;
 
   private static final class SimulatedShard {
@@ -105,6 +107,15 @@ final class SimulatedStream implements DynamoDbStreamsClient {
     return this;
   }
 
+  /**
+   * Sets the status DescribeStream gives: DISABLING or DISABLED once the table's stream was switched off.
+   * The shards stay as they are; close them as DynamoDB does.
+   */
+  SimulatedStream status(StreamStatus status) {
+    this.status = status;
+    return this;
+  }
+
   /** Trims the first {@code count} records of {@code shardId}. */
   SimulatedStream trim(String shardId, int count) {
     shards.get(shardId).trimmedBelow = count;
@@ -137,7 +148,7 @@ final class SimulatedStream implements DynamoDbStreamsClient {
         .toList();
     String last = from + SHARDS_PER_PAGE < listed.size() ? page.get(page.size() - 1).shardId() : null;
     return DescribeStreamResponse.builder()
-        .streamDescription(d -> d.streamArn(ARN).streamStatus(StreamStatus.ENABLED).shards(page)
+        .streamDescription(d -> d.streamArn(ARN).tableName(TABLE).streamStatus(status).shards(page)
             .lastEvaluatedShardId(last))
         .build();
   }

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.StreamDescription;
+import software.amazon.awssdk.services.dynamodb.model.StreamStatus;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -18,6 +20,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * a child whose parent the stream no longer lists (trimmed after 24 hours, or never seen) is readable.
  * Shards are kept in the order DescribeStream gives; lineage, not that order, decides what is readable.
  *
+ * <p>A stream that was disabled (its table's stream switched off, or the table deleted) gets no new shards,
+ * and its shards close; once every one of them is finished, it has {@linkplain #ended ended}.
+ *
  * <pre>{@code
  * ShardLineage lineage = ShardLineage.describe(streams, streamArn);
  * List<Shard> now = lineage.readable(checkpoints);
@@ -26,23 +31,49 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 public final class ShardLineage {
 
   private final Map<String, Shard> shards = new LinkedHashMap<>();
+  private final StreamStatus status;
+  private final String tableName;
 
-  public ShardLineage(List<Shard> shards) {
+  /**
+   * @param status the stream's status, {@code null} if DynamoDB Streams gave none
+   * @param tableName the stream's table, {@code null} if DynamoDB Streams gave none
+   */
+  public ShardLineage(List<Shard> shards, StreamStatus status, String tableName) {
     shards.forEach(shard -> this.shards.put(shard.shardId(), shard));
+    this.status = status;
+    this.tableName = tableName;
   }
 
   /** Every shard {@code streamArn} lists, following DescribeStream's pages. */
   public static ShardLineage describe(DynamoDbStreamsClient streams, String streamArn) {
     List<Shard> shards = new ArrayList<>();
+    StreamDescription first = null;
     String start = null;
     do {
       String from = start;
       DescribeStreamResponse page =
           streams.describeStream(b -> b.streamArn(streamArn).exclusiveStartShardId(from));
+      // The first page's status: a stream disabled by then gets no new shards, so the pages after it list them all.
+      first = first == null ? page.streamDescription() : first;
       shards.addAll(page.streamDescription().shards());
       start = page.streamDescription().lastEvaluatedShardId();
     } while (start != null);
-    return new ShardLineage(shards);
+    return new ShardLineage(shards, first.streamStatus(), first.tableName());
+  }
+
+  /** The stream's table, as DynamoDB Streams names it; {@code null} if it did not. */
+  public String tableName() {
+    return tableName;
+  }
+
+  /**
+   * Whether the stream was disabled (DISABLING or DISABLED) and every listed shard is finished, by
+   * {@code checkpoints}: it holds nothing the consumer has not handled, and will get nothing more. A shard
+   * still open while the stream is being disabled is not finished.
+   */
+  public boolean ended(Map<String, Checkpoint> checkpoints) {
+    boolean disabled = status == StreamStatus.DISABLING || status == StreamStatus.DISABLED;
+    return disabled && shards.keySet().stream().allMatch(shardId -> finished(shardId, checkpoints));
   }
 
   /** The listed shards, in the order the stream gave them. */
