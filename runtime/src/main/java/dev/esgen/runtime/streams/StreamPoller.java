@@ -422,7 +422,8 @@ public final class StreamPoller implements AutoCloseable {
       CheckpointStore store = new CheckpointStore(dynamoDbClient, checkpointTable, consumer, clock);
       ShardLease shardLease = lease == null ? null : new ShardLease(dynamoDbClient, checkpointTable, consumer,
           leaseOwner != null ? leaseOwner : UUID.randomUUID().toString(), lease, clock);
-      ShardCoordinator coordinator = new ShardCoordinator(streamsClient, streamArnSource, store, shardLease, handler,
+      ShardCoordinator coordinator = new ShardCoordinator(streamsClient, streamArnSource,
+          streamTable -> TableStreams.currentStreamArn(dynamoDb, streamTable), store, shardLease, handler,
           new ShardCoordinator.Settings(consumer, startPosition, batchSize, retryBackoff, shardRefreshInterval), clock);
       return new StreamPoller(this, coordinator);
     }

@@ -32,6 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.StreamStatus;
 
 /**
  * Shard splits, roll-overs and lineage, on a {@link SimulatedStream} laid out like DynamoDB's (its Local
@@ -391,6 +392,54 @@ class ShardLineageTest {
         .load().checkpoints();
     assertNull(stored.get("P"), "the finished, unlisted parent's checkpoint is deleted");
     assertFalse(stored.get("Q").finished());
+  }
+
+  @Test
+  void aDisabledStreamStopsThePollerOnlyOnceEveryShardOfItsLineageIsFinished() {
+    SimulatedStream stream = splitAndRollOver().close("A1").close("A2a").close("B1").status(StreamStatus.DISABLED);
+    String consumer = consumer();
+    RecordingHandler handler = new RecordingHandler(2, "projection is down");
+    StreamEndedException e = null;
+
+    try (StreamPoller poller = poller(stream, consumer, handler)) {
+      for (int i = 0; i < 50 && e == null; i++) {
+        int takenBefore = handler.taken().size();
+        try {
+          poller.pollOnce();
+        } catch (StreamEndedException ended) {
+          assertEquals(19, takenBefore, "stopped with records of the stream not delivered");
+          e = ended;
+        }
+      }
+    }
+
+    assertInstanceOf(StreamEndedException.class, e, "the poller did not stop");
+    assertEquals(SimulatedStream.ARN, e.streamArn());
+    assertEquals(consumer, e.consumer());
+    assertEquals(SimulatedStream.TABLE, e.table().orElseThrow());
+    assertTrue(e.currentStreamArn().isEmpty(), "DynamoDB Local has no table of the simulated stream");
+    assertEquals(19, handler.taken().size());
+    assertEachKeyInWriteOrder(handler.taken());
+    Map<String, Checkpoint> stored = new CheckpointStore(client, checkpoints, consumer, new MutableClock())
+        .load().checkpoints();
+    assertTrue(stored.values().stream().allMatch(Checkpoint::finished), stored.toString());
+  }
+
+  @Test
+  void aStreamBeingDisabledIsReadOnWhileAShardIsOpenAndStopsThePollerOnceItIsFinished() {
+    SimulatedStream stream = new SimulatedStream().shard("S", null);
+    stream.put("S", "k", "k").status(StreamStatus.DISABLING);
+    RecordingHandler handler = new RecordingHandler();
+
+    try (StreamPoller poller = poller(stream, consumer(), handler)) {
+      StreamPollerTest.pollUntilIdle(poller);
+      StreamPollerTest.pollUntilIdle(poller);
+      assertEquals(2, handler.taken().size());
+
+      stream.put("S", "k").close("S");
+      assertThrows(StreamEndedException.class, () -> StreamPollerTest.pollUntilIdle(poller));
+    }
+    assertEquals(3, handler.taken().size());
   }
 
   @Test

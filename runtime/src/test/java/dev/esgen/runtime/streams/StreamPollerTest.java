@@ -15,6 +15,7 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.TableSchemaMismatchException;
+import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.runtime.internal.streams.Checkpoint;
 import dev.esgen.runtime.internal.streams.CheckpointStore;
 import dev.esgen.test.DynamoDbLocal;
@@ -27,6 +28,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -51,6 +54,8 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** The poller against DynamoDB Local's real stream (one shard) and real checkpoint items. */
@@ -391,6 +396,111 @@ class StreamPollerTest {
   }
 
   @Test
+  void aStreamSwitchedOffAndOnStopsAStartedPollerOnceAllOfItWasDeliveredAndNamesTheNewStream()
+      throws InterruptedException {
+    StreamTable table = newTable();
+    List<String> written = table.write(4, SECRET);
+    String old = client.describeTable(b -> b.tableName(table.name())).table().latestStreamArn();
+    RecordingHandler handler = new RecordingHandler();
+    CountDownLatch handling = new CountDownLatch(1);
+    CountDownLatch switched = new CountDownLatch(1);
+    // The stream is switched off and on while the batch is in hand, so that the poller sees both at once.
+    StreamRecordsHandler waitingForTheSwitch = (shardId, records) -> {
+      handling.countDown();
+      try {
+        assertTrue(switched.await(30, TimeUnit.SECONDS));
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      handler.handle(shardId, records);
+    };
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.esgen");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.setLevel(Level.INFO);
+    logger.addAppender(logged);
+    StreamPoller poller = poller(table, "switched", handler).handler(waitingForTheSwitch)
+        .pollInterval(Duration.ofMillis(20)).build();
+    String current;
+    boolean stopped;
+    try {
+      poller.start();
+      assertTrue(handling.await(30, TimeUnit.SECONDS), "the poller took the first batch");
+      switchStream(table, false);
+      table.write(2, SECRET);
+      switchStream(table, true);
+      current = client.describeTable(b -> b.tableName(table.name())).table().latestStreamArn();
+      table.write(1, SECRET);
+      switched.countDown();
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (poller.isRunning() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      stopped = !poller.isRunning();
+      poller.close();
+    } finally {
+      logger.detachAppender(logged);
+      logger.setLevel(null);
+    }
+
+    assertTrue(stopped, "the poller stopped by itself");
+    assertEquals(written, handler.takenKeys(), "every record of the old stream, nothing of the new one");
+    StreamEndedException e = assertInstanceOf(StreamEndedException.class, poller.failure().orElseThrow());
+    assertEquals("switched", e.consumer());
+    assertEquals(old, e.streamArn());
+    assertEquals(table.name(), e.table().orElseThrow());
+    assertEquals(current, e.currentStreamArn().orElseThrow());
+    assertTrue(e.getMessage().contains("Table '" + table.name() + "' has a new stream, " + current), e.getMessage());
+    assertTrue(e.getMessage().contains("Records written while the table had no stream were never streamed"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("partition key 'checkpoint#switched' of table '" + checkpoints + "'"),
+        e.getMessage());
+    assertTrue(checkpointItem("switched", handler.calls().get(0).shardId()).get("finished").bool());
+    List<ILoggingEvent> errors = logged.list.stream().filter(event -> event.getLevel() == Level.ERROR).toList();
+    assertEquals(1, errors.size(), "one ERROR: " + errors);
+    assertTrue(errors.get(0).getFormattedMessage().contains(old), errors.get(0).getFormattedMessage());
+    for (ILoggingEvent event : logged.list) {
+      assertFalse(event.getFormattedMessage().contains(SECRET), event.getFormattedMessage());
+    }
+  }
+
+  @Test
+  void aStreamSwitchedOffIsReadToItsEndBeforeThePollerStopsAndARestartStopsAtOnce() {
+    StreamTable table = newTable();
+    List<String> written = table.write(7, SECRET);
+    String old = client.describeTable(b -> b.tableName(table.name())).table().latestStreamArn();
+    RecordingHandler handler = new RecordingHandler();
+    StreamEndedException e = null;
+
+    try (StreamPoller poller = poller(table, "switched-off", handler).batchSize(3).build()) {
+      assertEquals(3, poller.pollOnce().records());
+      switchStream(table, false);
+      for (int i = 0; i < 10 && e == null; i++) {
+        int takenBefore = handler.taken().size();
+        try {
+          poller.pollOnce();
+        } catch (StreamEndedException ended) {
+          assertEquals(7, takenBefore, "stopped with records of the stream not delivered");
+          e = ended;
+        }
+      }
+    }
+
+    assertEquals(written, handler.takenKeys());
+    assertEquals(old, assertInstanceOf(StreamEndedException.class, e, "the poller did not stop").streamArn());
+    assertTrue(e.currentStreamArn().isEmpty());
+    assertTrue(e.getMessage().contains("Table '" + table.name() + "' has no stream now"), e.getMessage());
+    RecordingHandler restarted = new RecordingHandler();
+    try (StreamPoller again = StreamPoller.builder()
+        .streamsClient(streams).dynamoDbClient(client).streamArn(old)
+        .checkpointTable(checkpoints).consumer("switched-off").handler(restarted)
+        .build()) {
+      assertThrows(StreamEndedException.class, again::pollOnce);
+    }
+    assertTrue(restarted.calls().isEmpty());
+  }
+
+  @Test
   void aTableWithoutStreamOrCheckpointTableIsReportedByName() {
     String plain = tables.name("no-stream");
     client.createTable(CheckpointTable.definition(plain));
@@ -516,6 +626,14 @@ class StreamPollerTest {
         assertFalse(String.valueOf(t.getMessage()).contains(SECRET), t.getMessage());
       }
     }
+  }
+
+  /** Switches the table's stream off, or on again (a new stream, with a new ARN). */
+  private static void switchStream(StreamTable table, boolean enabled) {
+    StreamSpecification specification = enabled
+        ? StreamSpecification.builder().streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE).build()
+        : StreamSpecification.builder().streamEnabled(false).build();
+    client.updateTable(b -> b.tableName(table.name()).streamSpecification(specification));
   }
 
   /** A streams client of DynamoDB Local that, while {@code gone}, answers every request as for a stream that does not exist. */

@@ -8,6 +8,7 @@ import dev.esgen.runtime.streams.MissingStreamException;
 import dev.esgen.runtime.streams.PollResult;
 import dev.esgen.runtime.streams.StartPosition;
 import dev.esgen.runtime.streams.StreamDataTrimmedException;
+import dev.esgen.runtime.streams.StreamEndedException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +17,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +40,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * from one thread at a time.
  *
  * <pre>{@code
- * ShardCoordinator coordinator = new ShardCoordinator(streams, () -> streamArn, store, null, handler, settings, clock);
+ * ShardCoordinator coordinator = new ShardCoordinator(streams, () -> streamArn,
+ *     table -> TableStreams.currentStreamArn(dynamoDb, table), store, null, handler, settings, clock);
  * PollResult result = coordinator.poll();
  * }</pre>
  */
@@ -69,6 +73,7 @@ public final class ShardCoordinator {
 
   private final DynamoDbStreamsClient streams;
   private final Supplier<String> streamArnSource;
+  private final Function<String, Optional<String>> currentStreamOfTable;
   private final CheckpointStore store;
   private final ShardLease lease;
   private final StreamRecordsHandler handler;
@@ -85,12 +90,15 @@ public final class ShardCoordinator {
   private final Map<String, ShardReader> readers = new HashMap<>();
 
   /**
+   * @param currentStreamOfTable a table's enabled stream now, for the message of a stream that ended
    * @param lease the consumer's lease, or {@code null} to read without one
    */
-  public ShardCoordinator(DynamoDbStreamsClient streams, Supplier<String> streamArnSource, CheckpointStore store,
-      ShardLease lease, StreamRecordsHandler handler, Settings settings, Clock clock) {
+  public ShardCoordinator(DynamoDbStreamsClient streams, Supplier<String> streamArnSource,
+      Function<String, Optional<String>> currentStreamOfTable, CheckpointStore store, ShardLease lease,
+      StreamRecordsHandler handler, Settings settings, Clock clock) {
     this.streams = Objects.requireNonNull(streams, "streams");
     this.streamArnSource = Objects.requireNonNull(streamArnSource, "streamArnSource");
+    this.currentStreamOfTable = Objects.requireNonNull(currentStreamOfTable, "currentStreamOfTable");
     this.store = Objects.requireNonNull(store, "store");
     this.lease = lease;
     this.handler = Objects.requireNonNull(handler, "handler");
@@ -235,6 +243,9 @@ public final class ShardCoordinator {
         start();
       }
       checkLineage();
+      if (lineage.ended(checkpoints)) {
+        throw ended();
+      }
     }
   }
 
@@ -337,6 +348,24 @@ public final class ShardCoordinator {
     Duration wait = reader.failed(clock.instant(), settings.retryBackoff());
     LOG.warn("consumer {}: {} shard {} failed ({}); trying again in {} ms", settings.consumer(), doing, shardId,
         Failures.describe(e), wait.toMillis());
+  }
+
+  /**
+   * The stream was disabled and the consumer finished every shard of it. Whether its table has a new stream
+   * only completes the message: when DescribeTable fails, the poller stops all the same.
+   */
+  private StreamEndedException ended() {
+    String table = lineage.tableName();
+    String current = null;
+    if (table != null) {
+      try {
+        current = currentStreamOfTable.apply(table).filter(arn -> !arn.equals(streamArn)).orElse(null);
+      } catch (SdkException e) {
+        LOG.warn("consumer {}: whether table {} has a new stream is not known: DescribeTable failed ({})",
+            settings.consumer(), table, Failures.describe(e));
+      }
+    }
+    return new StreamEndedException(settings.consumer(), store.table(), streamArn, table, current);
   }
 
   private StreamDataTrimmedException trimmed(String shardId, Checkpoint checkpoint, Throwable cause) {

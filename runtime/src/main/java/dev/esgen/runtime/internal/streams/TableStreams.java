@@ -3,6 +3,7 @@ package dev.esgen.runtime.internal.streams;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.streams.StreamNotEnabledException;
 import java.util.List;
+import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
@@ -31,11 +32,26 @@ public final class TableStreams {
     } catch (ResourceNotFoundException e) {
       throw new MissingTableException(List.of(table), e);
     }
+    return enabledStreamArn(description).orElseThrow(() -> new StreamNotEnabledException(table));
+  }
+
+  /**
+   * The ARN of {@code table}'s enabled stream; empty when the table has none, or does not exist.
+   *
+   * @throws software.amazon.awssdk.core.exception.SdkException when DescribeTable fails otherwise
+   */
+  public static Optional<String> currentStreamArn(DynamoDbClient client, String table) {
+    try {
+      return enabledStreamArn(client.describeTable(b -> b.tableName(table)).table());
+    } catch (ResourceNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** A disabled stream stays the table's LatestStreamArn until another is enabled: the specification tells. */
+  private static Optional<String> enabledStreamArn(TableDescription description) {
     boolean enabled = description.streamSpecification() != null
         && Boolean.TRUE.equals(description.streamSpecification().streamEnabled());
-    if (!enabled || description.latestStreamArn() == null) {
-      throw new StreamNotEnabledException(table);
-    }
-    return description.latestStreamArn();
+    return enabled ? Optional.ofNullable(description.latestStreamArn()) : Optional.empty();
   }
 }
