@@ -43,8 +43,12 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  *       but not yet checkpointed is delivered again.
  *   <li><b>Expired iterators</b> (they live 15 minutes) are taken again after the checkpoint.
  *       <b>Trimmed records</b> (older than the stream's 24 hours, not handled yet) stop the poller with
- *       {@link StreamDataTrimmedException}, which says how to replay. A stream that no longer exists
- *       (gone 24 hours after it was disabled or its table deleted) stops it with {@link MissingStreamException}
+ *       {@link StreamDataTrimmedException}, which says how to replay.
+ *   <li><b>One stream.</b> The poller reads the stream it found at its first poll and never moves to
+ *       another. A stream that was disabled (its table's stream switched off, or the table deleted) is read
+ *       to its end, and once every record of it is handled and checkpointed the poller stops with
+ *       {@link StreamEndedException}, which names the table's new stream if it has one. A stream that no
+ *       longer exists (gone 24 hours after it was disabled) stops it with {@link MissingStreamException}
  *       once DynamoDB Streams has not found it for a minute; a stream being enabled is not found either.
  * </ul>
  *
@@ -112,6 +116,7 @@ public final class StreamPoller implements AutoCloseable {
    * sent again by a later poll once its backoff has passed.
    *
    * @throws StreamDataTrimmedException when records the consumer has not handled are no longer in the stream
+   * @throws StreamEndedException when the stream was disabled and the consumer has handled all of it
    * @throws StreamNotEnabledException when the table has no stream
    * @throws MissingStreamException when DynamoDB Streams has not found the stream for a minute; before that,
    *     its {@code ResourceNotFoundException}
@@ -135,8 +140,8 @@ public final class StreamPoller implements AutoCloseable {
    * Polls on a thread of its own (or the executor given to the builder) until {@link #close()}: at once
    * again while there is more to read, after the poll interval when the stream is idle, after a growing
    * backoff when DynamoDB fails. It stops by itself only on a failure that polling again cannot fix
-   * (trimmed records, a missing table or stream, an {@link Error} from the handler), which {@link #failure()}
-   * then returns.
+   * (trimmed records, a missing table or stream, a disabled stream read to its end, an {@link Error} from the
+   * handler), which {@link #failure()} then returns.
    *
    * @throws IllegalStateException when started before, or closed
    */
@@ -301,7 +306,10 @@ public final class StreamPoller implements AutoCloseable {
       return this;
     }
 
-    /** Reads the table's current stream, found with DescribeTable at the first poll. */
+    /**
+     * Reads the table's current stream, found with DescribeTable at the first poll. A stream the table gets
+     * later, after its stream was switched off and on, is not read: see {@link StreamEndedException}.
+     */
     public Builder tableName(String tableName) {
       this.tableName = Objects.requireNonNull(tableName, "tableName");
       return this;
