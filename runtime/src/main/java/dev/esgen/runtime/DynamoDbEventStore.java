@@ -14,6 +14,7 @@ import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import dev.esgen.runtime.internal.tip.TipLayout;
+import dev.esgen.runtime.provision.TableProvisioner;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -41,12 +42,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public final class DynamoDbEventStore implements EventStore, StoreInternals {
 
   private final StoreParts parts;
+  private final DynamoDbClient client;
   private final DynamoDbClient sending;
   private final JournalLayout journal;
   private final TipLayout tip;
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
     this.parts = StoreParts.of(config);
+    this.client = client;
     // Retries outside metering, so that every request sent again is counted and billed as such.
     this.sending = new RetryingDynamoDbClient(parts.recorder().meter(client), parts.budgets());
     this.journal = new JournalLayout(sending, config, parts.recorder());
@@ -101,6 +104,19 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   @Override
   public DynamoDbClient client() {
     return sending;
+  }
+
+  /**
+   * A {@link TableProvisioner} of this store's tables on the client the store was created with, so that a
+   * setup of several stores on several accounts creates each store's tables where the store reads them.
+   *
+   * <pre>{@code
+   * DynamoDbEventStore store = DynamoDbEventStore.create(client, config);
+   * store.provisioner().createTablesIfMissing(BankAccountRepository.definition(store.objectMapper()));
+   * }</pre>
+   */
+  public TableProvisioner provisioner() {
+    return new TableProvisioner(client, parts.config());
   }
 
   /**

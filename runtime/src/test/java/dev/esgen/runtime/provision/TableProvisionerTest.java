@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.annotations.Normalization;
+import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.codec.EsgenJson;
@@ -95,6 +96,20 @@ class TableProvisionerTest {
     assertEquals(List.of(), provisioner.createTablesIfMissing());
     assertEquals(0, REQUESTS.of("CreateTable"));
     assertEquals(0, REQUESTS.of("UpdateTimeToLive"));
+  }
+
+  @Test
+  void aStoresProvisionerCreatesTheTablesItsConfigNamesOnTheClientItWasCreatedWith() {
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    StoreConfig config = StoreConfig.defaults()
+        .withJournalTable("journal-" + suffix).withSnapshotTable("snapshot-" + suffix).withTipTable("streams-" + suffix);
+    DynamoDbEventStore store = DynamoDbEventStore.create(client, config);
+
+    REQUESTS.reset();
+    assertEquals(List.of(config.journalTable(), config.snapshotTable(), config.tipTable()),
+        store.provisioner().createTablesIfMissing());
+    assertEquals(3, REQUESTS.of("CreateTable"), "sent through the store's own client, which counts them");
+    assertEquals(List.of(), store.provisioner().createTablesIfMissing());
   }
 
   @Test

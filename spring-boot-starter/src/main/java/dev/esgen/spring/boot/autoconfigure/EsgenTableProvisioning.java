@@ -61,15 +61,17 @@ final class EsgenTableProvisioning implements BeanPostProcessor, BeanFactoryAwar
   }
 
   private void provision(EventStore store, String beanName) {
-    // A store of the application's own that is no DynamoDbEventStore (a decorator, a proxy) is taken to use
-    // the tables of the StoreConfig bean.
-    StoreConfig tables = store instanceof DynamoDbEventStore dynamo ? dynamo.config() : config.getObject();
+    // A DynamoDbEventStore provisions on its own client, so that stores on several accounts each get their
+    // tables where they read them. A store of the application's own that is no DynamoDbEventStore (a
+    // decorator, a proxy) is taken to use the tables of the StoreConfig bean on the DynamoDbClient bean.
+    TableProvisioner provisioner = store instanceof DynamoDbEventStore dynamo
+        ? dynamo.provisioner()
+        : new TableProvisioner(client.getObject(), config.getObject());
     List<AggregateDefinition<?, ?, ?>> definitions = new ArrayList<>();
     for (Class<?> type : repositoryTypes()) {
       definitionOf(type, store).ifPresent(definitions::add);
     }
-    List<String> created = new TableProvisioner(client.getObject(), tables)
-        .createTablesIfMissing(definitions.toArray(new AggregateDefinition<?, ?, ?>[0]));
+    List<String> created = provisioner.createTablesIfMissing(definitions.toArray(new AggregateDefinition<?, ?, ?>[0]));
     if (!created.isEmpty()) {
       LOG.info("Created DynamoDB tables " + created + " for EventStore bean '" + beanName + "'");
     }

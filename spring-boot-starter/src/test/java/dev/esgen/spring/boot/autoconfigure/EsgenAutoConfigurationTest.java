@@ -30,12 +30,18 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
@@ -292,6 +298,79 @@ class EsgenAutoConfigurationTest {
       assertThat(context).hasSingleBean(StoreConfig.class);
       assertThat(context.getBean(DynamoDbEventStore.class).config()).isSameAs(own);
     });
+  }
+
+  @Test
+  void twoStoresOnTwoAccountsEachProvisionTheirTablesOnTheirOwnClient() {
+    String orders = unique("orders-account");
+    String carts = unique("carts-account");
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
+        .withUserConfiguration(ShopDomain.class, TwoAccounts.class)
+        .withPropertyValues("esgen.provision.enabled=true", "test.orders-tables=" + orders, "test.carts-tables=" + carts)
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          DynamoDbClient second = context.getBean("cartsClient", DynamoDbClient.class);
+          assertThat(dynamo.client().listTables().tableNames())
+              .contains(orders + "-journal", orders + "-snapshot", orders + "-streams")
+              .noneMatch(table -> table.startsWith(carts));
+          assertThat(second.listTables().tableNames())
+              .contains(carts + "-journal", carts + "-snapshot", carts + "-streams")
+              .noneMatch(table -> table.startsWith(orders));
+
+          OrderId id = OrderId.random();
+          context.getBean(OrderRepository.class).create(new OrderPlaced(id, "ann", 10_00));
+          context.getBean(CartRepository.class).create(new CartOpened("cart-" + id.value()));
+          assertThat(streamItems(orders + "-journal")).isEqualTo(1);
+          assertThat(second.scan(b -> b.tableName(carts + "-streams")).count()).isEqualTo(1);
+        });
+  }
+
+  /** Two accounts as spring-boot.md shows them: a client, a store and repositories on each. */
+  @Configuration(proxyBeanMethods = false)
+  static class TwoAccounts {
+
+    /** The test's shared client: not the context's to close. */
+    @Bean(destroyMethod = "")
+    DynamoDbClient ordersClient() {
+      return dynamo.client();
+    }
+
+    /** DynamoDB Local keeps a database per access key: another key is another account. */
+    @Bean
+    DynamoDbClient cartsClient() {
+      return DynamoDbClient.builder()
+          .endpointOverride(dynamo.server().endpoint())
+          .region(Region.US_EAST_1)
+          .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("second", "second")))
+          .httpClientBuilder(UrlConnectionHttpClient.builder())
+          .build();
+    }
+
+    @Bean
+    EventStore ordersStore(@Qualifier("ordersClient") DynamoDbClient client, @Value("${test.orders-tables}") String tables) {
+      return DynamoDbEventStore.create(client, tablesNamed(tables));
+    }
+
+    @Bean
+    EventStore cartsStore(@Qualifier("cartsClient") DynamoDbClient client, @Value("${test.carts-tables}") String tables) {
+      return DynamoDbEventStore.create(client, tablesNamed(tables));
+    }
+
+    @Bean
+    OrderRepository orderRepository(@Qualifier("ordersStore") EventStore store) {
+      return new OrderRepository(store);
+    }
+
+    @Bean
+    CartRepository cartRepository(@Qualifier("cartsStore") EventStore store) {
+      return new CartRepository(store);
+    }
+
+    private static StoreConfig tablesNamed(String prefix) {
+      return StoreConfig.defaults().withJournalTable(prefix + "-journal").withSnapshotTable(prefix + "-snapshot")
+          .withTipTable(prefix + "-streams");
+    }
   }
 
   private static int streamItems(String table) {
