@@ -5,8 +5,9 @@ import java.util.Optional;
 
 /**
  * Records a consumer had not handled are gone from the stream: DynamoDB Streams keeps a record for 24
- * hours, and the consumer was stopped, or stuck, for longer (or the table's stream was switched off and
- * on, which starts a new stream). Reading on would skip them, so the poller stops.
+ * hours, and the consumer was stopped, or stuck, for longer. Reading on would skip them, so the poller
+ * stops. (A table's stream switched off and on again is a new stream: a consumer of the old one stops with
+ * {@link StreamEndedException}.)
  *
  * <p>The remedy is a replay: rebuild the consumer's projections from the tables (see
  * {@code docs/projections.md}), then start the consumer afresh, under a new name or after deleting its

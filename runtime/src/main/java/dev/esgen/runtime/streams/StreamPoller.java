@@ -44,10 +44,13 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  *   <li><b>Expired iterators</b> (they live 15 minutes) are taken again after the checkpoint.
  *       <b>Trimmed records</b> (older than the stream's 24 hours, not handled yet) stop the poller with
  *       {@link StreamDataTrimmedException}, which says how to replay.
- *   <li><b>One stream.</b> The poller reads the stream it found at its first poll and never moves to
- *       another. A stream that was disabled (its table's stream switched off, or the table deleted) is read
- *       to its end, and once every record of it is handled and checkpointed the poller stops with
- *       {@link StreamEndedException}, which names the table's new stream if it has one. A stream that no
+ *   <li><b>One stream.</b> A consumer reads the stream it found at its first poll, which its checkpoints
+ *       record, and is never moved to another. A stream that was disabled (its table's stream switched off,
+ *       or the table deleted) is read to its end, and once every record of it is handled and checkpointed the
+ *       poller stops with {@link StreamEndedException}, which names the table's new stream if it has one. A
+ *       poller started for the consumer on another stream (the table's new one, found by
+ *       {@link Builder#tableName}, when the stream was switched off and on while the consumer did not run)
+ *       stops with it at its first poll, before reading anything. A stream that no
  *       longer exists (gone 24 hours after it was disabled) stops it with {@link MissingStreamException}
  *       once DynamoDB Streams has not found it for a minute; a stream being enabled is not found either.
  * </ul>
@@ -116,7 +119,8 @@ public final class StreamPoller implements AutoCloseable {
    * sent again by a later poll once its backoff has passed.
    *
    * @throws StreamDataTrimmedException when records the consumer has not handled are no longer in the stream
-   * @throws StreamEndedException when the stream was disabled and the consumer has handled all of it
+   * @throws StreamEndedException when the stream was disabled and the consumer has handled all of it, or the
+   *     consumer's checkpoints belong to another stream than this poller's
    * @throws StreamNotEnabledException when the table has no stream
    * @throws MissingStreamException when DynamoDB Streams has not found the stream for a minute; before that,
    *     its {@code ResourceNotFoundException}
@@ -308,14 +312,18 @@ public final class StreamPoller implements AutoCloseable {
 
     /**
      * Reads the table's current stream, found with DescribeTable at the first poll. A stream the table gets
-     * later, after its stream was switched off and on, is not read: see {@link StreamEndedException}.
+     * later, after its stream was switched off and on, is not read, not even by a poller of the consumer
+     * started afterwards: see {@link StreamEndedException}.
      */
     public Builder tableName(String tableName) {
       this.tableName = Objects.requireNonNull(tableName, "tableName");
       return this;
     }
 
-    /** Reads this stream. */
+    /**
+     * Reads this stream. A consumer whose checkpoints belong to another stream is not moved to it: see
+     * {@link StreamEndedException}.
+     */
     public Builder streamArn(String streamArn) {
       this.streamArn = Objects.requireNonNull(streamArn, "streamArn");
       return this;
@@ -327,7 +335,10 @@ public final class StreamPoller implements AutoCloseable {
       return this;
     }
 
-    /** The name checkpoints are kept under: pollers of one name share progress, different names read apart. */
+    /**
+     * The name checkpoints are kept under: pollers of one name share progress, different names read apart.
+     * The checkpoints of a name belong to the one stream it first read.
+     */
     public Builder consumer(String consumer) {
       this.consumer = Objects.requireNonNull(consumer, "consumer");
       return this;

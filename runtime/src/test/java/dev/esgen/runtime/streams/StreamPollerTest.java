@@ -501,6 +501,114 @@ class StreamPollerTest {
   }
 
   @Test
+  void aConsumerThatReadTheOldStreamToItsEndStopsWhenRestartedOnTheTablesNewStream() {
+    StreamTable table = newTable();
+    List<String> written = table.write(3, SECRET);
+    String old = streamOf(table);
+    RecordingHandler handler = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "restarted-after-end", handler).build()) {
+      pollUntilIdle(poller);
+      switchStream(table, false);
+      assertThrows(StreamEndedException.class, () -> pollUntilIdle(poller));
+    }
+    String shardId = handler.calls().get(0).shardId();
+    assertTrue(checkpointItem("restarted-after-end", shardId).get("finished").bool());
+    switchStream(table, true);
+    String current = streamOf(table);
+    table.write(2, SECRET);
+
+    RecordingHandler byTable = new RecordingHandler();
+    RecordingHandler byArn = new RecordingHandler();
+    StreamEndedException e;
+    StreamEndedException givenArn;
+    try (StreamPoller restarted = poller(table, "restarted-after-end", byTable).build();
+        StreamPoller restartedByArn = StreamPoller.builder()
+            .streamsClient(streams).dynamoDbClient(client).streamArn(current)
+            .checkpointTable(checkpoints).consumer("restarted-after-end").handler(byArn)
+            .build()) {
+      e = assertThrows(StreamEndedException.class, restarted::pollOnce);
+      givenArn = assertThrows(StreamEndedException.class, restartedByArn::pollOnce);
+    }
+
+    assertEquals(written, handler.takenKeys());
+    assertTrue(byTable.calls().isEmpty(), "nothing of the new stream was delivered");
+    assertTrue(byArn.calls().isEmpty(), "nothing of the new stream was delivered");
+    for (StreamEndedException stop : List.of(e, givenArn)) {
+      assertEquals("restarted-after-end", stop.consumer());
+      assertEquals(old, stop.streamArn());
+      assertEquals(current, stop.currentStreamArn().orElseThrow());
+      assertEquals(table.name(), stop.table().orElseThrow());
+      assertTrue(stop.getMessage().contains(old) && stop.getMessage().contains(current), stop.getMessage());
+      assertTrue(stop.getMessage().contains("records written while the table had no stream were never streamed"),
+          stop.getMessage());
+      assertTrue(stop.getMessage().contains("docs/projections.md"), stop.getMessage());
+      assertTrue(stop.getMessage().contains("partition key 'checkpoint#restarted-after-end' of table '"
+          + checkpoints + "'"), stop.getMessage());
+    }
+    assertTrue(checkpointItem("restarted-after-end", shardId).get("finished").bool(),
+        "the old stream's checkpoint is kept");
+    assertEquals(old, startItem("restarted-after-end").get("stream_arn").s());
+  }
+
+  @Test
+  void aConsumerThatHadNotReadTheOldStreamToItsEndStopsWhenRestartedOnTheTablesNewStream() {
+    StreamTable table = newTable();
+    String old = streamOf(table);
+    RecordingHandler idle = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "restarted-idle", idle).build()) {
+      pollUntilIdle(poller);
+    }
+    table.write(3, SECRET);
+    RecordingHandler halfway = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "restarted-halfway", halfway).batchSize(2).build()) {
+      assertEquals(2, poller.pollOnce().records());
+    }
+    switchStream(table, false);
+    switchStream(table, true);
+    String current = streamOf(table);
+    table.write(2, SECRET);
+
+    for (String consumer : List.of("restarted-idle", "restarted-halfway")) {
+      RecordingHandler restarted = new RecordingHandler();
+      try (StreamPoller poller = poller(table, consumer, restarted).build()) {
+        StreamEndedException e = assertThrows(StreamEndedException.class, poller::pollOnce, consumer);
+        assertEquals(old, e.streamArn());
+        assertEquals(current, e.currentStreamArn().orElseThrow());
+        assertTrue(e.getMessage().contains("any records of " + old + " the consumer had not handled are not delivered"),
+            e.getMessage());
+        assertTrue(e.getMessage().contains("partition key 'checkpoint#" + consumer + "'"), e.getMessage());
+      }
+      assertTrue(restarted.calls().isEmpty(), consumer + ": nothing of the new stream was delivered");
+    }
+    assertTrue(idle.calls().isEmpty());
+    assertEquals(2, halfway.taken().size());
+  }
+
+  @Test
+  void aConsumerWhoseStartItemNamesNoStreamReadsTheStreamItIsGivenAndRecordsIt() {
+    StreamTable table = newTable();
+    List<String> written = new ArrayList<>(table.write(2, SECRET));
+    RecordingHandler first = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "unrecorded", first).build()) {
+      pollUntilIdle(poller);
+    }
+    // A start item as a hand-made one may be: without the stream it was written for.
+    client.updateItem(b -> b.tableName(checkpoints).key(startKey("unrecorded")).updateExpression("REMOVE stream_arn"));
+    written.addAll(table.write(2, SECRET));
+
+    RecordingHandler second = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "unrecorded", second).build()) {
+      pollUntilIdle(poller);
+    }
+
+    assertEquals(written.subList(0, 2), first.takenKeys());
+    assertEquals(written.subList(2, 4), second.takenKeys());
+    Map<String, AttributeValue> start = startItem("unrecorded");
+    assertEquals(streamOf(table), start.get("stream_arn").s());
+    assertEquals("TRIM_HORIZON", start.get("start_position").s());
+  }
+
+  @Test
   void aTableWithoutStreamOrCheckpointTableIsReportedByName() {
     String plain = tables.name("no-stream");
     client.createTable(CheckpointTable.definition(plain));
@@ -626,6 +734,18 @@ class StreamPollerTest {
         assertFalse(String.valueOf(t.getMessage()).contains(SECRET), t.getMessage());
       }
     }
+  }
+
+  private static String streamOf(StreamTable table) {
+    return client.describeTable(b -> b.tableName(table.name())).table().latestStreamArn();
+  }
+
+  private static Map<String, AttributeValue> startKey(String consumer) {
+    return Map.of("pkey", AttributeValue.fromS("checkpoint#" + consumer), "skey", AttributeValue.fromS("start"));
+  }
+
+  private static Map<String, AttributeValue> startItem(String consumer) {
+    return client.getItem(b -> b.tableName(checkpoints).consistentRead(true).key(startKey(consumer))).item();
   }
 
   /** Switches the table's stream off, or on again (a new stream, with a new ARN). */

@@ -60,8 +60,14 @@ public final class CheckpointStore {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** What a consumer has stored: its checkpoints by shard id, and where it started if it has. */
-  public record ConsumerState(Map<String, Checkpoint> checkpoints, Optional<StartPosition> started) {}
+  /**
+   * What a consumer has stored: its checkpoints by shard id, and where it started if it has.
+   *
+   * @param streamArn the stream the consumer reads, as its start item records it; empty without a start item,
+   *     or for a start item that names none
+   */
+  public record ConsumerState(Map<String, Checkpoint> checkpoints, Optional<StartPosition> started,
+      Optional<String> streamArn) {}
 
   /** The partition key of {@code consumer}'s items. */
   public static String partitionKey(String consumer) {
@@ -72,6 +78,7 @@ public final class CheckpointStore {
   public ConsumerState load() {
     Map<String, Checkpoint> checkpoints = new HashMap<>();
     StartPosition started = null;
+    String streamArn = null;
     Map<String, AttributeValue> start = null;
     do {
       Map<String, AttributeValue> from = start;
@@ -89,11 +96,13 @@ public final class CheckpointStore {
           checkpoints.put(checkpoint.shardId(), checkpoint);
         } else if (sortKey.equals(START_KEY)) {
           started = StartPosition.valueOf(item.get(START_POSITION).s());
+          AttributeValue recorded = item.get(STREAM_ARN);
+          streamArn = recorded == null ? null : recorded.s();
         }
       }
       start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
     } while (start != null);
-    return new ConsumerState(checkpoints, Optional.ofNullable(started));
+    return new ConsumerState(checkpoints, Optional.ofNullable(started), Optional.ofNullable(streamArn));
   }
 
   /**
@@ -124,7 +133,10 @@ public final class CheckpointStore {
     }
   }
 
-  /** Records that the consumer has started reading {@code streamArn} at {@code position}. */
+  /**
+   * Records that the consumer has started reading {@code streamArn} at {@code position}. The stream is the
+   * one the consumer's checkpoints belong to: a poller given another stream refuses to read it.
+   */
   public void markStarted(StartPosition position, String streamArn) {
     Map<String, AttributeValue> item = new HashMap<>(key(START_KEY));
     item.put(START_POSITION, AttributeValue.fromS(position.name()));

@@ -82,7 +82,8 @@ public final class ShardCoordinator {
 
   private String streamArn;
   private Map<String, Checkpoint> checkpoints;
-  private boolean started;
+  private StartPosition startedAt;
+  private String consumerStreamArn;
   private ShardLineage lineage;
   private Instant listedAt;
   private boolean relist;
@@ -230,7 +231,8 @@ public final class ShardCoordinator {
     if (checkpoints == null) {
       CheckpointStore.ConsumerState state = store.load();
       checkpoints = new HashMap<>(state.checkpoints());
-      started = state.started().isPresent();
+      startedAt = state.started().orElse(null);
+      consumerStreamArn = state.streamArn().orElse(null);
       lineage = null;
     }
     Instant now = clock.instant();
@@ -239,8 +241,10 @@ public final class ShardCoordinator {
       lineage = describe();
       listedAt = now;
       relist = false;
-      if (!started) {
+      if (startedAt == null) {
         start();
+      } else {
+        checkStream();
       }
       checkLineage();
       if (lineage.ended(checkpoints)) {
@@ -264,9 +268,28 @@ public final class ShardCoordinator {
       }
     }
     store.markStarted(settings.startPosition(), streamArn);
-    started = true;
+    startedAt = settings.startPosition();
+    consumerStreamArn = streamArn;
     LOG.info("consumer {} starts reading stream {} at {} ({} shard(s) listed)", settings.consumer(), streamArn,
         settings.startPosition(), lineage.shards().size());
+  }
+
+  /**
+   * The consumer's checkpoints belong to the stream its start item records; with another stream they would
+   * skip what that one holds and the first did not, so the poller stops. A start item that names no stream
+   * (esgen always wrote one; this one was written by hand) is given this one, as a consumer without a start
+   * item is.
+   */
+  private void checkStream() {
+    if (consumerStreamArn == null) {
+      store.markStarted(startedAt, streamArn);
+      consumerStreamArn = streamArn;
+      LOG.info("consumer {}: its start item named no stream; it reads stream {} from now on", settings.consumer(),
+          streamArn);
+    } else if (!consumerStreamArn.equals(streamArn)) {
+      throw StreamEndedException.startedOnAnotherStream(settings.consumer(), store.table(), consumerStreamArn,
+          streamArn, lineage.tableName());
+    }
   }
 
   private void checkLineage() {
