@@ -156,10 +156,7 @@ class ShardLineageTest {
         .pollInterval(Duration.ofMillis(10)).retryBackoff(Duration.ZERO, Duration.ZERO).build();
 
     poller.start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (poller.isRunning() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    PollerWaits.stopsWithin(poller, Duration.ofSeconds(30));
     poller.close();
 
     assertFalse(poller.isRunning(), "the poller stopped");

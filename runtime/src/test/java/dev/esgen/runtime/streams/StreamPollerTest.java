@@ -313,10 +313,7 @@ class StreamPollerTest {
         .build();
 
     poller.start();
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (poller.isRunning() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    PollerWaits.stopsWithin(poller, Duration.ofSeconds(30));
     poller.close();
 
     assertTrue(poller.failure().orElseThrow() instanceof MissingTableException);
@@ -344,11 +341,7 @@ class StreamPollerTest {
       assertThrows(ResourceNotFoundException.class, poller::pollOnce, "a stream being enabled is not found either");
       clock.advance(Duration.ofMinutes(1));
       poller.start();
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (poller.isRunning() && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
-      stopped = !poller.isRunning();
+      stopped = PollerWaits.stopsWithin(poller, Duration.ofSeconds(10));
       poller.close();
     } finally {
       logger.detachAppender(logged);
@@ -432,11 +425,7 @@ class StreamPollerTest {
       current = client.describeTable(b -> b.tableName(table.name())).table().latestStreamArn();
       table.write(1, SECRET);
       switched.countDown();
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (poller.isRunning() && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
-      stopped = !poller.isRunning();
+      stopped = PollerWaits.stopsWithin(poller, Duration.ofSeconds(10));
       poller.close();
     } finally {
       logger.detachAppender(logged);
