@@ -373,8 +373,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   /**
    * The aggregates stored under {@code ids}, read as {@code options} say: those the store's state cache
-   * holds young enough come from it, the others from DynamoDB in batches. Ids with no aggregate are left
-   * out; the map iterates in the order of {@code ids}.
+   * holds young enough come from it, the others from DynamoDB in batches, and the cache remembers those.
+   * Ids with no aggregate are left out; the map iterates in the order of {@code ids}.
    *
    * <pre>{@code
    * accounts.findAll(ids, ReadOptions.eventual()).thenAccept(found -> found.values().forEach(this::show));
@@ -398,6 +398,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           ? CompletableFuture.completedFuture(Map.of())
           : layout.loadAll(definition, missing, consistency(options), operation);
       return loaded.thenApply(read -> {
+        read.forEach((id, stream) -> cache().remember(definition, idString(id), stream));
         Map<I, A> found = new LinkedHashMap<>();
         for (I id : ids) {
           LoadedStream<A> stream = cached.containsKey(id) ? cached.get(id) : read.get(id);

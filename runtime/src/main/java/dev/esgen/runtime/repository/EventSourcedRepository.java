@@ -435,8 +435,8 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /**
    * The aggregates stored under {@code ids}, read as {@code options} say: those the store's state cache
-   * holds young enough come from it, the others from DynamoDB in batches. Ids with no aggregate are left
-   * out; the map iterates in the order of {@code ids}.
+   * holds young enough come from it, the others from DynamoDB in batches, and the cache remembers those.
+   * Ids with no aggregate are left out; the map iterates in the order of {@code ids}.
    *
    * <pre>{@code
    * Map<AccountId, BankAccount> accounts = repository.findAll(ids, ReadOptions.eventual());
@@ -457,6 +457,7 @@ public abstract class EventSourcedRepository<A, I, E> {
       Map<I, LoadedStream<A>> loaded = missing.isEmpty()
           ? Map.of()
           : layout().loadAll(definition, missing, consistency(options));
+      loaded.forEach((id, stream) -> cache().remember(definition, idString(id), stream));
       Map<I, A> found = new LinkedHashMap<>();
       for (I id : ids) {
         LoadedStream<A> stream = cached.containsKey(id) ? cached.get(id) : loaded.get(id);

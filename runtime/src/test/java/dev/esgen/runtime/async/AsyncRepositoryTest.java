@@ -482,6 +482,23 @@ class AsyncRepositoryTest {
   }
 
   @Test
+  void findAllRemembersTheStreamsItReadInTheCache() {
+    AsyncCounterRepository counters =
+        counters(StoreConfig.defaults().withStateCache(StateCachePolicy.of(100, Duration.ofMinutes(1))));
+    CounterId one = freshId();
+    CounterId two = freshId();
+    stored().create(new CounterCreated(one, "c"));
+    stored().create(new CounterCreated(two, "c"));
+    ReadOptions young = ReadOptions.cachedWithin(Duration.ofMinutes(1));
+
+    assertEquals(2, await(counters.findAll(List.of(one, two), young)).size());
+    async.faults().clear();
+    async.operations().clear();
+    assertEquals(2, await(counters.findAll(List.of(one, two), young)).size());
+    assertEquals(List.of(), async.sent(), "both remembered by the first findAll");
+  }
+
+  @Test
   void findAllIndexedLookupsAndListAllReadWhatIsStored() {
     AsyncEventStore store = async.store(StoreConfig.defaults());
     String name = "async-list-" + UUID.randomUUID().toString().substring(0, 8);

@@ -251,6 +251,25 @@ class StateCacheTest {
 
   @ParameterizedTest
   @EnumSource(CounterLayout.class)
+  void aFindAllRemembersTheStreamsItRead(CounterLayout layout) {
+    Process writer = new Process(layout, StateCachePolicy.disabled());
+    Process reader = new Process(layout, CACHE);
+    CounterId one = CounterId.random();
+    CounterId two = CounterId.random();
+    writer.counters.create(new CounterCreated(one, "c"));
+    writer.counters.create(new CounterCreated(two, "c"));
+    ReadOptions young = ReadOptions.cachedWithin(Duration.ofSeconds(5));
+
+    assertEquals(2, reader.counters.findAll(List.of(one, two), young).size());
+    assertTrue(reader.last().requests() > 0, "nothing remembered yet: read");
+    assertEquals(2, reader.counters.findAll(List.of(one, two), young).size());
+    assertEquals(0, reader.last().requests(), "both remembered by the first findAll");
+    reader.counters.transact(one, counter -> counter.increment("t"));
+    assertEquals(1, reader.last().requests(), "decided on what the findAll read: the append only");
+  }
+
+  @ParameterizedTest
+  @EnumSource(CounterLayout.class)
   void underFourContendingWritersTheCacheSendsNoMoreRequestsPerCommand(CounterLayout layout) throws Exception {
     int perThread = 10;
     double withCache = contend(layout, CACHE, perThread);
