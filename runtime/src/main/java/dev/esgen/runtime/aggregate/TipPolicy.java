@@ -2,7 +2,9 @@ package dev.esgen.runtime.aggregate;
 
 /**
  * How the tip layout manages a stream's tip item: when its events are calved into a batch item, and
- * whether it carries a snapshot.
+ * whether it carries a snapshot. An append whose events alone pass a threshold writes them straight to
+ * the batch item with the events the tip held, and leaves the tip without events: kept in the tip, they
+ * would be billed again with every later append until it calved.
  *
  * <pre>{@code
  * TipPolicy policy = TipPolicy.defaults();                       // calve past 2 KB or 10 events, snapshot

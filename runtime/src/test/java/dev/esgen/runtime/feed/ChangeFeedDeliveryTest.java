@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
@@ -159,6 +160,36 @@ class ChangeFeedDeliveryTest {
     assertEquals(Map.of("BatchGetItem", 1, "UpdateItem", 1), requests, "one position read, one written, no gap read");
     assertEquals(FeedFixture.stored(counters, id.value()), taken.get(id.value()));
     assertEquals(LongStream.rangeClosed(1, 13).boxed().toList(), seqNrs(id.value()));
+  }
+
+  @Test
+  void eventsWrittenStraightToABatchAreDecodedFromTheBatchRecordWithoutReadingTheStore() {
+    FeedFixture fixture = new FeedFixture();
+    // One event per tip: each append of two goes straight to a batch item, and its tip record holds none.
+    CounterRepository counters = new CounterRepository(fixture.store, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 1, true));
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    for (int k = 0; k < 4; k++) {
+      counters.transact(id, c -> List.of(new Incremented(1, "x"), new Incremented(1, "y")));
+    }
+    List<Record> records;
+    try (TableStream stream = fixture.stream(FeedFixture.Layout.TIP)) {
+      records = stream.readNewRecords();
+    }
+    assertTrue(records.stream()
+        .filter(r -> Long.toString(TipKeys.TIP_INDEX).equals(r.dynamodb().keys().get(TipAttributes.INDEX).n()))
+        .skip(1)
+        .allMatch(r -> r.dynamodb().newImage().get(TipAttributes.EVENTS).l().isEmpty()),
+        "after the creation, no tip record holds an event");
+    ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), this::take).build();
+
+    TestDynamo.requests().reset();
+    feed.handle("shard-1", records);
+
+    assertEquals(Map.of("BatchGetItem", 1, "UpdateItem", 1), TestDynamo.requests().snapshot(),
+        "one position read, one written, no gap read");
+    assertEquals(FeedFixture.stored(counters, id.value()), taken.get(id.value()));
+    assertEquals(LongStream.rangeClosed(1, 9).boxed().toList(), seqNrs(id.value()));
   }
 
   @ParameterizedTest

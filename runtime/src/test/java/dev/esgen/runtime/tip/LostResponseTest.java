@@ -13,6 +13,7 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.internal.storage.AppendIds;
 import dev.esgen.runtime.internal.tip.TipAttributes;
 import dev.esgen.runtime.repository.Versioned;
@@ -90,6 +91,24 @@ class LostResponseTest {
     assertEquals(2, appended.version());
     assertEquals(List.of(new CounterCreated(id, "c"), new Incremented(1, "mine")),
         TipItems.events(counters, id.value()));
+  }
+
+  @Test
+  void tipAppendWrittenStraightToABatchWhoseResponseIsLostIsStoredOnce() {
+    // A 2 KB note alone is past the 1 KB tip: it goes to a batch item, where the read-back must find it.
+    LoseResponse lose = new LoseResponse(TransactWriteItemsRequest.class);
+    TipPolicy smallTip = new TipPolicy(1024, 0, true);
+    CounterRepository counters = new CounterRepository(storeLosing(lose), smallTip);
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+
+    Versioned<Counter> appended = counters.transact(id, c -> List.of(new Noted("n".repeat(2_000))));
+
+    assertEquals(1, lose.lost());
+    assertEquals(2, appended.version());
+    assertEquals(List.of(new CounterCreated(id, "c"), new Noted("n".repeat(2_000))),
+        TipItems.events(counters, id.value()));
+    assertEquals(1, TipItems.batches(id.value()));
   }
 
   @Test

@@ -192,6 +192,48 @@ class TipLayoutTest {
   }
 
   @Test
+  void eventsPastTheThresholdsOnTheirOwnGoStraightToABatchWithTheTipsEvents() {
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(1024, 0, true));
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    counters.append(id, 1, new Incremented(1, "small"));
+    StorageLayout layout = store.layoutFor(counters.definition());
+    LoadedStream<Counter> loaded = layout.load(counters.definition(), id).orElseThrow();
+
+    requests.reset();
+    layout.append(request(counters, id, loaded, new Noted("x".repeat(2_000))));
+
+    // One transaction: the batch of the tip's two events and the new one, and a tip of no events. Kept in
+    // the tip, the 2 KB event would have been written twice, there and at the next calve.
+    assertEquals(Map.of("TransactWriteItems", 1), requests.snapshot());
+    List<Map<String, AttributeValue>> items = TipItems.of(id.value());
+    assertEquals(2, items.size());
+    Map<String, AttributeValue> batch = items.get(0);
+    assertEquals("0", batch.get(TipAttributes.INDEX).n());
+    assertEquals("3", batch.get(TipAttributes.NEXT).n());
+    assertEquals(3, batch.get(TipAttributes.EVENTS).l().size());
+    assertTrue(batch.get(TipAttributes.EVENTS).l().get(2).m().containsKey(TipAttributes.APPEND_ID),
+        "the new event carries the append id, where a read-back looks for it");
+    Map<String, AttributeValue> tip = items.get(1);
+    assertEquals(List.of(), tip.get(TipAttributes.EVENTS).l());
+    assertEquals("3", tip.get(TipAttributes.NEXT).n());
+    assertTrue(tip.containsKey(TipAttributes.UNFOLD), "the snapshot stays in the tip");
+
+    // The tip starts the next append empty: a small event goes in by UpdateItem, nothing calves.
+    requests.reset();
+    Versioned<Counter> after = counters.append(id, 3, new Incremented(2, "after"));
+    assertEquals(Map.of("GetItem", 1, "UpdateItem", 1), requests.snapshot());
+    assertEquals(1, TipItems.batches(id.value()));
+
+    requests.reset();
+    assertEquals(after.state(), counters.load(id));
+    assertEquals(Map.of("GetItem", 1), requests.snapshot());
+    assertEquals(new Counter(id, "c", 3, 1, ""), after.state());
+    assertEquals(List.of(new CounterCreated(id, "c"), new Incremented(1, "small"), new Noted("x".repeat(2_000)),
+        new Incremented(2, "after")), TipItems.events(counters, id.value()));
+  }
+
+  @Test
   void creatingAStreamTwiceIsRefused() {
     CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();

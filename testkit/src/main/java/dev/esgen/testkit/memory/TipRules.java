@@ -40,7 +40,8 @@ import java.util.Optional;
 /**
  * The tip layout's rules (see {@code docs/layouts.md}): a stream's newest events and its snapshot live in
  * one tip item, which must stay within 400 KB. When the tip's events would pass the {@link TipPolicy}
- * threshold they are calved into a batch item and the tip starts over with the new events. An append is a
+ * threshold they are calved into a batch item and the tip starts over with the new events, or with none
+ * when the new events alone pass it (those go into the batch item too). An append is a
  * transaction (with its 100-action and 4 MB limits) only when it calves, changes a unique value or carries a
  * command id. The snapshot is rewritten on every append unless the aggregate is events-only, and skipped
  * when it would not fit in the tip; the older snapshot then goes too, so that the tip measured before
@@ -77,8 +78,18 @@ final class TipRules implements LayoutRules {
     int keptEvents = position.tipEvents() + events.size();
     long keptEventBytes = position.tipEventBytes() + newEventBytes;
     long keptTypeBytes = position.tipTypeBytes() + newTypeBytes;
+    // As the tip layout does: new events alone past the thresholds go to the batch with the tip's events.
+    Calved calved = new Calved(position.tipEvents(), position.tipEventBytes(), position.tipTypeBytes(), baseSeqNr);
     boolean calve = position.tipEvents() > 0 && overThreshold(policy, keptEvents, keptEventBytes, keptTypeBytes);
-    if (calve) {
+    Calved through = new Calved(keptEvents, keptEventBytes, keptTypeBytes, next);
+    if (!request.creating() && overThreshold(policy, events.size(), newEventBytes, newTypeBytes)
+        && through.bytes(stream, baseSeqNr - position.tipEvents()) <= ItemTooLargeException.LIMIT_BYTES) {
+      calve = true;
+      calved = through;
+      keptEvents = 0;
+      keptEventBytes = 0;
+      keptTypeBytes = 0;
+    } else if (calve) {
       keptEvents = events.size();
       keptEventBytes = newEventBytes;
       keptTypeBytes = newTypeBytes;
@@ -127,7 +138,7 @@ final class TipRules implements LayoutRules {
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
     boolean transactional = calve || reserves || request.commandId().isPresent();
     if (transactional) {
-      checkTransaction(request, aid, changes, position, calve, tip, version, next, now);
+      checkTransaction(request, aid, changes, position, calve ? calved : null, stream, tip, version, next, now);
     }
     MemoryPosition after = snapshot != null
         ? new MemoryPosition(LayoutKind.TIP, next, snapshotBytes, false, List.of(), keptEvents, keptEventBytes,
@@ -141,21 +152,33 @@ final class TipRules implements LayoutRules {
     return aid;
   }
 
-  /** The transaction of an append that calves, changes a unique value or carries a command id. */
+  /**
+   * The events a calving append writes to a batch item: how many, their sizes in the lists, and the
+   * {@code next} the batch ends at.
+   */
+  private record Calved(int events, long eventBytes, long typeBytes, long next) {
+
+    /** The size of the batch item, whose first event follows {@code first}, in a stream of that key size. */
+    long bytes(long stream, long first) {
+      return stream + attribute(INDEX, number(first)) + attribute(NEXT, number(next))
+          + attribute(EVENTS, container(events, eventBytes)) + attribute(CASES, container(events, typeBytes));
+    }
+  }
+
+  /**
+   * The transaction of an append that calves (writing {@code calved}, else null), changes a unique value or
+   * carries a command id.
+   */
   private static void checkTransaction(AppendRequest<?, ?, ?> request, String aid, IndexChanges changes,
-      MemoryPosition position, boolean calve, long tip, long version, long next, Instant now) {
+      MemoryPosition position, Calved calved, long stream, long tip, long version, long next, Instant now) {
     String name = request.definition().name();
     long actions = 0;
     long bytes = 0;
-    if (calve) {
-      long baseSeqNr = request.baseSeqNr();
-      long first = baseSeqNr - position.tipEvents();
-      long batch = attribute(STREAM, utf8(new TipKeys(name).streamName(aid))) + attribute(INDEX, number(first))
-          + attribute(NEXT, number(baseSeqNr))
-          + attribute(EVENTS, container(position.tipEvents(), position.tipEventBytes()))
-          + attribute(CASES, container(position.tipEvents(), position.tipTypeBytes()));
+    if (calved != null) {
+      long first = request.baseSeqNr() - position.tipEvents();
+      long batch = calved.bytes(stream, first);
       if (batch > ItemTooLargeException.LIMIT_BYTES) {
-        throw new ItemTooLargeException(name, aid, "batch of events " + (first + 1) + " to " + baseSeqNr, batch);
+        throw new ItemTooLargeException(name, aid, "batch of events " + (first + 1) + " to " + calved.next(), batch);
       }
       actions++;
       bytes += batch;

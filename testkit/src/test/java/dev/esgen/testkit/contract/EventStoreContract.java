@@ -558,9 +558,12 @@ abstract class EventStoreContract {
   @Test
   void aSnapshotTooLargeForItsItemIsSkippedAndReportedAndTheStreamStillLoads() {
     MemberId id = MemberId.random();
+    // The journal's head row holds the snapshot alone: a note at the event limit makes it too large. A tip
+    // of 400 KB holds event and snapshot together: a note of 250 KB is too large for both. (Under smaller
+    // thresholds the note alone goes to a batch item, and the snapshot fits the tip.)
+    MemberRepository members = layout == LayoutKind.JOURNAL ? this.members : MemberRepository.withDefinition(store,
+        definition().withLayout(LayoutKind.TIP, new TipPolicy(409_600, 0, true)));
     members.create(Member.joining(id, "red", email(id)));
-    // The journal's head row holds the snapshot alone: a note at the event limit makes it too large. The
-    // tip holds event and snapshot together: a note of 250 KB is too large for both.
     int note = layout == LayoutKind.JOURNAL ? noteAtTheLimit(members, id) : 250_000;
 
     members.append(id, 1, new Noted("x".repeat(note)));
@@ -583,28 +586,49 @@ abstract class EventStoreContract {
   @Test
   void onTheTipASnapshotTooLargeToFitIsSkippedWithTheOlderOneAndTheAppendIsStored() {
     assumeTrue(layout == LayoutKind.TIP, "the tip layout's snapshot shares its item with the events");
-    MemberId calving = MemberId.random();
-    members.create(Member.joining(calving, "red", email(calving)));
-    members.append(calving, 1, new Noted("a".repeat(200_000)));
+    // Thresholds of 400 KB, so that the tip keeps the notes: under smaller ones a note alone past them goes
+    // to a batch item (see the next test).
     MemberRepository wideTip = MemberRepository.withDefinition(store,
         definition().withLayout(LayoutKind.TIP, new TipPolicy(409_600, 0, true)));
+    MemberId calving = MemberId.random();
+    wideTip.create(Member.joining(calving, "red", email(calving)));
+    wideTip.append(calving, 1, new Noted("a".repeat(200_000)));
     MemberId single = MemberId.random();
     wideTip.create(Member.joining(single, "red", email(single)));
     wideTip.append(single, 1, new Noted("a".repeat(200_000)));
     assertEquals(List.of(), listener.skipped(single.value()), "event and snapshot of 200,000 bytes share the tip");
 
-    Versioned<Member> inTransaction = members.append(calving, 2, new Noted("b".repeat(250_000)));
+    Versioned<Member> inTransaction = wideTip.append(calving, 2, new Noted("b".repeat(250_000)));
     Versioned<Member> calvedForRoom = wideTip.append(single, 2, new Noted("b".repeat(105_000)));
 
     assertEquals(new Versioned<>(new Member(calving, "red", email(calving), 0, "b".repeat(250_000)), 3, 3),
         inTransaction);
     assertEquals(new Versioned<>(new Member(single, "red", email(single), 0, "b".repeat(105_000)), 3, 3),
         calvedForRoom);
-    assertEquals(inTransaction, members.loadVersioned(calving));
+    assertEquals(inTransaction, wideTip.loadVersioned(calving));
     assertEquals(calvedForRoom, wideTip.loadVersioned(single));
     assertEquals(List.of(3L), listener.skipped(calving.value()).stream().map(SkippedSnapshot::seqNr).toList());
     assertEquals(List.of(), listener.skipped(single.value()),
         "events 1 and 2 went to a batch item, and the snapshot fits beside event 3");
+  }
+
+  /**
+   * On the tip, events past the policy's thresholds on their own go straight to a batch item with the
+   * events the tip held: the tip keeps the snapshot alone, which fits where event and snapshot would not.
+   */
+  @Test
+  void onTheTipEventsPastTheThresholdsOnTheirOwnGoToABatchAndTheSnapshotStays() {
+    assumeTrue(layout == LayoutKind.TIP, "only the tip layout holds events beside its snapshot");
+    MemberId id = MemberId.random();
+    members.create(Member.joining(id, "red", email(id)));
+
+    Versioned<Member> noted = members.append(id, 1, new Noted("a".repeat(250_000)));
+    Versioned<Member> awarded = members.transact(id, member -> member.award(1));
+
+    assertEquals(new Versioned<>(new Member(id, "red", email(id), 1, "a".repeat(250_000)), 3, 3), awarded);
+    assertEquals(awarded, members.loadVersioned(id));
+    assertEquals(2, noted.version());
+    assertEquals(List.of(), listener.skipped(id.value()), "the 250 KB snapshot fits a tip without the 250 KB note");
   }
 
   /**

@@ -78,7 +78,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * Writes one append to a stream of the tip layout: a {@code PutItem} that creates the tip, an
  * {@code UpdateItem} that adds events to it, or a {@code TransactWriteItems} when the append must write
  * more than the tip: when the tip is full (the tip's events are calved into a batch item and the tip
- * starts over with the new events) and whenever a {@code @Unique} value is taken or given up (the
+ * starts over with the new events, or with none when those alone pass the thresholds and go into the
+ * batch item as well) and whenever a {@code @Unique} value is taken or given up (the
  * reservation items are written with the tip). Every write is conditioned on the version the stream was
  * loaded at, and sizes are checked before anything is sent.
  *
@@ -189,8 +190,24 @@ final class TipAppender {
 
     List<AttributeValue> keptEvents = concat(position.events(), newEvents);
     List<AttributeValue> keptCases = concat(position.cases(), newCases);
+    // What a calving append moves to a batch item: the events the tip held, and with them the new ones
+    // when those alone are past the thresholds. Such events would make the tip as large as they are on this
+    // append and the next, billed twice over; written straight to the batch, the append costs a journal
+    // append (the events, and a tip of a snapshot), and the tip starts the next one empty.
+    List<AttributeValue> calvedEvents = position.events();
+    List<AttributeValue> calvedCases = position.cases();
+    long calvedNext = baseNext;
     boolean calve = !position.events().isEmpty() && overThreshold(policy, keptEvents, keptCases);
-    if (calve) {
+    if (!creating && overThreshold(policy, newEvents, newCases)
+        && ItemSize.of(batch(stream, baseNext - position.events().size(), next, keptEvents, keptCases))
+            <= ItemTooLargeException.LIMIT_BYTES) {
+      calve = true;
+      calvedEvents = keptEvents;
+      calvedCases = keptCases;
+      calvedNext = next;
+      keptEvents = List.of();
+      keptCases = List.of();
+    } else if (calve) {
       keptEvents = newEvents;
       keptCases = newCases;
     }
@@ -275,13 +292,8 @@ final class TipAppender {
       AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
       if (calve) {
         long first = baseNext - position.events().size();
-        Map<String, AttributeValue> batch = Map.of(
-            STREAM, AttributeValue.fromS(stream),
-            INDEX, index(first),
-            NEXT, number(baseNext),
-            EVENTS, AttributeValue.fromL(position.events()),
-            CASES, AttributeValue.fromL(position.cases()));
-        transaction.addStreamItem("batch of events " + (first + 1) + " to " + baseNext, TransactWriteItem.builder()
+        Map<String, AttributeValue> batch = batch(stream, first, calvedNext, calvedEvents, calvedCases);
+        transaction.addStreamItem("batch of events " + (first + 1) + " to " + calvedNext, TransactWriteItem.builder()
             .put(Put.builder()
                 .tableName(config.tipTable())
                 .item(batch)
@@ -316,6 +328,17 @@ final class TipAppender {
     }
     throw new IllegalArgumentException("aggregate " + aggregateName + ": the tip layout cannot append to a"
         + " stream loaded by another layout (" + current.position().getClass().getName() + ")");
+  }
+
+  /** The batch item of a stream's events {@code first + 1} to {@code next}, calved from its tip. */
+  private static Map<String, AttributeValue> batch(String stream, long first, long next, List<AttributeValue> events,
+      List<AttributeValue> cases) {
+    return Map.of(
+        STREAM, AttributeValue.fromS(stream),
+        INDEX, index(first),
+        NEXT, number(next),
+        EVENTS, AttributeValue.fromL(events),
+        CASES, AttributeValue.fromL(cases));
   }
 
   private static boolean overThreshold(TipPolicy policy, List<AttributeValue> events, List<AttributeValue> cases) {
