@@ -26,9 +26,11 @@ final class InProcessServer implements RunningServer {
     Object server;
     Method stop;
     // DynamoDB Local prints its configuration to standard output as it starts; a test run should show test
-    // results, so its output is dropped for the moment it takes (the port and version are in toString()).
+    // results, so what the starting thread prints meanwhile is dropped (the port and version are in
+    // toString()).
     PrintStream out = System.out;
-    System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+    StartingThreadDropped quiet = new StartingThreadDropped(out);
+    System.setOut(new PrintStream(quiet, true));
     try {
       Method create = found.serverRunner().getMethod("createServerFromCommandLineArgs", String[].class);
       server = create.invoke(null, (Object) RunningServer.arguments(port).toArray(String[]::new));
@@ -41,9 +43,53 @@ final class InProcessServer implements RunningServer {
       throw new IllegalStateException("DynamoDB Local " + found.version() + " lacks the 3.x entry points"
           + " esgen-test starts it with (" + e + "): use software.amazon.dynamodb:DynamoDBLocal 3.x", e);
     } finally {
+      quiet.started();
       System.setOut(out);
     }
     return new InProcessServer(server, stop);
+  }
+
+  /**
+   * Standard output while a server starts: drops what the starting thread writes until the start is
+   * over and passes everything else on. A stream taken from {@code System.out} meanwhile keeps writing
+   * afterwards: Log4j 2, which DynamoDB Local brings, sets its console appender up on first use, often
+   * during the start, and keeps that stream for the life of the JVM.
+   */
+  private static final class StartingThreadDropped extends OutputStream {
+    private final PrintStream out;
+    private final Thread starting = Thread.currentThread();
+    private volatile boolean started;
+
+    StartingThreadDropped(PrintStream out) {
+      this.out = out;
+    }
+
+    void started() {
+      started = true;
+    }
+
+    private boolean dropped() {
+      return !started && Thread.currentThread() == starting;
+    }
+
+    @Override
+    public void write(int b) {
+      if (!dropped()) {
+        out.write(b);
+      }
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) {
+      if (!dropped()) {
+        out.write(bytes, offset, length);
+      }
+    }
+
+    @Override
+    public void flush() {
+      out.flush();
+    }
   }
 
   @Override

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -129,6 +130,41 @@ class DynamoDbLocalTest {
     }
     // DynamoDB Local with telemetry on writes this file into user.dir when it starts.
     assertFalse(Files.exists(Path.of(System.getProperty("user.dir"), "dynamodb-local-metadata.json")));
+  }
+
+  /**
+   * A server in this JVM starts without printing its configuration, and without taking standard output
+   * from anything else: Log4j 2 (which DynamoDB Local brings, and which a user's tests may log through)
+   * configures its console appender on first use, often while DynamoDB Local starts, and that appender
+   * must still write to standard output afterwards. Run in a JVM of its own, where Log4j is not
+   * configured yet.
+   */
+  @Test
+  void logOutputSetUpWhileAServerStartsStillReachesStandardOutput() throws Exception {
+    Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), LogsAfterAStart.class.getName())
+        .redirectErrorStream(true)
+        .start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, process.waitFor(), output);
+    assertTrue(output.contains("logged after the start"), "lost: " + output);
+    assertFalse(output.contains("Initializing DynamoDB Local"), output);
+  }
+
+  /** Starts a server in this JVM, then logs through Log4j 2 for the first time. */
+  static final class LogsAfterAStart {
+    public static void main(String[] args) throws Exception {
+      DynamoDbLocal server = DynamoDbLocal.start(DynamoDbLocal.Mode.IN_PROCESS);
+      try {
+        // Log4j is DynamoDB Local's dependency, at run time only: reached by reflection.
+        Object logger = Class.forName("org.apache.logging.log4j.LogManager")
+            .getMethod("getLogger", String.class).invoke(null, "esgen-test");
+        Class.forName("org.apache.logging.log4j.Logger")
+            .getMethod("warn", String.class).invoke(logger, "logged after the start");
+      } finally {
+        server.close();
+      }
+    }
   }
 
   @Test
