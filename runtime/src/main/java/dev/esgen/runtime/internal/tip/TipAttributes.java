@@ -36,7 +36,10 @@ public final class TipAttributes {
   /** The index the next event will get (N): on the tip, the stream's event count; on a batch, its end. */
   public static final String NEXT = "n";
 
-  /** Tip: how many events the latest append added (N); they are the last ones of {@link #EVENTS}. */
+  /**
+   * Tip: how many events the latest append added (N): the last ones of {@link #EVENTS}, or, when that list
+   * is empty because the append wrote them straight to a batch item, the last ones of that batch.
+   */
   public static final String APPENDED = "a";
 
   /** The events (L of M), oldest first; the first has the index {@code n - size}. */

@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * is read.
  *
  * <pre>{@code
- * // the events the latest write added to a tip: the last "a" of "e"
+ * // the events the latest write added to a tip: the last "a" of "e" (none when "e" is empty: that
+ * // append wrote them straight to a batch item, whose record carries them)
  * long next = Long.parseLong(tip.get(TipAttributes.NEXT).n());
  * long appended = Long.parseLong(tip.get(TipAttributes.APPENDED).n());
  * List<AttributeValue> e = tip.get(TipAttributes.EVENTS).l();
