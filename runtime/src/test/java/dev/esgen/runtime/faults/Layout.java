@@ -21,14 +21,26 @@ enum Layout {
   TIP(LayoutKind.TIP, 0),
 
   /** The tip layout calving every 4 events into a batch item. */
-  TIP_CALVING(LayoutKind.TIP, 4);
+  TIP_CALVING(LayoutKind.TIP, 4),
+
+  /**
+   * The tip layout with a threshold of one byte: every append's events go straight to a batch item (the
+   * indexed counters calve as {@link #TIP} does).
+   */
+  TIP_WRITE_THROUGH(LayoutKind.TIP, 0, 1);
 
   private final LayoutKind kind;
   private final int tipMaxEvents;
+  private final int tipMaxBytes;
 
   Layout(LayoutKind kind, int tipMaxEvents) {
+    this(kind, tipMaxEvents, 32 * 1024);
+  }
+
+  Layout(LayoutKind kind, int tipMaxEvents, int tipMaxBytes) {
     this.kind = kind;
     this.tipMaxEvents = tipMaxEvents;
+    this.tipMaxBytes = tipMaxBytes;
   }
 
   LayoutKind kind() {
@@ -38,7 +50,7 @@ enum Layout {
   CounterRepository counters(EventStore store) {
     return kind == LayoutKind.JOURNAL
         ? new CounterRepository(store, SnapshotPolicy.every(5))
-        : new CounterRepository(store, new TipPolicy(32 * 1024, tipMaxEvents, true));
+        : new CounterRepository(store, new TipPolicy(tipMaxBytes, tipMaxEvents, true));
   }
 
   IndexedCounterRepository indexed(EventStore store) {
@@ -46,11 +58,14 @@ enum Layout {
   }
 
   /**
-   * The request of an append that neither calves nor changes a unique value: the tip layout sends a
-   * single UpdateItem unless the append carries a command id.
+   * The request of an append of {@link #counters} that does not calve the tip's events and changes no unique
+   * value: the tip layout sends a single UpdateItem unless the append carries a command id or its events go
+   * straight to a batch item.
    */
   Class<? extends SdkRequest> appendRequest(boolean withCommandId) {
-    return kind == LayoutKind.JOURNAL || withCommandId ? TransactWriteItemsRequest.class : UpdateItemRequest.class;
+    return kind == LayoutKind.JOURNAL || withCommandId || this == TIP_WRITE_THROUGH
+        ? TransactWriteItemsRequest.class
+        : UpdateItemRequest.class;
   }
 
   /** The request of a create: the tip layout sends a single PutItem unless it carries a command id. */
