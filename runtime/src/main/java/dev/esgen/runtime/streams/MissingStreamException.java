@@ -40,7 +40,7 @@ public class MissingStreamException extends StoreException {
         + " deleted, and one switched on again has a new ARN; a wrong ARN (region, account) is not found either."
         + " Records of it the consumer had not handled are lost: replay the consumer's projections from the tables"
         + " (docs/projections.md), then start it on the table's current stream under a new name or after deleting"
-        + " its checkpoints (partition key 'checkpoint#" + consumer + "' of table '" + checkpointTable + "')", cause);
+        + " its checkpoints (" + ConsumerCheckpoints.describe(consumer, checkpointTable) + ")", cause);
     this.consumer = consumer;
     this.streamArn = streamArn;
   }

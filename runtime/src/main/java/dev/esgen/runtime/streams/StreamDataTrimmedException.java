@@ -39,8 +39,8 @@ public class StreamDataTrimmedException extends StoreException {
         + (sequenceNumber == null ? "" : " after sequence number " + sequenceNumber)
         + ": they were trimmed from the stream (DynamoDB Streams keeps records for 24 hours) before it handled"
         + " them, and reading on would skip them. Replay the consumer's projections from the tables"
-        + " (docs/projections.md), then start it under a new name or delete its checkpoints (partition key 'checkpoint#"
-        + consumer + "' of table '" + checkpointTable + "')", cause);
+        + " (docs/projections.md), then start it under a new name or delete its checkpoints ("
+        + ConsumerCheckpoints.describe(consumer, checkpointTable) + ")", cause);
     this.consumer = consumer;
     this.shardId = shardId;
     this.sequenceNumber = sequenceNumber;

@@ -49,7 +49,7 @@ public class StreamEndedException extends StoreException {
         + tableNow(table, currentStreamArn)
         + "Records written while the table had no stream were never streamed: replay the consumer's projections from"
         + " the tables (docs/projections.md), then start it on the table's current stream under a new name or after"
-        + " deleting its checkpoints (" + checkpoints(consumer, checkpointTable) + ")",
+        + " deleting its checkpoints (" + ConsumerCheckpoints.describe(consumer, checkpointTable) + ")",
         consumer, streamArn, table, currentStreamArn, null);
   }
 
@@ -71,18 +71,14 @@ public class StreamEndedException extends StoreException {
   public static StreamEndedException startedOnAnotherStream(String consumer, String checkpointTable,
       String streamArn, String pollerStreamArn, String table) {
     return new StreamEndedException("consumer '" + consumer + "' reads stream " + streamArn + ", and its checkpoints ("
-        + checkpoints(consumer, checkpointTable) + ") belong to it, but this poller was started on stream "
-        + pollerStreamArn + (table == null ? "" : " of table '" + table + "'")
+        + ConsumerCheckpoints.describe(consumer, checkpointTable) + ") belong to it, but this poller was started on"
+        + " stream " + pollerStreamArn + (table == null ? "" : " of table '" + table + "'")
         + ": a poller does not move a consumer to another stream. A table's stream switched off and on again is a"
         + " new stream, with a new ARN, and records written while the table had no stream were never streamed; any"
         + " records of " + streamArn + " the consumer had not handled are not delivered either. Replay the consumer's"
         + " projections from the tables (docs/projections.md), then start it on " + pollerStreamArn
         + " under a new name or after deleting its checkpoints. A consumer name used for another table's stream"
         + " needs a name of its own.", consumer, streamArn, table, pollerStreamArn, null);
-  }
-
-  private static String checkpoints(String consumer, String checkpointTable) {
-    return "partition key 'checkpoint#" + consumer + "' of table '" + checkpointTable + "'";
   }
 
   private static String tableNow(String table, String currentStreamArn) {
