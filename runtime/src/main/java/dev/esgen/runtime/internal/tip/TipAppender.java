@@ -190,21 +190,19 @@ final class TipAppender {
 
     List<AttributeValue> keptEvents = concat(position.events(), newEvents);
     List<AttributeValue> keptCases = concat(position.cases(), newCases);
-    // What a calving append moves to a batch item: the events the tip held, and with them the new ones
-    // when those alone are past the thresholds. Such events would make the tip as large as they are on this
-    // append and the next, billed twice over; written straight to the batch, the append costs a journal
-    // append (the events, and a tip of a snapshot), and the tip starts the next one empty.
-    List<AttributeValue> calvedEvents = position.events();
-    List<AttributeValue> calvedCases = position.cases();
-    long calvedNext = baseNext;
-    boolean calve = !position.events().isEmpty() && overThreshold(policy, keptEvents, keptCases);
-    if (!creating && overThreshold(policy, newEvents, newCases)
-        && ItemSize.of(batch(stream, baseNext - position.events().size(), next, keptEvents, keptCases))
-            <= ItemTooLargeException.LIMIT_BYTES) {
-      calve = true;
-      calvedEvents = keptEvents;
-      calvedCases = keptCases;
-      calvedNext = next;
+    // A calving append moves the events the tip held to a batch item, and with them the new ones when those
+    // alone are past the thresholds. Such events would make the tip as large as they are on this append and
+    // the next, billed twice over; written straight to the batch, the append costs a journal append (the
+    // events, and a tip of a snapshot), and the tip starts the next one empty.
+    long first = baseNext - position.events().size();
+    Map<String, AttributeValue> writtenThrough = null;
+    if (!creating && overThreshold(policy, newEvents, newCases)) {
+      Map<String, AttributeValue> batch = batch(stream, first, next, keptEvents, keptCases);
+      writtenThrough = ItemSize.of(batch) <= ItemTooLargeException.LIMIT_BYTES ? batch : null;
+    }
+    boolean calve = writtenThrough != null
+        || !position.events().isEmpty() && overThreshold(policy, keptEvents, keptCases);
+    if (writtenThrough != null) {
       keptEvents = List.of();
       keptCases = List.of();
     } else if (calve) {
@@ -291,9 +289,11 @@ final class TipAppender {
     } else {
       AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
       if (calve) {
-        long first = baseNext - position.events().size();
-        Map<String, AttributeValue> batch = batch(stream, first, calvedNext, calvedEvents, calvedCases);
-        transaction.addStreamItem("batch of events " + (first + 1) + " to " + calvedNext, TransactWriteItem.builder()
+        Map<String, AttributeValue> batch = writtenThrough != null
+            ? writtenThrough
+            : batch(stream, first, baseNext, position.events(), position.cases());
+        String label = "batch of events " + (first + 1) + " to " + batch.get(NEXT).n();
+        transaction.addStreamItem(label, TransactWriteItem.builder()
             .put(Put.builder()
                 .tableName(config.tipTable())
                 .item(batch)
