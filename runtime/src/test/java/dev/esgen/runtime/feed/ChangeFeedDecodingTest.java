@@ -56,7 +56,7 @@ class ChangeFeedDecodingTest {
         .builder("gauge", fixture.store.objectMapper(), SnapshotPolicy.every(100), counters.definition().layout())
         .build();
     ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("gauges", gauges, taken::add).build();
-    List<Record> records = records(fixture, layout);
+    List<Record> records = fixture.records(layout);
     assertEquals(2, records.size());
 
     TestDynamo.requests().reset();
@@ -100,7 +100,7 @@ class ChangeFeedDecodingTest {
     FeedFixture fixture = new FeedFixture();
     CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
     counters.create(new CounterCreated(CounterId.random(), "c"));
-    Record insert = records(fixture, FeedFixture.Layout.JOURNAL).get(0);
+    Record insert = fixture.records(FeedFixture.Layout.JOURNAL).get(0);
     Record removal = insert.toBuilder()
         .eventName(OperationType.REMOVE)
         .dynamodb(insert.dynamodb().toBuilder().newImage(null).oldImage(insert.dynamodb().newImage()).build())
@@ -120,7 +120,7 @@ class ChangeFeedDecodingTest {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     counters.transact(id, c -> List.of(new Noted(SECRET)));
-    List<Record> records = new ArrayList<>(records(fixture, layout));
+    List<Record> records = new ArrayList<>(fixture.records(layout));
     Record broken = records.get(1);
     Map<String, AttributeValue> image = new HashMap<>(broken.dynamodb().newImage());
     if (layout == FeedFixture.Layout.JOURNAL) {
@@ -152,7 +152,7 @@ class ChangeFeedDecodingTest {
     CounterRepository counters = fixture.counters(FeedFixture.Layout.TIP);
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
-    Record record = records(fixture, FeedFixture.Layout.TIP).get(0);
+    Record record = fixture.records(FeedFixture.Layout.TIP).get(0);
     Record keysOnly = record.toBuilder().dynamodb(record.dynamodb().toBuilder().newImage(null).build()).build();
     ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), taken::add).build();
 
@@ -171,7 +171,7 @@ class ChangeFeedDecodingTest {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     counters.transact(id, c -> List.of(new Noted(SECRET)));
-    List<Record> records = new ArrayList<>(records(fixture, layout));
+    List<Record> records = new ArrayList<>(fixture.records(layout));
     Record changed = records.get(1);
     Map<String, AttributeValue> image = new HashMap<>(changed.dynamodb().newImage());
     if (layout == FeedFixture.Layout.JOURNAL) {
@@ -196,12 +196,6 @@ class ChangeFeedDecodingTest {
     assertFalse(e.getMessage().contains(SECRET));
     assertEquals(List.of(1L), taken.stream().map(RecordedEvent::seqNr).toList());
     assertEquals(1, fixture.position("log", id.value()));
-  }
-
-  private static List<Record> records(FeedFixture fixture, FeedFixture.Layout layout) {
-    try (TableStream stream = fixture.stream(layout)) {
-      return stream.readNewRecords();
-    }
   }
 
 }

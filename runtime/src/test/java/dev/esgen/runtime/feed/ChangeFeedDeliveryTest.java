@@ -54,6 +54,11 @@ class ChangeFeedDeliveryTest {
     taken.computeIfAbsent(event.aggregateId(), id -> new CopyOnWriteArrayList<>()).add(event);
   }
 
+  /** Whether {@code record} is of a tip item rather than of a batch the tip calved. */
+  private static boolean isTip(Record record) {
+    return Long.toString(TipKeys.TIP_INDEX).equals(record.dynamodb().keys().get(TipAttributes.INDEX).n());
+  }
+
   private List<Long> seqNrs(String id) {
     return taken.getOrDefault(id, List.of()).stream().map(RecordedEvent::seqNr).toList();
   }
@@ -74,10 +79,7 @@ class ChangeFeedDeliveryTest {
     counters.transact(b, AppendOptions.metadata(EventMetadata.none().withCorrelationId("request-7").withActor("teller")
         .with("channel", "branch")), c -> c.increment("with metadata"));
     ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), this::take).build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(layout)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(layout);
     List<Record> twice = new ArrayList<>(records);
     twice.addAll(records);
 
@@ -112,10 +114,7 @@ class ChangeFeedDeliveryTest {
           }
         })
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(layout)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(layout);
     Record last = records.get(records.size() - 1);
     List<Record> late = new ArrayList<>(records.subList(0, records.size() - 1));
     Collections.reverse(late);
@@ -142,13 +141,10 @@ class ChangeFeedDeliveryTest {
     for (int k = 0; k < 6; k++) {
       counters.transact(id, c -> List.of(new Incremented(1, "x"), new Incremented(1, "y")));
     }
-    List<Record> records;
-    try (TableStream stream = fixture.stream(FeedFixture.Layout.TIP)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(FeedFixture.Layout.TIP);
     long batchInserts = records.stream()
         .filter(r -> r.eventName() == OperationType.INSERT)
-        .filter(r -> !Long.toString(TipKeys.TIP_INDEX).equals(r.dynamodb().keys().get(TipAttributes.INDEX).n()))
+        .filter(r -> !isTip(r))
         .count();
     assertTrue(batchInserts >= 3, "the tip calved: " + batchInserts + " batches");
     ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), this::take).build();
@@ -172,12 +168,9 @@ class ChangeFeedDeliveryTest {
     for (int k = 0; k < 4; k++) {
       counters.transact(id, c -> List.of(new Incremented(1, "x"), new Incremented(1, "y")));
     }
-    List<Record> records;
-    try (TableStream stream = fixture.stream(FeedFixture.Layout.TIP)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(FeedFixture.Layout.TIP);
     assertTrue(records.stream()
-        .filter(r -> Long.toString(TipKeys.TIP_INDEX).equals(r.dynamodb().keys().get(TipAttributes.INDEX).n()))
+        .filter(ChangeFeedDeliveryTest::isTip)
         .skip(1)
         .allMatch(r -> r.dynamodb().newImage().get(TipAttributes.EVENTS).l().isEmpty()),
         "after the creation, no tip record holds an event");
@@ -228,10 +221,7 @@ class ChangeFeedDeliveryTest {
           }
         })
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(layout)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(layout);
 
     feed.handle("shard-1", records);
 
@@ -280,10 +270,7 @@ class ChangeFeedDeliveryTest {
           }
         })
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(layout)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(layout);
 
     ProjectionFailedException e = assertThrows(ProjectionFailedException.class, () -> feed.handle("shard-1", records));
 
@@ -330,10 +317,7 @@ class ChangeFeedDeliveryTest {
         .retryPolicy(QUICK)
         .listener(listener)
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(layout)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(layout);
     // The batch's read of positions and the delivery's own read of its position are both throttled.
     faults.enqueue(BatchGetItemRequest.class, Fault.THROTTLED);
     faults.enqueue(GetItemRequest.class, Fault.THROTTLED);

@@ -134,9 +134,7 @@ class ChangeFeedUpcastingTest {
     ChangeFeed feed = ChangeFeed.builder(fixture.store)
         .projection("log", now.definition(), recorded -> taken.add(shown(recorded)))
         .build();
-    try (TableStream stream = fixture.stream(layout)) {
-      feed.handle("shard-1", stream.readNewRecords());
-    }
+    feed.handle("shard-1", fixture.records(layout));
 
     List<String> history = FeedFixture.stored(now, id.value()).stream().map(ChangeFeedUpcastingTest::shown).toList();
     assertEquals(4, history.size(), "created, two increments from the split note, the kept note: " + history);
@@ -182,10 +180,7 @@ class ChangeFeedUpcastingTest {
     ChangeFeed feed = ChangeFeed.builder(fixture.store)
         .transactionalProjection("totals", now.definition(), totals)
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(layout)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(layout);
 
     feed.handle("shard-1", records);
     feed.handle("shard-1", records);
@@ -214,9 +209,7 @@ class ChangeFeedUpcastingTest {
     ChangeFeed feed = ChangeFeed.builder(fixture.store)
         .transactionalProjection("totals", now.definition(), failingOnce)
         .build();
-    try (TableStream stream = fixture.stream(FeedFixture.Layout.JOURNAL)) {
-      feed.handle("shard-1", stream.readNewRecords());
-    }
+    feed.handle("shard-1", fixture.records(FeedFixture.Layout.JOURNAL));
 
     assertEquals(3, fromSplit.get(), "the first event once, the second twice: it failed, then it was taken");
     assertEquals(2, totals.total(id.value()));
@@ -237,10 +230,7 @@ class ChangeFeedUpcastingTest {
     ChangeFeed feed = ChangeFeed.builder(faultyStore)
         .transactionalProjection("totals", now.definition(), totals)
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(layout)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(layout);
     // Every commit is applied and its response lost: the creation's, then each part's of the split note.
     faults.enqueue(TransactWriteItemsRequest.class, Fault.LOST_RESPONSE, Fault.LOST_RESPONSE, Fault.LOST_RESPONSE);
 

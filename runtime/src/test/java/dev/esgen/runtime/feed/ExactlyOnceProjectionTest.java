@@ -48,10 +48,7 @@ class ExactlyOnceProjectionTest {
     ChangeFeed feed = ChangeFeed.builder(fixture.store)
         .transactionalProjection("totals", counters.definition(), totals)
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(layout)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(layout);
     List<Record> shuffled = new ArrayList<>(records);
     Collections.shuffle(shuffled, new Random(11));
 
@@ -68,10 +65,7 @@ class ExactlyOnceProjectionTest {
     CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
     List<CounterId> ids = writeCounters(counters, 4, new Random(3));
     CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
-    List<Record> records;
-    try (TableStream stream = fixture.stream(FeedFixture.Layout.JOURNAL)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(FeedFixture.Layout.JOURNAL);
     // Two feeds share no locks, as two processes would not: only the positions' conditions keep them apart.
     CyclicBarrier start = new CyclicBarrier(2);
     List<CompletableFuture<Void>> running = new ArrayList<>();
@@ -105,10 +99,7 @@ class ExactlyOnceProjectionTest {
     ChangeFeed feed = ChangeFeed.builder(faultyStore)
         .transactionalProjection("totals", counters.definition(), totals)
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(FeedFixture.Layout.TIP)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(FeedFixture.Layout.TIP);
     // The first commit is applied but its response lost; so is the update that moves the position past the
     // note, which causes no write of its own.
     faults.enqueue(TransactWriteItemsRequest.class, Fault.LOST_RESPONSE);
@@ -144,10 +135,7 @@ class ExactlyOnceProjectionTest {
             .build()))
         .retryPolicy(RetryPolicy.noRetries())
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(FeedFixture.Layout.JOURNAL)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(FeedFixture.Layout.JOURNAL);
 
     ProjectionFailedException e = assertThrows(ProjectionFailedException.class, () -> feed.handle("shard-1", records));
 
@@ -173,10 +161,7 @@ class ExactlyOnceProjectionTest {
         .transactionalProjection("wide", counters.definition(), recorded -> tooMany)
         .retryPolicy(RetryPolicy.noRetries())
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(FeedFixture.Layout.JOURNAL)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(FeedFixture.Layout.JOURNAL);
 
     ProjectionFailedException e = assertThrows(ProjectionFailedException.class, () -> feed.handle("shard-1", records));
 

@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
@@ -67,6 +68,13 @@ final class FeedFixture {
   /** The stream of the table {@code layout} writes events to, read from its beginning. */
   TableStream stream(Layout layout) {
     return TableStream.of(layout == Layout.JOURNAL ? config.journalTable() : config.tipTable());
+  }
+
+  /** Every record the stream of the table {@code layout} writes events to holds so far, read once. */
+  List<Record> records(Layout layout) {
+    try (TableStream stream = stream(layout)) {
+      return stream.readNewRecords();
+    }
   }
 
   /** Every stored event of stream {@code id}, read back by the repository. */

@@ -60,10 +60,7 @@ class FeedLoggingTest {
         })
         .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)))
         .build();
-    List<Record> records;
-    try (TableStream stream = fixture.stream(FeedFixture.Layout.JOURNAL)) {
-      records = stream.readNewRecords();
-    }
+    List<Record> records = fixture.records(FeedFixture.Layout.JOURNAL);
     logged.list.clear();
 
     assertThrows(ProjectionFailedException.class, () -> feed.handle("shard-1", List.of(records.get(1))));

@@ -38,9 +38,7 @@ class FeedRequestCountTest {
         counters.transact(id, c -> c.increment("x"));
       }
     }
-    try (TableStream stream = fixture.stream(layout)) {
-      return new Written(counters, stream.readNewRecords());
-    }
+    return new Written(counters, fixture.records(layout));
   }
 
   @ParameterizedTest
