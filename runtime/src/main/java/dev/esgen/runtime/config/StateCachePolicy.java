@@ -11,8 +11,10 @@ import java.util.Objects;
  * <p>With the cache, {@code transact} decides on the remembered state and appends conditioned on its
  * version: one request when no other process wrote the stream since, and a rejected write, a reload and
  * a second decision when one did. Nothing is ever written on a stale state, because every append is
- * conditioned on the version it builds on. Loads read through the cache only when a caller asks for it
- * with {@link dev.esgen.runtime.repository.ReadOptions#cachedWithin}.
+ * conditioned on the version it builds on. Loads answer from the cache without a request only when a
+ * caller asks for it with {@link dev.esgen.runtime.repository.ReadOptions#cachedWithin}; every other load
+ * still reads the stream's head, but folds on from the remembered state: on the journal layout it reads
+ * only the events appended since it was remembered, none when no one wrote (one request instead of two).
  *
  * <p>Off by default: it pays when this process is usually the last writer of a stream (requests routed
  * by aggregate id, a single writer per stream); when many processes write the same streams in turn, a

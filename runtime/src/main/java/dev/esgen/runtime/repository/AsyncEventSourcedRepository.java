@@ -444,7 +444,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           return CompletableFuture.completedFuture(Optional.empty());
         }
         String wanted = column.normalize(value);
-        return layout.load(definition, holder.get(), consistency, operation).thenApply(loaded -> loaded
+        return loadStored(holder.get(), consistency, operation).thenApply(loaded -> loaded
             .map(LoadedStream::state)
             .filter(state -> wanted.equals(IndexLookups.normalizedValue(definition, state, column))));
       });
@@ -682,7 +682,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
     if (consistency == ReadConsistency.STRONG) {
       return loadExisting(id, operation);
     }
-    return layout.load(definition, id, consistency, operation).thenCompose(loaded -> {
+    return loadStored(id, consistency, operation).thenCompose(loaded -> {
       if (loaded.isEmpty()) {
         return loadExisting(id, operation);
       }
@@ -743,11 +743,19 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   /** The stream as stored now: a strongly consistent load, remembered in the cache. */
   private CompletableFuture<LoadedStream<A>> loadExisting(I id, OperationRecorder.Operation operation) {
-    return layout.load(definition, id, ReadConsistency.STRONG, operation).thenApply(found -> {
+    return loadStored(id, ReadConsistency.STRONG, operation).thenApply(found -> {
       LoadedStream<A> loaded = existing(id, found);
       cache().remember(definition, idString(id), loaded);
       return loaded;
     });
+  }
+
+  /** As the synchronous repository's: folded on from what the cache remembers where that saves reading. */
+  private CompletableFuture<Optional<LoadedStream<A>>> loadStored(
+      I id, ReadConsistency consistency, OperationRecorder.Operation operation) {
+    Optional<LoadedStream<A>> remembered =
+        cache().enabled() ? cache().find(definition, idString(id)) : Optional.empty();
+    return layout.load(definition, id, consistency, remembered, operation);
   }
 
   /** The stream read as {@code options} say: from the cache if they allow and it has it, else loaded and remembered. */
@@ -759,7 +767,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         return CompletableFuture.completedFuture(cached);
       }
     }
-    return layout.load(definition, id, consistency(options), operation).thenApply(loaded -> {
+    return loadStored(id, consistency(options), operation).thenApply(loaded -> {
       loaded.ifPresent(stream -> cache().remember(definition, idString(id), stream));
       return loaded;
     });

@@ -500,7 +500,7 @@ public abstract class EventSourcedRepository<A, I, E> {
         return Optional.empty();
       }
       String wanted = column.normalize(value);
-      return layout().load(definition, holder.get(), consistency)
+      return loadStored(holder.get(), consistency)
           .map(LoadedStream::state)
           .filter(state -> wanted.equals(IndexLookups.normalizedValue(definition, state, column)));
     });
@@ -835,7 +835,7 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (consistency == ReadConsistency.STRONG) {
       return loadExisting(id);
     }
-    Optional<LoadedStream<A>> loaded = layout().load(definition, id, consistency);
+    Optional<LoadedStream<A>> loaded = loadStored(id, consistency);
     if (loaded.isEmpty()) {
       return loadExisting(id);
     }
@@ -951,7 +951,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /** The stream as stored now: a strongly consistent load, remembered in the cache. */
   private LoadedStream<A> loadExisting(I id) {
-    LoadedStream<A> loaded = existing(id, layout().load(definition, id, ReadConsistency.STRONG));
+    LoadedStream<A> loaded = existing(id, loadStored(id, ReadConsistency.STRONG));
     cache().remember(definition, idString(id), loaded);
     return loaded;
   }
@@ -962,9 +962,19 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (cached.isPresent()) {
       return cached;
     }
-    Optional<LoadedStream<A>> loaded = layout().load(definition, id, consistency(options));
+    Optional<LoadedStream<A>> loaded = loadStored(id, consistency(options));
     loaded.ifPresent(stream -> cache().remember(definition, idString(id), stream));
     return loaded;
+  }
+
+  /**
+   * The stream as stored, read with {@code consistency}; the layout folds on from what the cache remembers
+   * of it where that saves reading and decoding (the same result either way).
+   */
+  private Optional<LoadedStream<A>> loadStored(I id, ReadConsistency consistency) {
+    Optional<LoadedStream<A>> remembered =
+        cache().enabled() ? cache().find(definition, idString(id)) : Optional.empty();
+    return layout().load(definition, id, consistency, remembered);
   }
 
   private Optional<LoadedStream<A>> cachedWithin(I id, ReadOptions options) {

@@ -42,7 +42,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  *
  * <pre>{@code
  * AsyncStorageLayout journal = new AsyncJournalLayout(new RetryingAsyncClient(asyncClient, executor), config, recorder);
- * journal.load(definition, id, ReadConsistency.STRONG, operation).thenAccept(stream -> ...);
+ * journal.load(definition, id, ReadConsistency.STRONG, Optional.empty(), operation).thenAccept(stream -> ...);
  * }</pre>
  */
 public final class AsyncJournalLayout extends AbstractAsyncLayout {
@@ -61,7 +61,7 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
 
   @Override
   public <A, I, E> CompletableFuture<Optional<LoadedStream<A>>> load(AggregateDefinition<A, I, E> definition, I id,
-      ReadConsistency consistency, OperationRecorder.Operation operation) {
+      ReadConsistency consistency, Optional<LoadedStream<A>> remembered, OperationRecorder.Operation operation) {
     String aid = definition.keys().idString(id);
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     boolean consistent = consistency == ReadConsistency.STRONG;
@@ -72,15 +72,19 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
           if (!response.hasItem() || response.item().isEmpty()) {
             return CompletableFuture.completedFuture(Optional.empty());
           }
-          return fromHead(definition, keys, aid, response.item(), consistent, operation).thenApply(Optional::of);
+          return fromHead(definition, keys, aid, response.item(), consistent, remembered, operation)
+              .thenApply(Optional::of);
         });
   }
 
-  /** As the loader's {@code fromHead}: the snapshot of {@code head} and the events after it, folded. */
+  /**
+   * As the loader's {@code fromHead}: the snapshot of {@code head} (or {@code remembered}) and the events
+   * after it, folded.
+   */
   private <A, I, E> CompletableFuture<LoadedStream<A>> fromHead(AggregateDefinition<A, I, E> definition,
       JournalKeys keys, String aid, Map<String, AttributeValue> head, boolean consistent,
-      OperationRecorder.Operation operation) {
-    JournalLoader.HeadFold<A, E> fold = JournalLoader.foldFrom(definition, aid, head);
+      Optional<LoadedStream<A>> remembered, OperationRecorder.Operation operation) {
+    JournalLoader.HeadFold<A, E> fold = JournalLoader.foldFrom(definition, aid, head, remembered);
     if (!fold.needsEvents()) {
       return CompletableFuture.completedFuture(fold.finish());
     }
@@ -111,7 +115,8 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
       for (Map.Entry<String, I> stream : byAid.entrySet()) {
         Map<String, AttributeValue> head = found.get(stream.getKey());
         if (head != null) {
-          folded = folded.thenCompose(done -> fromHead(definition, keys, stream.getKey(), head, consistent, operation))
+          folded = folded.thenCompose(done ->
+                  fromHead(definition, keys, stream.getKey(), head, consistent, Optional.empty(), operation))
               .thenAccept(loadedStream -> loaded.put(stream.getValue(), loadedStream));
         }
       }
@@ -130,7 +135,7 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
       CompletableFuture<Void> folded = CompletableFuture.completedFuture(null);
       for (Map<String, AttributeValue> head : heads.items()) {
         folded = folded.thenCompose(done -> fromHead(definition, keys, head.get(JournalAttributes.AID).s(), head, true,
-            operation)).thenAccept(streams::add);
+            Optional.empty(), operation)).thenAccept(streams::add);
       }
       return folded.thenApply(done -> new Page<>(streams, heads.nextCursor()));
     });

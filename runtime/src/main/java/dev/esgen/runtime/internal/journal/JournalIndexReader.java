@@ -67,7 +67,7 @@ final class JournalIndexReader {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     Page<Map<String, AttributeValue>> heads = listing(definition).page(page, (shard, start, limit) ->
         query(listQuery(config, definition, shard, start, limit)));
-    return heads.map(head -> loader.fromHead(definition, keys, head.get(AID).s(), head, true));
+    return heads.map(head -> loader.fromHead(definition, keys, head.get(AID).s(), head, true, Optional.empty()));
   }
 
   /** The listing of {@code definition}'s head rows, shard by shard. */

@@ -57,14 +57,19 @@ final class JournalLoader {
     this.headReader = new ConsistentBatchReader(client, config.snapshotTable(), recorder::currentBudget);
   }
 
-  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id, boolean consistent) {
+  /**
+   * The stream of {@code id}, empty when none is stored: its head row, then the events after its snapshot,
+   * or after {@code remembered} where that is nearer the end (see {@link #foldFrom}).
+   */
+  <A, I, E> Optional<LoadedStream<A>> load(
+      AggregateDefinition<A, I, E> definition, I id, boolean consistent, Optional<LoadedStream<A>> remembered) {
     String aid = definition.keys().idString(id);
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     Map<String, AttributeValue> head = readHead(keys, aid, consistent);
     if (head.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(fromHead(definition, keys, aid, head, consistent));
+    return Optional.of(fromHead(definition, keys, aid, head, consistent, remembered));
   }
 
   /**
@@ -107,7 +112,7 @@ final class JournalLoader {
     byAid.forEach((aid, id) -> {
       Map<String, AttributeValue> head = heads.get(aid);
       if (head != null) {
-        loaded.put(id, fromHead(definition, keys, aid, head, consistent));
+        loaded.put(id, fromHead(definition, keys, aid, head, consistent, Optional.empty()));
       }
     });
     return loaded;
@@ -134,16 +139,16 @@ final class JournalLoader {
   }
 
   /**
-   * The stream whose head row is {@code head}: its snapshot plus, when behind, the events after it, read
-   * strongly consistent if {@code consistent}. A snapshot written by other code (another fingerprint) is
-   * not even decoded: the state is folded from the first event, and the position asks the next append
-   * for a fresh snapshot.
+   * The stream whose head row is {@code head}: its snapshot (or {@code remembered}, as {@link #foldFrom}
+   * says) plus, when behind, the events after it, read strongly consistent if {@code consistent}. A
+   * snapshot written by other code (another fingerprint) is not even decoded: the state is folded from
+   * the first event, and the position asks the next append for a fresh snapshot.
    *
    * @throws StaleSnapshotException when such a snapshot cannot be rebuilt because events are missing
    */
   <A, I, E> LoadedStream<A> fromHead(AggregateDefinition<A, I, E> definition, JournalKeys keys, String aid,
-      Map<String, AttributeValue> head, boolean consistent) {
-    HeadFold<A, E> fold = foldFrom(definition, aid, head);
+      Map<String, AttributeValue> head, boolean consistent, Optional<LoadedStream<A>> remembered) {
+    HeadFold<A, E> fold = foldFrom(definition, aid, head, remembered);
     if (fold.needsEvents()) {
       try {
         forEachEvent(definition, keys, aid, fold.from(), fold.to(), consistent, fold);
@@ -158,9 +163,15 @@ final class JournalLoader {
    * Starts folding the stream whose head row is {@code head}: checks the row and decodes its snapshot,
    * unless it is stale. The events after the snapshot, {@link HeadFold#from()} to {@link HeadFold#to()},
    * are then visited in order, and {@link HeadFold#finish()} gives the stream.
+   *
+   * <p>{@code remembered} is a state this store folded earlier (the state cache's), at seq_nr {@code n}.
+   * Events are never rewritten, so it is the stream's state at {@code n} whatever was appended since.
+   * When {@code n} is at or after the usable snapshot and not after the last event, the fold starts from
+   * it instead: the snapshot is not decoded, only events {@code n + 1} onwards are read, and none when
+   * nothing was appended since.
    */
-  static <A, I, E> HeadFold<A, E> foldFrom(
-      AggregateDefinition<A, I, E> definition, String aid, Map<String, AttributeValue> head) {
+  static <A, I, E> HeadFold<A, E> foldFrom(AggregateDefinition<A, I, E> definition, String aid,
+      Map<String, AttributeValue> head, Optional<LoadedStream<A>> remembered) {
     long snapshotSeqNr = headNumber(definition, aid, head, SEQ_NR);
     long lastSeqNr = headNumber(definition, aid, head, LAST_SEQ_NR);
     long version = headNumber(definition, aid, head, VERSION);
@@ -174,10 +185,15 @@ final class JournalLoader {
     // Without a usable snapshot (the first one was too large to store, or it is stale) the state is
     // folded from the first event.
     boolean usable = hasSnapshot && !stale;
-    A state = usable ? decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe()) : null;
+    long snapshotFolded = usable ? snapshotSeqNr : 0;
     JournalPosition position = new JournalPosition(snapshotSeqNr, retained(head), stale, ItemSize.ofEach(head));
-    return new HeadFold<>(definition, aid, state, usable ? snapshotSeqNr : 0, lastSeqNr, version, hasSnapshot,
-        stale, position);
+    if (remembered.isPresent() && remembered.get().canResumeFold(snapshotFolded, lastSeqNr, version)) {
+      LoadedStream<A> start = remembered.get();
+      return new HeadFold<>(definition, aid, start.state(), start.seqNr(), lastSeqNr, version, hasSnapshot, stale,
+          position);
+    }
+    A state = usable ? decodeSnapshot(definition, aid, snapshotSeqNr, payload.b().asByteArrayUnsafe()) : null;
+    return new HeadFold<>(definition, aid, state, snapshotFolded, lastSeqNr, version, hasSnapshot, stale, position);
   }
 
   /** A stream being folded from its head row: the snapshot, then each event after it, in seq_nr order. */

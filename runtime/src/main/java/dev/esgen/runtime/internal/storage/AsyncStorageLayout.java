@@ -23,15 +23,18 @@ import java.util.concurrent.CompletableFuture;
  *
  * <pre>{@code
  * AsyncStorageLayout layout = asyncStore.layoutFor(definition);
- * layout.load(definition, id, ReadConsistency.STRONG, operation)
+ * layout.load(definition, id, ReadConsistency.STRONG, Optional.empty(), operation)
  *     .thenCompose(current -> layout.append(new AppendRequest<>(definition, id, current, events, next), operation));
  * }</pre>
  */
 public interface AsyncStorageLayout {
 
-  /** As {@link StorageLayout#load(AggregateDefinition, Object, ReadConsistency)}. */
-  <A, I, E> CompletableFuture<Optional<LoadedStream<A>>> load(
-      AggregateDefinition<A, I, E> definition, I id, ReadConsistency consistency, OperationRecorder.Operation operation);
+  /**
+   * As {@link StorageLayout#load(AggregateDefinition, Object, ReadConsistency, Optional)}: folds on from
+   * {@code remembered} where that saves reading or decoding.
+   */
+  <A, I, E> CompletableFuture<Optional<LoadedStream<A>>> load(AggregateDefinition<A, I, E> definition, I id,
+      ReadConsistency consistency, Optional<LoadedStream<A>> remembered, OperationRecorder.Operation operation);
 
   /**
    * As {@link StorageLayout#append}: an append of unknown outcome is settled by reading back its append

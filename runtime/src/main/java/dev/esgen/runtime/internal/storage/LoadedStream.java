@@ -23,4 +23,15 @@ public record LoadedStream<A>(A state, long version, long seqNr, StreamPosition 
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(position, "position");
   }
+
+  /**
+   * Whether a load may fold on from this stream, remembered earlier, rather than from the snapshot at
+   * {@code snapshotSeqNr} (0 when there is none to use) of the stream as read now, whose last event is
+   * {@code lastSeqNr} at {@code version}: it is no further back than that snapshot and not past the
+   * stream's end. Events are never rewritten, so a state folded to seq_nr {@code n} is the stream's state
+   * at {@code n} whatever was appended since.
+   */
+  public boolean canResumeFold(long snapshotSeqNr, long lastSeqNr, long version) {
+    return seqNr >= snapshotSeqNr && seqNr <= lastSeqNr && this.version <= version;
+  }
 }

@@ -50,6 +50,18 @@ public interface StorageLayout {
   }
 
   /**
+   * As {@link #load(AggregateDefinition, Object, ReadConsistency)}, given {@code remembered}, the stream as
+   * this store last read or wrote it (its state cache's entry): where that is no further back than the
+   * stream's snapshot (see {@link LoadedStream#canResumeFold}), the layout folds on from it and reads and
+   * decodes only what was appended since. The result is the same either way; a layout that gains nothing
+   * by it ignores it: this default.
+   */
+  default <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id,
+      ReadConsistency consistency, Optional<LoadedStream<A>> remembered) {
+    return load(definition, id, consistency);
+  }
+
+  /**
    * Appends the request's events in one atomic write conditioned on the stream still being at the
    * version it was loaded at (or not existing, for a request without a current stream). The request's
    * append id is stored with its first event, and its command id, if any, as a command record in the same

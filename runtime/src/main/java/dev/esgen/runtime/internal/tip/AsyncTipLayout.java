@@ -47,7 +47,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  *
  * <pre>{@code
  * AsyncStorageLayout tip = new AsyncTipLayout(new RetryingAsyncClient(asyncClient, executor), config, recorder);
- * tip.load(definition, id, ReadConsistency.STRONG, operation).thenAccept(stream -> ...);
+ * tip.load(definition, id, ReadConsistency.STRONG, Optional.empty(), operation).thenAccept(stream -> ...);
  * }</pre>
  */
 public final class AsyncTipLayout extends AbstractAsyncLayout {
@@ -66,7 +66,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
 
   @Override
   public <A, I, E> CompletableFuture<Optional<LoadedStream<A>>> load(AggregateDefinition<A, I, E> definition, I id,
-      ReadConsistency consistency, OperationRecorder.Operation operation) {
+      ReadConsistency consistency, Optional<LoadedStream<A>> remembered, OperationRecorder.Operation operation) {
     String aid = definition.keys().idString(id);
     String stream = new TipKeys(definition.name()).streamName(aid);
     return CompletableFutures.translateFailure(
@@ -76,15 +76,15 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
           if (!response.hasItem() || response.item().isEmpty()) {
             return CompletableFuture.completedFuture(Optional.empty());
           }
-          return fromTip(definition, aid, response.item(), operation).thenApply(Optional::of);
+          return fromTip(definition, aid, response.item(), remembered, operation).thenApply(Optional::of);
         });
   }
 
   /** As the loader's {@code fromTip}: the snapshot, the batches it does not cover, the tip's events, folded. */
   private <A, E> CompletableFuture<LoadedStream<A>> fromTip(AggregateDefinition<A, ?, E> definition, String aid,
-      Map<String, AttributeValue> tip, OperationRecorder.Operation operation) {
+      Map<String, AttributeValue> tip, Optional<LoadedStream<A>> remembered, OperationRecorder.Operation operation) {
     return CompletableFutures.start(() -> {
-      TipLoader.TipFold<A, E> fold = TipLoader.foldFrom(config, definition, aid, tip);
+      TipLoader.TipFold<A, E> fold = TipLoader.foldFrom(config, definition, aid, tip, remembered);
       return batches(fold, fold.firstPage(), operation).thenApply(done -> fold.finish());
     });
   }
@@ -116,7 +116,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
               Map<String, AttributeValue> tip = found.get(stream.getKey());
               if (tip != null) {
                 String aid = definition.keys().idString(stream.getValue());
-                folded = folded.thenCompose(done -> fromTip(definition, aid, tip, operation))
+                folded = folded.thenCompose(done -> fromTip(definition, aid, tip, Optional.empty(), operation))
                     .thenAccept(loadedStream -> loaded.put(stream.getValue(), loadedStream));
               }
             }

@@ -66,13 +66,19 @@ public final class TipLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
-    return loader.load(definition, id, true);
+    return loader.load(definition, id, true, Optional.empty());
   }
 
   @Override
   public <A, I, E> Optional<LoadedStream<A>> load(
       AggregateDefinition<A, I, E> definition, I id, ReadConsistency consistency) {
-    return loader.load(definition, id, consistency == ReadConsistency.STRONG);
+    return loader.load(definition, id, consistency == ReadConsistency.STRONG, Optional.empty());
+  }
+
+  @Override
+  public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id,
+      ReadConsistency consistency, Optional<LoadedStream<A>> remembered) {
+    return loader.load(definition, id, consistency == ReadConsistency.STRONG, remembered);
   }
 
   @Override

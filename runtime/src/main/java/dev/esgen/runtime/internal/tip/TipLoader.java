@@ -63,14 +63,19 @@ final class TipLoader {
     this.tipReader = new ConsistentBatchReader(client, config.tipTable(), recorder::currentBudget);
   }
 
-  <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id, boolean consistent) {
+  /**
+   * The stream of {@code id}, empty when none is stored: its tip, and the batches only when neither its
+   * snapshot nor {@code remembered} covers them (see {@link TipFold}).
+   */
+  <A, I, E> Optional<LoadedStream<A>> load(
+      AggregateDefinition<A, I, E> definition, I id, boolean consistent, Optional<LoadedStream<A>> remembered) {
     String aid = definition.keys().idString(id);
     String stream = new TipKeys(definition.name()).streamName(aid);
     Map<String, AttributeValue> tip = readTip(stream, consistent);
     if (tip.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(fromTip(definition, aid, tip));
+    return Optional.of(fromTip(definition, aid, tip, remembered));
   }
 
   /**
@@ -170,7 +175,7 @@ final class TipLoader {
     byStream.forEach((stream, id) -> {
       Map<String, AttributeValue> tip = tips.get(stream);
       if (tip != null) {
-        loaded.put(id, fromTip(definition, definition.keys().idString(id), tip));
+        loaded.put(id, fromTip(definition, definition.keys().idString(id), tip, Optional.empty()));
       }
     });
     return loaded;
@@ -213,8 +218,8 @@ final class TipLoader {
    * @throws StaleSnapshotException when a snapshot of other code cannot be rebuilt because events are missing
    */
   private <A, I, E> LoadedStream<A> fromTip(AggregateDefinition<A, I, E> definition, String aid,
-      Map<String, AttributeValue> tip) {
-    TipFold<A, E> fold = foldFrom(config, definition, aid, tip);
+      Map<String, AttributeValue> tip, Optional<LoadedStream<A>> remembered) {
+    TipFold<A, E> fold = foldFrom(config, definition, aid, tip, remembered);
     Optional<QueryRequest> page = fold.firstPage();
     while (page.isPresent()) {
       page = fold.visit(query(page.get()));
@@ -222,10 +227,13 @@ final class TipLoader {
     return fold.finish();
   }
 
-  /** The fold of the stream whose tip is {@code tip}, checked and its snapshot decoded, before any batch is read. */
+  /**
+   * The fold of the stream whose tip is {@code tip}, checked and its snapshot decoded (unless it starts
+   * from {@code remembered}), before any batch is read.
+   */
   static <A, E> TipFold<A, E> foldFrom(StoreConfig config, AggregateDefinition<A, ?, E> definition, String aid,
-      Map<String, AttributeValue> tip) {
-    return new TipFold<>(config, definition, aid, tip);
+      Map<String, AttributeValue> tip, Optional<LoadedStream<A>> remembered) {
+    return new TipFold<>(config, definition, aid, tip, remembered);
   }
 
   /**
@@ -234,6 +242,11 @@ final class TipLoader {
    * batches included, and the next append rewrites it), then the batches the snapshot does not cover,
    * read newest first and only as far back as needed, then the tip's events. The caller sends each
    * {@link #firstPage()} and {@link #visit} answer, then takes {@link #finish()}.
+   *
+   * <p>Given the stream as this store last read or wrote it (the state cache's entry) at seq_nr
+   * {@code n}, no further back than the usable snapshot and not past the tip's last event, the fold
+   * starts from that state instead ({@link LoadedStream#canResumeFold}): the snapshot is not decoded, and
+   * only events {@code n + 1} onwards are read and folded.
    *
    * <p>Batches are keyed by their first event's index, all below the tip's first event {@code base}; a
    * batch a concurrent writer calves after the tip was read starts at {@code base} or later and is left
@@ -259,7 +272,7 @@ final class TipLoader {
     private long end;
 
     private TipFold(StoreConfig config, AggregateDefinition<A, ?, E> definition, String aid,
-        Map<String, AttributeValue> tip) {
+        Map<String, AttributeValue> tip, Optional<LoadedStream<A>> remembered) {
       this.config = config;
       this.stream = tip.get(STREAM).s();
       this.definition = definition;
@@ -273,7 +286,6 @@ final class TipLoader {
         throw new CorruptStreamException(definition.name(), aid, "the tip holds " + events.size() + " events and "
             + cases.size() + " types but says the stream has " + next + " events");
       }
-      A state = null;
       long snapshotAt = 0;
       long stale = 0;
       AttributeValue unfold = tip.get(UNFOLD);
@@ -285,14 +297,18 @@ final class TipLoader {
         }
         if (SnapshotFingerprint.matches(definition, unfold.m().get(SCHEMA))) {
           snapshotAt = taken;
-          state = decodeSnapshot(definition, aid, snapshotAt, unfold.m().get(DATA));
         } else {
           stale = taken;
         }
       }
-      this.snapshot = state;
-      this.from = snapshotAt;
       this.staleAt = stale;
+      if (remembered.isPresent() && remembered.get().canResumeFold(snapshotAt, next, version)) {
+        this.snapshot = remembered.get().state();
+        this.from = remembered.get().seqNr();
+      } else {
+        this.snapshot = snapshotAt > 0 ? decodeSnapshot(definition, aid, snapshotAt, unfold.m().get(DATA)) : null;
+        this.from = snapshotAt;
+      }
       this.end = base;
     }
 
