@@ -268,6 +268,17 @@ final class Report {
     }
     line("\nWith the cache over without: journal **%.2f×**, tip **%.2f×** the commands/s.",
         results.stateCache().speedUp(LayoutKind.JOURNAL), results.stateCache().speedUp(LayoutKind.TIP));
+    line("\nThen, taking turns as above, `load(id)` (strongly consistent) of the same streams, which the"
+        + " cached side wrote last: it still reads the head, and folds on from the state it remembers instead of"
+        + " decoding the snapshot and reading the events after it.\n");
+    md.append("| layout | state cache | loads/s | p50 ms | requests per load | RCU per load |\n");
+    md.append("|---|---|---|---|---|---|\n");
+    for (StateCacheBenchmark.Result r : results.stateCache().sides()) {
+      row("%s", "%s | %.0f | %.2f | %s | %s", r.layout().name().toLowerCase(Locale.ROOT), r.cached() ? "on" : "off",
+          r.loadsPerSecond(), r.loadP50Millis(), num(r.requestsPerLoad()), num(r.readUnitsPerLoad()));
+    }
+    line("\nWith the cache over without: journal **%.2f×**, tip **%.2f×** the loads/s.",
+        results.stateCache().loadSpeedUp(LayoutKind.JOURNAL), results.stateCache().loadSpeedUp(LayoutKind.TIP));
   }
 
   private void async() {

@@ -69,6 +69,13 @@ public final class Scenario {
         }
         System.out.printf("with / without the cache: journal %.2f, tip %.2f%n", cache.speedUp(LayoutKind.JOURNAL),
             cache.speedUp(LayoutKind.TIP));
+        System.out.println("| layout | state cache | loads/s | p50 ms | requests per load | RCU per load |");
+        for (StateCacheBenchmark.Result r : cache.sides()) {
+          System.out.printf("| %s | %s | %.0f | %.2f | %.2f | %.2f |%n", r.layout(), r.cached() ? "on" : "off",
+              r.loadsPerSecond(), r.loadP50Millis(), r.requestsPerLoad(), r.readUnitsPerLoad());
+        }
+        System.out.printf("loads with / without the cache: journal %.2f, tip %.2f%n",
+            cache.loadSpeedUp(LayoutKind.JOURNAL), cache.loadSpeedUp(LayoutKind.TIP));
       } else if (args[0].equals("feed")) {
         System.out.println("| layout | delivery | batches | requests / event | RCU / event | WCU / event | gap reads"
             + " | events/s | lost / doubled |");

@@ -277,6 +277,22 @@ class BenchSuiteSmokeTest {
   }
 
   @Test
+  void withTheStateCacheALoadOfAStreamNoOneElseWroteReadsOnlyItsHead() {
+    for (LayoutKind layout : LayoutKind.values()) {
+      StateCacheBenchmark.Result cached = results.stateCache().of(layout, true);
+      StateCacheBenchmark.Result plain = results.stateCache().of(layout, false);
+      assertTrue(cached.loads() > 0 && cached.loadsPerSecond() > 0 && plain.loadsPerSecond() > 0, layout.name());
+      assertEquals(1.0, cached.requestsPerLoad(), layout + " with the cache: the head or tip only");
+      assertTrue(cached.readUnitsPerLoad() <= plain.readUnitsPerLoad(), layout + ": " + cached.readUnitsPerLoad()
+          + " RCU with the cache, " + plain.readUnitsPerLoad() + " without");
+    }
+    // Every journal stream has an event after its snapshot (the Cart snapshots every 1,000 events).
+    assertEquals(2.0, results.stateCache().of(LayoutKind.JOURNAL, false).requestsPerLoad(),
+        "journal without the cache: the head row, then the events after the snapshot");
+    assertEquals(1.0, results.stateCache().of(LayoutKind.TIP, false).requestsPerLoad(), "tip: its snapshot is current");
+  }
+
+  @Test
   void processorOverheadIsMeasured() {
     CompileTimeBenchmark.Result compile = results.compile();
     // One file per aggregate: the parts of its definition are nested in the repository.

@@ -25,7 +25,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * {@code transact} by the only writer of its streams, one thread, on a store with the state cache and on
  * one without, per layout: with the cache a command decides on the state the store last wrote and sends
  * only its append; without, it loads first. The two sides take turns in rounds (each starting one round),
- * on {@value #STREAMS} streams each, created before the clock starts.
+ * on {@value #STREAMS} streams each, created before the clock starts. Then, in the same turns, strongly
+ * consistent {@code load}s of those streams: with the cache the store still reads the head, but folds on
+ * from the state it remembers instead of reading the events after the snapshot.
  */
 public final class StateCacheBenchmark {
 
@@ -45,9 +47,12 @@ public final class StateCacheBenchmark {
    *
    * @param commandsPerSecond commands over the sum of their latencies
    * @param applied whether every stream ended at the version its commands lead to
+   * @param loads the strongly consistent loads measured after the commands
+   * @param readUnitsPerLoad read capacity units per load, as DynamoDB Local reported them
    */
   public record Result(LayoutKind layout, boolean cached, int commands, double commandsPerSecond, double p50Millis,
-      double requestsPerCommand, boolean applied) {}
+      double requestsPerCommand, boolean applied, int loads, double loadsPerSecond, double loadP50Millis,
+      double requestsPerLoad, double readUnitsPerLoad) {}
 
   /** Both sides of both layouts. */
   public record Results(List<Result> sides) {
@@ -59,6 +64,11 @@ public final class StateCacheBenchmark {
     /** Commands/s with the cache over those without, on {@code layout}: the target is at least 1.8. */
     public double speedUp(LayoutKind layout) {
       return of(layout, true).commandsPerSecond() / of(layout, false).commandsPerSecond();
+    }
+
+    /** Loads/s with the cache over those without, on {@code layout}. */
+    public double loadSpeedUp(LayoutKind layout) {
+      return of(layout, true).loadsPerSecond() / of(layout, false).loadsPerSecond();
     }
   }
 
@@ -88,6 +98,13 @@ public final class StateCacheBenchmark {
         first.measured(perRound);
         second.measured(perRound);
       }
+      Warmup.inTurns(settings.e2eWarmupCalls(), perRound, cached::loadsUntimed, plain::loadsUntimed);
+      for (int round = 0; round < settings.e2eRounds(); round++) {
+        Side first = round % 2 == 0 ? cached : plain;
+        Side second = first == cached ? plain : cached;
+        first.measuredLoads(perRound);
+        second.measuredLoads(perRound);
+      }
       return List.of(plain.result(), cached.result());
     }
   }
@@ -100,10 +117,15 @@ public final class StateCacheBenchmark {
     private final CartRepository carts;
     private final List<CartId> streams = new ArrayList<>();
     private final Latencies latencies;
+    private final Latencies loadLatencies;
     private long nanos;
     private long requests;
     private int commands;
     private int sent;
+    private long loadNanos;
+    private long loadRequests;
+    private double loadReadUnits;
+    private int loads;
 
     Side(LayoutKind layout, boolean cached, Meter meter, DynamoDbEventStore store) {
       this.layout = layout;
@@ -113,6 +135,7 @@ public final class StateCacheBenchmark {
           ? CartRepository.withDefinition(store, CartVariants.tip(CartRepository.definition(store.objectMapper())))
           : new CartRepository(store);
       this.latencies = new Latencies(settings.e2eCallsPerRound() * settings.e2eRounds());
+      this.loadLatencies = new Latencies(settings.e2eCallsPerRound() * settings.e2eRounds());
       for (int i = 0; i < STREAMS; i++) {
         CartId id = CartId.random();
         carts.create(CartOpened.of(id, "state-cache-benchmark"));
@@ -139,6 +162,27 @@ public final class StateCacheBenchmark {
       }
     }
 
+    void measuredLoads(int calls) {
+      Meter.Reading before = meter.read();
+      for (int i = 0; i < calls; i++) {
+        long start = System.nanoTime();
+        carts.load(streams.get(i % STREAMS));
+        long elapsed = System.nanoTime() - start;
+        loadLatencies.add(elapsed);
+        loadNanos += elapsed;
+      }
+      Meter.Reading read = meter.read().minus(before);
+      loadRequests += read.requests();
+      loadReadUnits += read.readUnits();
+      loads += calls;
+    }
+
+    void loadsUntimed(int calls) {
+      for (int i = 0; i < calls; i++) {
+        carts.load(streams.get(i % STREAMS));
+      }
+    }
+
     private void transactNext() {
       carts.transact(streams.get(sent++ % STREAMS), cart -> cart.add("SKU-1", 1, 100));
     }
@@ -150,7 +194,8 @@ public final class StateCacheBenchmark {
         applied &= carts.loadVersioned(streams.get(i)).version() == 1 + commandsOnStream;
       }
       return new Result(layout, cached, commands, commands / (nanos / 1e9), latencies.percentileMillis(50),
-          (double) requests / commands, applied);
+          (double) requests / commands, applied, loads, loads / (loadNanos / 1e9), loadLatencies.percentileMillis(50),
+          (double) loadRequests / loads, loadReadUnits / loads);
     }
   }
 }

@@ -396,7 +396,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       }
       CompletableFuture<Map<I, LoadedStream<A>>> loaded = missing.isEmpty()
           ? CompletableFuture.completedFuture(Map.of())
-          : layout.loadAll(definition, missing, consistency(options), operation);
+          : layout.loadAll(definition, missing, consistency(options), cache().findEach(definition, missing), operation);
       return loaded.thenApply(read -> {
         read.forEach((id, stream) -> cache().remember(definition, idString(id), stream));
         Map<I, A> found = new LinkedHashMap<>();
@@ -516,7 +516,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       return CompletableFuture.completedFuture(new Page<>(List.of(), Optional.empty()));
     }
     return layout.findIndexed(definition, column, value, page, operation).thenCompose(ids -> layout
-        .loadAll(definition, ids.items(), consistency(ReadOptions.defaults()), operation)
+        .loadAll(definition, ids.items(), consistency(ReadOptions.defaults()), cache().findEach(definition, ids.items()),
+            operation)
         .thenApply(loaded -> {
           List<A> items = new ArrayList<>();
           for (LoadedStream<A> stream : loaded.values()) {
@@ -753,8 +754,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   /** As the synchronous repository's: folded on from what the cache remembers where that saves reading. */
   private CompletableFuture<Optional<LoadedStream<A>>> loadStored(
       I id, ReadConsistency consistency, OperationRecorder.Operation operation) {
-    Optional<LoadedStream<A>> remembered =
-        cache().enabled() ? cache().find(definition, idString(id)) : Optional.empty();
+    Optional<LoadedStream<A>> remembered = cache().findById(definition, id);
     return layout.load(definition, id, consistency, remembered, operation);
   }
 

@@ -456,7 +456,7 @@ public abstract class EventSourcedRepository<A, I, E> {
       }
       Map<I, LoadedStream<A>> loaded = missing.isEmpty()
           ? Map.of()
-          : layout().loadAll(definition, missing, consistency(options));
+          : layout().loadAll(definition, missing, consistency(options), cache().findEach(definition, missing));
       loaded.forEach((id, stream) -> cache().remember(definition, idString(id), stream));
       Map<I, A> found = new LinkedHashMap<>();
       for (I id : ids) {
@@ -564,7 +564,8 @@ public abstract class EventSourcedRepository<A, I, E> {
     }
     return record("listBy" + column.name(), attempts -> {
       Page<I> ids = layout().findIndexed(definition, column, value, page);
-      Map<I, LoadedStream<A>> loaded = layout().loadAll(definition, ids.items(), consistency(ReadOptions.defaults()));
+      Map<I, LoadedStream<A>> loaded = layout().loadAll(
+          definition, ids.items(), consistency(ReadOptions.defaults()), cache().findEach(definition, ids.items()));
       List<A> items = new ArrayList<>();
       for (LoadedStream<A> stream : loaded.values()) {
         if (value.equals(definition.indexColumns().values(stream.state()).get(column.name()))) {
@@ -972,8 +973,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * of it where that saves reading and decoding (the same result either way).
    */
   private Optional<LoadedStream<A>> loadStored(I id, ReadConsistency consistency) {
-    Optional<LoadedStream<A>> remembered =
-        cache().enabled() ? cache().find(definition, idString(id)) : Optional.empty();
+    Optional<LoadedStream<A>> remembered = cache().findById(definition, id);
     return layout().load(definition, id, consistency, remembered);
   }
 

@@ -30,6 +30,7 @@ import dev.esgen.runtime.testing.CounterLayout;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -132,26 +133,61 @@ class CachedLoadTest {
     assertEquals(3, other.counters.load(id).value());
   }
 
+  @ParameterizedTest
+  @EnumSource(CounterLayout.class)
+  void aFindAllReadsTheEventsOnlyOfStreamsTheCacheDoesNotHoldAtTheirEnd(CounterLayout layout) {
+    Process cached = new Process(layout, CACHE);
+    Process plain = new Process(layout, StateCachePolicy.disabled());
+    CounterId remembered = CounterId.random();
+    CounterId changed = CounterId.random();
+    for (CounterId id : List.of(remembered, changed)) {
+      cached.counters.create(new CounterCreated(id, "c"));
+      for (int i = 0; i < 6; i++) {
+        cached.counters.transact(id, counter -> List.of(new Noted(LONG_NOTE)));
+      }
+    }
+    plain.counters.transact(changed, counter -> counter.increment("other"));
+
+    Map<CounterId, Counter> stored = plain.counters.findAll(List.of(remembered, changed));
+    OperationMetrics withoutCache = plain.last();
+    Map<CounterId, Counter> found = cached.counters.findAll(List.of(remembered, changed));
+    OperationMetrics withCache = cached.last();
+
+    assertEquals(stored, found);
+    assertEquals(1, found.get(changed).value());
+    assertEquals(3, withoutCache.requests(), "the heads, then the events of each stream after its snapshot");
+    // The journal queries the other process's event; the tip holds it (events 5 to 8), so the tips are all.
+    assertEquals(layout == CounterLayout.JOURNAL ? 2 : 1, withCache.requests(),
+        "the heads, then what another process wrote after the remembered state, if it is not in the head");
+    assertTrue(withCache.readCapacityUnits() < withoutCache.readCapacityUnits());
+  }
+
   @Test
-  void aRememberedStateBehindTheTipsEventsIsFoldedOnWithTheBatchesAfterIt() {
+  void aRememberedStateBehindTheTipsEventsReadsOnlyTheNewestBatches() {
     Process cached = new Process(CounterLayout.TIP, CACHE);
     Process other = new Process(CounterLayout.TIP, StateCachePolicy.disabled());
     CounterId id = CounterId.random();
     cached.counters.create(new CounterCreated(id, "c"));
-    cached.counters.transact(id, counter -> List.of(new Noted("remembered")));
-    for (int i = 0; i < 9; i++) {     // events 3 to 11: calved into batches twice, the tip holds 9 to 11
+    for (int i = 0; i < 24; i++) {   // events 2 to 25: six batches of four, then the tip holds event 25
+      cached.counters.transact(id, counter -> List.of(new Noted(LONG_NOTE)));
+    }
+    for (int i = 0; i < 4; i++) {    // events 26 to 29: 25 to 28 calved into a batch, the tip holds 29
       other.counters.transact(id, counter -> counter.increment("other-" + counter.value()));
     }
 
     Versioned<Counter> stored = other.counters.loadVersioned(id);
     OperationMetrics withoutCache = other.last();
     Versioned<Counter> loaded = cached.counters.loadVersioned(id, ReadOptions.strong());
+    OperationMetrics withCache = cached.last();
 
     assertEquals(stored, loaded);
-    assertEquals(9, loaded.state().value());
-    assertEquals(1, loaded.state().notes());
-    assertTrue(withoutCache.requests() >= 2, "the tip and its batches");
-    assertTrue(cached.last().requests() <= withoutCache.requests());
+    assertEquals(4, loaded.state().value());
+    assertEquals(24, loaded.state().notes());
+    assertEquals(2, withoutCache.requests(), "the tip, then every batch");
+    assertEquals(2, withCache.requests(), "the tip, then the batches after the remembered event");
+    // Events 26 to 28 are in the batches: at most three batches are asked for, not the 24 notes' six.
+    assertTrue(withCache.readCapacityUnits() <= withoutCache.readCapacityUnits() / 2,
+        withCache.readCapacityUnits() + " RCU with the cache, " + withoutCache.readCapacityUnits() + " without");
   }
 
   @Test

@@ -9,6 +9,9 @@ import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -84,6 +87,26 @@ public final class StateCache {
   /** The remembered stream of {@code aid}, however old (within the policy's age). */
   public <A> Optional<LoadedStream<A>> find(AggregateDefinition<A, ?, ?> definition, String aid) {
     return find(definition, aid, null);
+  }
+
+  /**
+   * The remembered stream of {@code id}, however old (within the policy's age); its id string is built
+   * only when this cache keeps anything.
+   */
+  public <A, I> Optional<LoadedStream<A>> findById(AggregateDefinition<A, I, ?> definition, I id) {
+    return entries == null ? Optional.empty() : find(definition, definition.keys().idString(id));
+  }
+
+  /** The remembered streams of those of {@code ids} this cache holds, by id. */
+  public <A, I> Map<I, LoadedStream<A>> findEach(AggregateDefinition<A, I, ?> definition, Collection<I> ids) {
+    if (entries == null) {
+      return Map.of();
+    }
+    Map<I, LoadedStream<A>> found = new HashMap<>();
+    for (I id : ids) {
+      findById(definition, id).ifPresent(stream -> found.put(id, stream));
+    }
+    return found;
   }
 
   /** The remembered stream of {@code aid} if it was remembered at most {@code maxAge} ago. */

@@ -101,7 +101,8 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
    */
   @Override
   public <A, I, E> CompletableFuture<Map<I, LoadedStream<A>>> loadAll(AggregateDefinition<A, I, E> definition,
-      Collection<I> ids, ReadConsistency consistency, OperationRecorder.Operation operation) {
+      Collection<I> ids, ReadConsistency consistency, Map<I, LoadedStream<A>> remembered,
+      OperationRecorder.Operation operation) {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     boolean consistent = consistency == ReadConsistency.STRONG;
     Map<String, I> byAid = JournalLoader.byAid(definition, ids);
@@ -115,8 +116,9 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
       for (Map.Entry<String, I> stream : byAid.entrySet()) {
         Map<String, AttributeValue> head = found.get(stream.getKey());
         if (head != null) {
+          Optional<LoadedStream<A>> start = Optional.ofNullable(remembered.get(stream.getValue()));
           folded = folded.thenCompose(done ->
-                  fromHead(definition, keys, stream.getKey(), head, consistent, Optional.empty(), operation))
+                  fromHead(definition, keys, stream.getKey(), head, consistent, start, operation))
               .thenAccept(loadedStream -> loaded.put(stream.getValue(), loadedStream));
         }
       }

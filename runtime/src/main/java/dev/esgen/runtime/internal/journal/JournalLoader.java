@@ -98,10 +98,11 @@ final class JournalLoader {
    * The streams of {@code ids} that exist: their head rows by {@code BatchGetItem} (strongly consistent
    * if {@code consistent}, 100 keys per call, unprocessed keys asked for again as
    * {@link ConsistentBatchReader} says), then a journal query only for each stream whose snapshot is older
-   * than its last event. The map follows the order of {@code ids}.
+   * than its last event and that {@code remembered} does not hold at its end (see {@link #foldFrom}). The
+   * map follows the order of {@code ids}.
    */
-  <A, I, E> Map<I, LoadedStream<A>> loadAll(
-      AggregateDefinition<A, I, E> definition, Collection<I> ids, boolean consistent) {
+  <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids,
+      boolean consistent, Map<I, LoadedStream<A>> remembered) {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     Map<String, I> byAid = byAid(definition, ids);
     Map<String, Map<String, AttributeValue>> heads = new HashMap<>();
@@ -112,7 +113,7 @@ final class JournalLoader {
     byAid.forEach((aid, id) -> {
       Map<String, AttributeValue> head = heads.get(aid);
       if (head != null) {
-        loaded.put(id, fromHead(definition, keys, aid, head, consistent, Optional.empty()));
+        loaded.put(id, fromHead(definition, keys, aid, head, consistent, Optional.ofNullable(remembered.get(id))));
       }
     });
     return loaded;

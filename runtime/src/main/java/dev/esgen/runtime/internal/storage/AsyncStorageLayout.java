@@ -50,7 +50,8 @@ public interface AsyncStorageLayout {
 
   /** As {@link StorageLayout#loadAll(AggregateDefinition, Collection, ReadConsistency)}. */
   <A, I, E> CompletableFuture<Map<I, LoadedStream<A>>> loadAll(AggregateDefinition<A, I, E> definition,
-      Collection<I> ids, ReadConsistency consistency, OperationRecorder.Operation operation);
+      Collection<I> ids, ReadConsistency consistency, Map<I, LoadedStream<A>> remembered,
+      OperationRecorder.Operation operation);
 
   /** As {@link StorageLayout#listAll}. */
   <A, I, E> CompletableFuture<Page<LoadedStream<A>>> listAll(

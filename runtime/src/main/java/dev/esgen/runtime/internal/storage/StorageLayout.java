@@ -104,6 +104,16 @@ public interface StorageLayout {
     return loadAll(definition, ids);
   }
 
+  /**
+   * As {@link #loadAll(AggregateDefinition, Collection, ReadConsistency)}, given the streams this store
+   * remembers of some of {@code ids}: each is folded on from as
+   * {@link #load(AggregateDefinition, Object, ReadConsistency, Optional)} says. By default ignored.
+   */
+  default <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids,
+      ReadConsistency consistency, Map<I, LoadedStream<A>> remembered) {
+    return loadAll(definition, ids, consistency);
+  }
+
   /** A page of every stream of the aggregate type, in the layout's documented, stable order. */
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page);
 

@@ -104,7 +104,8 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
    */
   @Override
   public <A, I, E> CompletableFuture<Map<I, LoadedStream<A>>> loadAll(AggregateDefinition<A, I, E> definition,
-      Collection<I> ids, ReadConsistency consistency, OperationRecorder.Operation operation) {
+      Collection<I> ids, ReadConsistency consistency, Map<I, LoadedStream<A>> remembered,
+      OperationRecorder.Operation operation) {
     return CompletableFutures.start(() -> {
       Map<String, I> byStream = TipLoader.byStream(definition, ids);
       return tips.read(TipLoader.tipKeys(byStream), consistency == ReadConsistency.STRONG, operation)
@@ -116,7 +117,8 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
               Map<String, AttributeValue> tip = found.get(stream.getKey());
               if (tip != null) {
                 String aid = definition.keys().idString(stream.getValue());
-                folded = folded.thenCompose(done -> fromTip(definition, aid, tip, Optional.empty(), operation))
+                Optional<LoadedStream<A>> start = Optional.ofNullable(remembered.get(stream.getValue()));
+                folded = folded.thenCompose(done -> fromTip(definition, aid, tip, start, operation))
                     .thenAccept(loadedStream -> loaded.put(stream.getValue(), loadedStream));
               }
             }
@@ -132,7 +134,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
     return CompletableFutures.start(() -> {
       ShardedListing.Walk walk = TipIndexReader.listing(definition).walk(page);
       return walk(definition, walk, operation).thenCompose(listed ->
-          loadAll(definition, TipIndexReader.ids(definition, listed), ReadConsistency.STRONG, operation)
+          loadAll(definition, TipIndexReader.ids(definition, listed), ReadConsistency.STRONG, Map.of(), operation)
               .thenApply(loaded -> new Page<>(List.copyOf(loaded.values()), listed.nextCursor())));
     });
   }

@@ -66,7 +66,7 @@ final class TipIndexReader {
   <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
     Page<Map<String, AttributeValue>> listed = listing(definition).page(page, (shard, start, limit) ->
         slots.run(listQuery(config, definition, shard, start, limit), definition.name(), "listAll"));
-    return new Page<>(List.copyOf(loader.loadAll(definition, ids(definition, listed), true).values()),
+    return new Page<>(List.copyOf(loader.loadAll(definition, ids(definition, listed), true, Map.of()).values()),
         listed.nextCursor());
   }
 

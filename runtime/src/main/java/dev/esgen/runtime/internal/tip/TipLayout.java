@@ -99,13 +99,19 @@ public final class TipLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
-    return loader.loadAll(definition, ids, true);
+    return loader.loadAll(definition, ids, true, Map.of());
   }
 
   @Override
   public <A, I, E> Map<I, LoadedStream<A>> loadAll(
       AggregateDefinition<A, I, E> definition, Collection<I> ids, ReadConsistency consistency) {
-    return loader.loadAll(definition, ids, consistency == ReadConsistency.STRONG);
+    return loader.loadAll(definition, ids, consistency == ReadConsistency.STRONG, Map.of());
+  }
+
+  @Override
+  public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids,
+      ReadConsistency consistency, Map<I, LoadedStream<A>> remembered) {
+    return loader.loadAll(definition, ids, consistency == ReadConsistency.STRONG, remembered);
   }
 
   /**

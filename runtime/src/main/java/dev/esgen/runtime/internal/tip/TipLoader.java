@@ -164,18 +164,18 @@ final class TipLoader {
   /**
    * The streams of {@code ids} that exist: their tips by {@code BatchGetItem} (strongly consistent if
    * {@code consistent}, 100 keys per call, unprocessed keys asked for again as {@link ConsistentBatchReader}
-   * says), then the batches only of events-only streams whose tip does not hold every event. The map
-   * follows the order of {@code ids}, each id once.
+   * says), then the batches only of events-only streams whose tip does not hold every event after the
+   * state {@code remembered} holds of them, if any. The map follows the order of {@code ids}, each id once.
    */
-  <A, I, E> Map<I, LoadedStream<A>> loadAll(
-      AggregateDefinition<A, I, E> definition, Collection<I> ids, boolean consistent) {
+  <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids,
+      boolean consistent, Map<I, LoadedStream<A>> remembered) {
     Map<String, I> byStream = byStream(definition, ids);
     Map<String, Map<String, AttributeValue>> tips = byStream(tipReader.read(tipKeys(byStream), consistent));
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
     byStream.forEach((stream, id) -> {
       Map<String, AttributeValue> tip = tips.get(stream);
       if (tip != null) {
-        loaded.put(id, fromTip(definition, definition.keys().idString(id), tip, Optional.empty()));
+        loaded.put(id, fromTip(definition, definition.keys().idString(id), tip, Optional.ofNullable(remembered.get(id))));
       }
     });
     return loaded;
@@ -312,7 +312,11 @@ final class TipLoader {
       this.end = base;
     }
 
-    /** The first query of batches, empty when the snapshot covers every event before the tip's. */
+    /**
+     * The first query of batches, empty when the snapshot covers every event before the tip's. It asks for
+     * at most as many batches as there are events to read ({@code base - from}): every batch holds at
+     * least one, so no more are needed, and older ones (before a remembered state) are not read and billed.
+     */
     Optional<QueryRequest> firstPage() {
       if (from >= base) {
         return Optional.empty();
@@ -323,6 +327,7 @@ final class TipLoader {
           .expressionAttributeNames(Map.of("#p", STREAM, "#i", INDEX))
           .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(stream), ":base", index(base)))
           .scanIndexForward(false)
+          .limit((int) Math.min(base - from, Integer.MAX_VALUE))
           .consistentRead(true);
       return Optional.of(query.build());
     }
