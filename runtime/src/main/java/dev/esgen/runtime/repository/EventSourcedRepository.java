@@ -369,7 +369,8 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /**
    * The aggregate stored under {@code id}, read as {@code options} say: e.g. eventually consistent for
-   * half the read units, or from the store's state cache without a request.
+   * half the read units, or from the store's state cache without a request. A read with a state cache
+   * folds on from the state it remembers, reading only what was appended since.
    *
    * <pre>{@code
    * BankAccount account = accounts.load(id, ReadOptions.cachedWithin(Duration.ofSeconds(10)));

@@ -162,7 +162,8 @@ public class EsgenProperties {
 
   /**
    * What the store remembers of the streams it read and wrote, so that {@code transact} decides on the
-   * remembered state and sends one request when no one else wrote; off unless enabled.
+   * remembered state and sends one request when no one else wrote, and a load reads only what was
+   * appended since; off unless enabled.
    */
   public static class StateCache {
 
