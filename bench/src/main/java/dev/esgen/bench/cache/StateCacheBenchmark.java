@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -92,24 +93,22 @@ public final class StateCacheBenchmark {
       // Untimed: both sides' code paths warm, and the cached side's streams in its cache.
       int perRound = settings.e2eCallsPerRound();
       Warmup.inTurns(settings.e2eWarmupCalls(), perRound, cached::untimed, plain::untimed);
-      for (int round = 0; round < settings.e2eRounds(); round++) {
-        Side first = round % 2 == 0 ? cached : plain;
-        Side second = first == cached ? plain : cached;
-        first.measured(perRound);
-        second.measured(perRound);
-      }
+      inTurns(cached, plain, side -> side.measured(perRound));
       Warmup.inTurns(settings.e2eWarmupCalls(), perRound, cached::loadsUntimed, plain::loadsUntimed);
-      for (int round = 0; round < settings.e2eRounds(); round++) {
-        Side first = round % 2 == 0 ? cached : plain;
-        Side second = first == cached ? plain : cached;
-        first.measuredLoads(perRound);
-        second.measuredLoads(perRound);
-      }
+      inTurns(cached, plain, side -> side.measuredLoads(perRound));
       return List.of(plain.result(), cached.result());
     }
   }
 
-  /** One store's repository, its streams and what its measured commands took. */
+  /** {@code round} on each side per round, the sides taking turns to go first. */
+  private void inTurns(Side cached, Side plain, Consumer<Side> round) {
+    for (int i = 0; i < settings.e2eRounds(); i++) {
+      round.accept(i % 2 == 0 ? cached : plain);
+      round.accept(i % 2 == 0 ? plain : cached);
+    }
+  }
+
+  /** One store's repository, its streams and what its measured commands and loads took. */
   private final class Side {
     private final LayoutKind layout;
     private final boolean cached;

@@ -72,6 +72,23 @@ class CachedLoadTest {
     OperationMetrics last() {
       return heard.get(heard.size() - 1);
     }
+
+    /** A new counter with {@code notes} long notes after its creation, one command each. */
+    CounterId counterWithLongNotes(int notes) {
+      CounterId id = CounterId.random();
+      counters.create(new CounterCreated(id, "c"));
+      for (int i = 0; i < notes; i++) {
+        counters.transact(id, counter -> List.of(new Noted(LONG_NOTE)));
+      }
+      return id;
+    }
+
+    /** {@code times} increments of {@code id}, one command each. */
+    void increment(CounterId id, int times) {
+      for (int i = 0; i < times; i++) {
+        counters.transact(id, counter -> counter.increment("by-" + counter.value()));
+      }
+    }
   }
 
   @ParameterizedTest
@@ -79,11 +96,7 @@ class CachedLoadTest {
   void aLoadOfAStreamTheCacheHoldsAtItsLastEventReadsOnlyTheHead(CounterLayout layout) {
     Process cached = new Process(layout, CACHE);
     Process plain = new Process(layout, StateCachePolicy.disabled());
-    CounterId id = CounterId.random();
-    cached.counters.create(new CounterCreated(id, "c"));
-    for (int i = 0; i < 25; i++) {
-      cached.counters.transact(id, counter -> List.of(new Noted(LONG_NOTE)));
-    }
+    CounterId id = cached.counterWithLongNotes(25);
 
     Versioned<Counter> stored = plain.counters.loadVersioned(id);
     OperationMetrics withoutCache = plain.last();
@@ -104,15 +117,9 @@ class CachedLoadTest {
   void aLoadAfterAnotherProcessAppendedFoldsOnlyTheNewEventsOntoTheRememberedState(CounterLayout layout) {
     Process cached = new Process(layout, CACHE);
     Process other = new Process(layout, StateCachePolicy.disabled());
-    CounterId id = CounterId.random();
-    cached.counters.create(new CounterCreated(id, "c"));
-    for (int i = 0; i < 25; i++) {
-      cached.counters.transact(id, counter -> List.of(new Noted(LONG_NOTE)));
-    }
+    CounterId id = cached.counterWithLongNotes(25);
     // Two more events: the tip (4 events at most) then holds events 25 to 28, the remembered 26 among them.
-    for (int i = 0; i < 2; i++) {
-      other.counters.transact(id, counter -> counter.increment("other-" + counter.value()));
-    }
+    other.increment(id, 2);
 
     Versioned<Counter> stored = other.counters.loadVersioned(id);
     OperationMetrics withoutCache = other.last();
@@ -138,15 +145,9 @@ class CachedLoadTest {
   void aFindAllReadsTheEventsOnlyOfStreamsTheCacheDoesNotHoldAtTheirEnd(CounterLayout layout) {
     Process cached = new Process(layout, CACHE);
     Process plain = new Process(layout, StateCachePolicy.disabled());
-    CounterId remembered = CounterId.random();
-    CounterId changed = CounterId.random();
-    for (CounterId id : List.of(remembered, changed)) {
-      cached.counters.create(new CounterCreated(id, "c"));
-      for (int i = 0; i < 6; i++) {
-        cached.counters.transact(id, counter -> List.of(new Noted(LONG_NOTE)));
-      }
-    }
-    plain.counters.transact(changed, counter -> counter.increment("other"));
+    CounterId remembered = cached.counterWithLongNotes(6);
+    CounterId changed = cached.counterWithLongNotes(6);
+    plain.increment(changed, 1);
 
     Map<CounterId, Counter> stored = plain.counters.findAll(List.of(remembered, changed));
     OperationMetrics withoutCache = plain.last();
@@ -166,14 +167,8 @@ class CachedLoadTest {
   void aRememberedStateBehindTheTipsEventsReadsOnlyTheNewestBatches() {
     Process cached = new Process(CounterLayout.TIP, CACHE);
     Process other = new Process(CounterLayout.TIP, StateCachePolicy.disabled());
-    CounterId id = CounterId.random();
-    cached.counters.create(new CounterCreated(id, "c"));
-    for (int i = 0; i < 24; i++) {   // events 2 to 25: six batches of four, then the tip holds event 25
-      cached.counters.transact(id, counter -> List.of(new Noted(LONG_NOTE)));
-    }
-    for (int i = 0; i < 4; i++) {    // events 26 to 29: 25 to 28 calved into a batch, the tip holds 29
-      other.counters.transact(id, counter -> counter.increment("other-" + counter.value()));
-    }
+    CounterId id = cached.counterWithLongNotes(24);   // events 2 to 25: six batches of four, the tip holds 25
+    other.increment(id, 4);                           // events 26 to 29: 25 to 28 calved, the tip holds 29
 
     Versioned<Counter> stored = other.counters.loadVersioned(id);
     OperationMetrics withoutCache = other.last();
