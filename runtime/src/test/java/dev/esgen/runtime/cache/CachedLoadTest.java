@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.Replay;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
@@ -15,6 +17,7 @@ import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.AsyncCounterRepository;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
@@ -209,6 +212,44 @@ class CachedLoadTest {
     assertEquals(2, load.requests(), "the head, then the two events after the snapshot");
     assertTrue(load.readCapacityUnits() <= 2,
         "not the 20 long notes after the remembered event 1: " + load.readCapacityUnits() + " RCU");
+  }
+
+  @Test
+  void twoDefinitionsOfOneAggregateOnOneStoreEachFoldOnFromTheirOwnStates() {
+    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withStateCache(CACHE));
+    CounterRepository oldCode = new CounterRepository(store, SnapshotPolicy.every(100));
+    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold =
+        CounterRepository.builder(store.objectMapper(), SnapshotPolicy.every(100)).replay(tenfold()).build();
+    CounterRepository newCode = new CounterRepository(store, tenfold);
+    CounterId id = CounterId.random();
+    oldCode.create(new CounterCreated(id, "c"));
+    for (int i = 1; i <= 3; i++) {
+      oldCode.append(id, i, new Incremented(1, "old"));
+    }
+    assertEquals(3, oldCode.load(id).value());
+
+    Versioned<Counter> loaded = newCode.loadVersioned(id, ReadOptions.strong());
+
+    assertEquals(new CounterRepository(TestDynamo.store(), tenfold).loadVersioned(id), loaded,
+        "the new code folds the stored events itself, not on from what the old code remembered");
+    assertEquals(30, loaded.state().value());
+    assertEquals(3, oldCode.load(id).value(), "and the old code keeps its own");
+  }
+
+  /** The counter's replay with every increment counted ten times: other code for the same events. */
+  private static Replay<Counter, CounterEvent> tenfold() {
+    Replay<Counter, CounterEvent> plain = CounterRepository.replay();
+    return new Replay<>() {
+      @Override
+      public Counter create(CounterEvent event) {
+        return plain.create(event);
+      }
+
+      @Override
+      public Counter apply(Counter state, CounterEvent event) {
+        return plain.apply(state, event instanceof Incremented e ? new Incremented(e.by() * 10, e.tag()) : event);
+      }
+    };
   }
 
   @Test

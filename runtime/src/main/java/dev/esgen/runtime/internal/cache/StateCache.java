@@ -24,7 +24,10 @@ import java.util.Optional;
  * older state over a newer one a writer just stored. A version identifies one state of one stream (only
  * one append can win each version), so an entry is never wrong, only possibly out of date: callers
  * append on it conditioned on its version, and a stale entry costs a rejected write, never a lost or
- * doubled event.
+ * doubled event. A state is what one definition's code folded, so each definition of an aggregate
+ * remembers its own: two repositories of a store with other event codecs, replays or snapshot
+ * fingerprints for the same aggregate name (old and new code side by side during a migration) never see
+ * each other's states.
  *
  * <pre>{@code
  * StateCache cache = StateCache.of(StateCachePolicy.of(10_000, Duration.ofMinutes(5)), Clock.systemUTC());
@@ -38,10 +41,13 @@ public final class StateCache {
   private static final StateCache DISABLED = new StateCache(null, Clock.systemUTC());
 
   /**
-   * Which stream: layouts keep different positions, and the journal's keys depend on the shard count, so
-   * a stream name is unique per layout and shard count only.
+   * Which stream, folded by which code: layouts keep different positions, and the journal's keys depend
+   * on the shard count, so a stream name is unique per layout and shard count only; the classes of the
+   * event codec (upcasters included) and the replay, and the snapshot fingerprint (the state's shape and
+   * handlers, for generated code), tell apart definitions that would fold the same events differently.
    */
-  private record Key(LayoutKind layout, int shards, String aggregateName, String aid) {}
+  private record Key(LayoutKind layout, int shards, String aggregateName, String aid, Class<?> eventCodec,
+      Class<?> replay, String fingerprint) {}
 
   private record Entry(LoadedStream<?> stream, long rememberedAtMillis) {}
 
@@ -94,6 +100,7 @@ public final class StateCache {
    * only when this cache keeps anything.
    */
   public <A, I> Optional<LoadedStream<A>> findById(AggregateDefinition<A, I, ?> definition, I id) {
+    Objects.requireNonNull(id, "id");
     return entries == null ? Optional.empty() : find(definition, definition.keys().idString(id));
   }
 
@@ -161,7 +168,8 @@ public final class StateCache {
   }
 
   private static Key key(AggregateDefinition<?, ?, ?> definition, String aid) {
-    return new Key(definition.layout(), definition.shards(), definition.name(), aid);
+    return new Key(definition.layout(), definition.shards(), definition.name(), aid,
+        definition.eventCodec().getClass(), definition.replay().getClass(), definition.snapshotCodec().fingerprint());
   }
 
   /** The entry as a stream of the definition's type; none when another type was stored under its name. */

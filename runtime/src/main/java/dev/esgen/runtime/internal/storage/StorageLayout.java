@@ -53,8 +53,9 @@ public interface StorageLayout {
    * As {@link #load(AggregateDefinition, Object, ReadConsistency)}, given {@code remembered}, the stream as
    * this store last read or wrote it (its state cache's entry): where that is no further back than the
    * stream's snapshot (see {@link LoadedStream#canResumeFold}), the layout folds on from it and reads and
-   * decodes only what was appended since. The result is the same either way; a layout that gains nothing
-   * by it ignores it: this default.
+   * decodes only what was appended since. The result is the same either way (only what lies before the
+   * remembered state is not read, so not checked, again); a layout that gains nothing by it ignores it:
+   * this default.
    */
   default <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id,
       ReadConsistency consistency, Optional<LoadedStream<A>> remembered) {
