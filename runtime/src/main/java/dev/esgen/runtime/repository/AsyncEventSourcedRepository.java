@@ -567,11 +567,13 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         ? CompletableFuture.completedFuture(cached.get())
         : loadExisting(id, operation);
     return current.thenCompose(stream -> {
-      if (stream.version() != expectedVersion) {
-        throw new VersionConflictException(
-            definition.name(), idString(id), expectedVersion, OptionalLong.of(stream.version()), 1);
+      if (stream.version() == expectedVersion) {
+        return appendTo(id, stream, events, options, metadata, operation);
       }
-      return appendTo(id, stream, events, options, metadata, operation);
+      // As in the synchronous repository: a concurrent try of the same command may have moved the stream.
+      return alreadyApplied(id, options.commandId(), operation).thenApply(repeat -> repeat.orElseThrow(() ->
+          new VersionConflictException(
+              definition.name(), idString(id), expectedVersion, OptionalLong.of(stream.version()), 1)));
     });
   }
 
@@ -711,8 +713,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   /**
    * Appends {@code request}, as the synchronous repository's {@code write}: a concurrent try of the same
-   * command that won answers with the stored stream; the stream as stored is remembered in the cache, and
-   * any failure makes the cache forget the stream it built on.
+   * command that won answers with the stored stream, also when only the command record tells so after the
+   * append lost its version; the stream as stored is remembered in the cache, and any failure makes the
+   * cache forget the stream it built on.
    */
   private CompletableFuture<Versioned<A>> write(AppendRequest<A, I, E> request, OperationRecorder.Operation operation) {
     String aid = request.aggregateId();
@@ -727,6 +730,10 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
             return loadExisting(request.id(), operation).thenApply(AsyncEventSourcedRepository::versioned);
           }
           cache().forgetUpTo(definition, aid, request.expectedVersion());
+          if (cause instanceof VersionConflictException) {   // AggregateAlreadyExistsException too
+            return alreadyApplied(request.id(), request.commandId(), operation).thenApply(repeat -> repeat
+                .orElseThrow(() -> (RuntimeException) cause));
+          }
           return CompletableFuture.<Versioned<A>>failedFuture(cause);
         })
         .thenCompose(next -> next);
@@ -735,10 +742,16 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   /** The stream as stored now, when the options' command was already applied to it. */
   private CompletableFuture<Optional<Versioned<A>>> alreadyApplied(
       I id, AppendOptions options, OperationRecorder.Operation operation) {
-    if (options.commandId().isEmpty()) {
+    return alreadyApplied(id, options.commandId(), operation);
+  }
+
+  /** The stream as stored now, when the command {@code commandId}, if any, was already applied to it. */
+  private CompletableFuture<Optional<Versioned<A>>> alreadyApplied(
+      I id, Optional<String> commandId, OperationRecorder.Operation operation) {
+    if (commandId.isEmpty()) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
-    return layout.findCommand(definition, id, options.commandId().get(), operation).thenCompose(found -> found.isEmpty()
+    return layout.findCommand(definition, id, commandId.get(), operation).thenCompose(found -> found.isEmpty()
         ? CompletableFuture.completedFuture(Optional.<Versioned<A>>empty())
         : loadExisting(id, operation).thenApply(stream -> Optional.of(versioned(stream))));
   }

@@ -732,6 +732,11 @@ public abstract class EventSourcedRepository<A, I, E> {
         ? cached.get()
         : loadExisting(id);
     if (current.version() != expectedVersion) {
+      // A concurrent try of the same command may have moved the stream since the command was looked up.
+      Optional<Versioned<A>> repeat = alreadyApplied(id, options.commandId());
+      if (repeat.isPresent()) {
+        return repeat.get();
+      }
       throw new VersionConflictException(
           definition.name(), idString(id), expectedVersion, OptionalLong.of(current.version()), 1);
     }
@@ -864,8 +869,11 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /**
    * Appends {@code request}; a concurrent try of the same command that won answers with the stored stream.
-   * The stream as stored is remembered in the cache; any failure, whether nothing was written or the
-   * outcome is unknown, makes the cache forget the stream it built on.
+   * DynamoDB names the command record when it refuses the append for it, except when the append's outcome
+   * was unknown and reading it back found another append in its place: so an append of a command that
+   * lost its version looks the command up before it reports the conflict. The stream as stored is
+   * remembered in the cache; any failure, whether nothing was written or the outcome is unknown, makes
+   * the cache forget the stream it built on.
    */
   private Versioned<A> write(AppendRequest<A, I, E> request) {
     String aid = request.aggregateId();
@@ -874,6 +882,13 @@ public abstract class EventSourcedRepository<A, I, E> {
       stored = layout().append(request);
     } catch (CommandAlreadyAppliedException repeated) {
       return versioned(loadExisting(request.id()));
+    } catch (VersionConflictException lost) {   // AggregateAlreadyExistsException too
+      cache().forgetUpTo(definition, aid, request.expectedVersion());
+      Optional<Versioned<A>> repeat = alreadyApplied(request.id(), request.commandId());
+      if (repeat.isPresent()) {
+        return repeat.get();
+      }
+      throw lost;
     } catch (RuntimeException failed) {
       cache().forgetUpTo(definition, aid, request.expectedVersion());
       throw failed;
@@ -889,7 +904,12 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /** The stream as stored now, when the options' command was already applied to it. */
   private Optional<Versioned<A>> alreadyApplied(I id, AppendOptions options) {
-    if (options.commandId().isEmpty() || layout().findCommand(definition, id, options.commandId().get()).isEmpty()) {
+    return alreadyApplied(id, options.commandId());
+  }
+
+  /** The stream as stored now, when the command {@code commandId}, if any, was already applied to it. */
+  private Optional<Versioned<A>> alreadyApplied(I id, Optional<String> commandId) {
+    if (commandId.isEmpty() || layout().findCommand(definition, id, commandId.get()).isEmpty()) {
       return Optional.empty();
     }
     return Optional.of(versioned(loadExisting(id)));
