@@ -3,6 +3,7 @@ package dev.esgen.runtime.aggregate;
 import dev.esgen.runtime.error.InvalidIdException;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.JournalKeys;
+import dev.esgen.runtime.internal.keys.KeyStrings;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -19,6 +20,8 @@ import java.util.Objects;
  *   <li>{@link LayoutKind#TIP}: {@code aid} is the range key of the tip's listing and slot indexes, so an
  *       id may have 1,024 bytes (the stream name built from it is a partition key, with room to spare).
  *   <li>An empty id is refused in both: DynamoDB refuses empty key values.
+ *   <li>So is an id with half of a surrogate pair but not its other half: it has no UTF-8 form, and Java
+ *       would store a {@code ?} in its place, giving two different ids one stream.
  * </ul>
  *
  * <pre>{@code
@@ -55,11 +58,15 @@ public final class AggregateIds {
   /**
    * {@code id} when the aggregate type {@code aggregateName} can store it in {@code layout}.
    *
-   * @throws InvalidIdException when {@code id} is empty or has more UTF-8 bytes than
-   *     {@link #maxBytes(String, LayoutKind)}
+   * @throws InvalidIdException when {@code id} is empty, has more UTF-8 bytes than
+   *     {@link #maxBytes(String, LayoutKind)}, or has no UTF-8 form
    */
   public static String requireValid(String aggregateName, LayoutKind layout, String id) {
     Objects.requireNonNull(id, "id");
+    int unpaired = KeyStrings.unpairedSurrogate(id);
+    if (unpaired >= 0) {
+      throw InvalidIdException.notUnicode(aggregateName, id, unpaired, maxBytes(aggregateName, layout));
+    }
     if (!id.isEmpty() && fitsCountedAtMost(aggregateName, layout, id)) {
       return id;
     }

@@ -36,11 +36,30 @@ public class InvalidIdException extends EsgenException {
    * @param limitBytes the most UTF-8 bytes an id of this aggregate type may have
    */
   public InvalidIdException(String aggregateName, String id, long sizeBytes, long limitBytes) {
-    super(message(aggregateName, prefix(id), sizeBytes, limitBytes));
+    this(message(aggregateName, prefix(id), sizeBytes, limitBytes), aggregateName, prefix(id), sizeBytes, limitBytes);
+  }
+
+  private InvalidIdException(String message, String aggregateName, String idPrefix, long sizeBytes, long limitBytes) {
+    super(message);
     this.aggregateName = aggregateName;
-    this.idPrefix = prefix(id);
+    this.idPrefix = idPrefix;
     this.sizeBytes = sizeBytes;
     this.limitBytes = limitBytes;
+  }
+
+  /**
+   * An id whose char at {@code index} is half of a surrogate pair without its other half: it has no
+   * UTF-8 form, so no DynamoDB key can hold it. {@link #sizeBytes()} is -1; the message and
+   * {@link #idPrefix()} quote the id only up to that char.
+   *
+   * @param limitBytes the most UTF-8 bytes an id of this aggregate type may have
+   */
+  public static InvalidIdException notUnicode(String aggregateName, String id, int index, long limitBytes) {
+    String before = prefix(id.substring(0, index));
+    return new InvalidIdException(String.format(Locale.ROOT,
+        "%s id '%s' is not well-formed Unicode: char %d is half of a surrogate pair without its other half,"
+            + " which has no UTF-8 form for a DynamoDB key; nothing was sent",
+        aggregateName, before, index), aggregateName, before, -1, limitBytes);
   }
 
   private static String message(String aggregateName, String prefix, long sizeBytes, long limitBytes) {
@@ -73,7 +92,7 @@ public class InvalidIdException extends EsgenException {
     return idPrefix;
   }
 
-  /** The refused id's length in UTF-8 bytes; 0 when it was empty. */
+  /** The refused id's length in UTF-8 bytes; 0 when it was empty, -1 when it has no UTF-8 form. */
   public long sizeBytes() {
     return sizeBytes;
   }

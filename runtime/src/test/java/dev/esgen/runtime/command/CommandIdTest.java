@@ -148,6 +148,10 @@ class CommandIdTest {
         () -> counters.transact(id, "é".repeat(65), c -> c.increment("x")));
     assertThrows(InvalidCommandIdException.class,
         () -> counters.append(id, 1, (String) null, List.<CounterEvent>of(new Incremented(1))));
+    // Java's UTF-8 encoder writes '?' for a lone half of a surrogate pair: "pay-?" would be the same record.
+    InvalidCommandIdException unpaired = assertThrows(InvalidCommandIdException.class,
+        () -> counters.transact(id, "pay-" + (char) 0xDBFF, c -> c.increment("x")));
+    assertTrue(unpaired.getMessage().contains("char 4 is half of a surrogate pair"), unpaired.getMessage());
 
     assertTrue(empty.getMessage().startsWith("counter: "), empty.getMessage());
     assertTrue(tooLong.getMessage().contains("at most 128 bytes") && tooLong.getMessage().contains("has 130"),

@@ -4,6 +4,7 @@ import dev.esgen.runtime.error.InvalidCommandIdException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.internal.item.ItemSize;
 import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.KeyStrings;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
@@ -66,12 +67,17 @@ public final class CommandRecords {
   /**
    * Refuses a command id that cannot be stored.
    *
-   * @throws InvalidCommandIdException when {@code commandId} is null, empty or longer than
-   *     {@value #MAX_COMMAND_ID_BYTES} bytes in UTF-8
+   * @throws InvalidCommandIdException when {@code commandId} is null, empty, longer than
+   *     {@value #MAX_COMMAND_ID_BYTES} bytes in UTF-8, or has no UTF-8 form ({@link KeyStrings})
    */
   public static String check(String aggregateName, String commandId) {
     if (commandId == null || commandId.isEmpty()) {
       throw new InvalidCommandIdException(aggregateName, "a command id must not be " + (commandId == null ? "null" : "empty"));
+    }
+    int unpaired = KeyStrings.unpairedSurrogate(commandId);
+    if (unpaired >= 0) {
+      throw new InvalidCommandIdException(aggregateName, "a command id must be well-formed Unicode; char " + unpaired
+          + " is half of a surrogate pair without its other half, which has no UTF-8 form");
     }
     int bytes = commandId.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_COMMAND_ID_BYTES) {

@@ -3,6 +3,7 @@ package dev.esgen.runtime.internal.index;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.KeyStrings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -102,6 +103,11 @@ public record IndexChanges(List<SlotChange> slots, List<UniqueChange> reservatio
   }
 
   private static String key(String aggregateName, IndexColumn column, String value) {
+    int unpaired = KeyStrings.unpairedSurrogate(value);
+    if (unpaired >= 0) {
+      throw new IllegalArgumentException(aggregateName + " " + column.name() + ": a value must be well-formed Unicode;"
+          + " char " + unpaired + " is half of a surrogate pair without its other half, which has no UTF-8 form");
+    }
     String key = IndexKeys.valueKey(aggregateName, column.name(), value);
     int bytes = key.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > IndexKeys.KEY_LIMIT_BYTES) {

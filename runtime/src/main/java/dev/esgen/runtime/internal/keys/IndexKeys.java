@@ -51,12 +51,14 @@ public final class IndexKeys {
   private IndexKeys() {}
 
   /**
-   * Whether {@code value} of {@code column}, normalised, makes a key within {@link #KEY_LIMIT_BYTES}:
-   * appends refuse any other, so no aggregate can hold it and a lookup of it needs no request.
+   * Whether {@code value} of {@code column}, normalised, makes a key within {@link #KEY_LIMIT_BYTES} that
+   * has a UTF-8 form ({@link KeyStrings}): appends refuse any other, so no aggregate can hold it and a
+   * lookup of it needs no request.
    */
   public static boolean fits(String aggregateName, IndexColumn column, String value) {
-    return valueKey(aggregateName, column.name(), column.normalize(value)).getBytes(StandardCharsets.UTF_8).length
-        <= KEY_LIMIT_BYTES;
+    String normalized = column.normalize(value);
+    return KeyStrings.unpairedSurrogate(normalized) < 0
+        && valueKey(aggregateName, column.name(), normalized).getBytes(StandardCharsets.UTF_8).length <= KEY_LIMIT_BYTES;
   }
 
   /** {@code {aggregate}#{column}#{value}}. */
