@@ -73,6 +73,7 @@ final class EventAnalyzer {
   EventHierarchy walk(TypeElement root, PackageElement generatedPackage) {
     EventHierarchy hierarchy = new EventHierarchy(root);
     hierarchy.sealedLevels.add(root);
+    checkNotInstantiable(root);
     collect(root, hierarchy, generatedPackage);
     checkAccessible(root, generatedPackage);
     for (TypeElement level : hierarchy.sealedLevels) {
@@ -128,6 +129,7 @@ final class EventAnalyzer {
         }
       } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
         hierarchy.sealedLevels.add(permitted);
+        checkNotInstantiable(permitted);
         checkAccessible(permitted, generatedPackage);
         leaves = collect(permitted, hierarchy, generatedPackage);
       } else if (permitted.getKind() == ElementKind.ENUM) {
@@ -144,6 +146,16 @@ final class EventAnalyzer {
     }
     hierarchy.leavesUnder.put(sealed, under);
     return under;
+  }
+
+  /**
+   * A sealed level that is a class must be abstract: only its permitted subtypes are events the codec
+   * knows, so an instance of the level itself would compile as an event and fail when it is stored.
+   */
+  private void checkNotInstantiable(TypeElement level) {
+    if (level.getKind() == ElementKind.CLASS && !level.getModifiers().contains(Modifier.ABSTRACT)) {
+      errors.error(level, Messages.sealedLevelNotAbstract(display(level)));
+    }
   }
 
   private static boolean isConcreteEvent(TypeElement type) {

@@ -3,6 +3,7 @@ package dev.esgen.processor;
 import static dev.esgen.processor.AggregateAnalyzer.display;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -24,6 +25,8 @@ import javax.lang.model.util.ElementFilter;
 final class JacksonVisibility {
 
   private final ErrorReporter errors;
+  /** Fields already reported: one a sealed level declares is checked again for every event below it. */
+  private final Set<VariableElement> reportedFields = new HashSet<>();
 
   JacksonVisibility(ErrorReporter errors) {
     this.errors = errors;
@@ -157,31 +160,52 @@ final class JacksonVisibility {
    *     to write a class without any property
    */
   boolean checkJacksonProperties(TypeElement type, String what) {
+    // Jackson writes the fields and getters a class inherits as its own: a sealed level's, a base class's.
+    List<TypeElement> levels = withSuperclasses(type);
     boolean anyProperty = false;
-    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-      if (jacksonGetterName(method).isPresent()) {
-        anyProperty = true;
+    for (TypeElement level : levels) {
+      for (ExecutableElement method : ElementFilter.methodsIn(level.getEnclosedElements())) {
+        if (jacksonGetterName(method).isPresent()) {
+          anyProperty = true;
+        }
       }
     }
-    for (VariableElement field : ElementFilter.fieldsIn(type.getEnclosedElements())) {
-      Set<Modifier> modifiers = field.getModifiers();
-      if (modifiers.contains(Modifier.STATIC)
-          || modifiers.contains(Modifier.TRANSIENT)
-          || Annotations.has(field, Annotations.JSON_IGNORE)) {
-        continue;
-      }
-      // A field Jackson cannot see is reported here, which says more than "no property" would.
-      anyProperty = true;
-      if (!jacksonReads(type, field)) {
-        String name = field.getSimpleName().toString();
-        errors.error(field, Messages.fieldInvisibleToJackson(
-            display(type), name, field.asType().toString(), getterName(name, field.asType()), what));
+    for (TypeElement level : levels) {
+      for (VariableElement field : ElementFilter.fieldsIn(level.getEnclosedElements())) {
+        Set<Modifier> modifiers = field.getModifiers();
+        if (modifiers.contains(Modifier.STATIC)
+            || modifiers.contains(Modifier.TRANSIENT)
+            || Annotations.has(field, Annotations.JSON_IGNORE)) {
+          continue;
+        }
+        // A field Jackson cannot see is reported here, which says more than "no property" would.
+        anyProperty = true;
+        if (!jacksonReads(levels, field) && reportedFields.add(field)) {
+          String name = field.getSimpleName().toString();
+          errors.error(field, Messages.fieldInvisibleToJackson(
+              display(level), name, field.asType().toString(), getterName(name, field.asType()), what));
+        }
       }
     }
     return anyProperty;
   }
 
-  private boolean jacksonReads(TypeElement type, VariableElement field) {
+  /**
+   * {@code type} and the classes it extends, nearest first, up to but without the JDK's ({@code Object},
+   * {@code Record}, and any other {@code java.} class, whose state Jackson does not write).
+   */
+  private static List<TypeElement> withSuperclasses(TypeElement type) {
+    List<TypeElement> levels = new ArrayList<>();
+    TypeElement level = type;
+    while (level != null && !level.getQualifiedName().toString().startsWith("java.")) {
+      levels.add(level);
+      TypeMirror superclass = level.getSuperclass();
+      level = superclass instanceof DeclaredType declared ? (TypeElement) declared.asElement() : null;
+    }
+    return levels;
+  }
+
+  private boolean jacksonReads(List<TypeElement> levels, VariableElement field) {
     String name = field.getSimpleName().toString();
     if (field.getModifiers().contains(Modifier.PUBLIC)) {
       return true;
@@ -190,9 +214,11 @@ final class JacksonVisibility {
     if (property.isPresent()) {
       return true;
     }
-    for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
-      if (jacksonGetterName(method).filter(name::equals).isPresent()) {
-        return true;
+    for (TypeElement level : levels) {
+      for (ExecutableElement method : ElementFilter.methodsIn(level.getEnclosedElements())) {
+        if (jacksonGetterName(method).filter(name::equals).isPresent()) {
+          return true;
+        }
       }
     }
     return false;

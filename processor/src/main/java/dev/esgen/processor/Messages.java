@@ -128,6 +128,12 @@ final class Messages {
         + " events = " + example + ".class";
   }
 
+  public static String sealedLevelNotAbstract(String level) {
+    return "[esgen:sealed-level-not-abstract] sealed class " + level + " is not abstract, so \"new " + level
+        + "(...)\" compiles as an event although only its permitted subtypes can be stored: declare it"
+        + " \"abstract sealed class " + level + "\"";
+  }
+
   public static String eventNotEnumerable(String event, String permittedBy) {
     return "[esgen:event-not-enumerable] " + event + " (permitted by " + permittedBy
         + ") is neither sealed nor final, so esgen cannot know all events: make it a record, a final class,"

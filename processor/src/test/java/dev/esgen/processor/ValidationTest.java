@@ -109,6 +109,41 @@ class ValidationTest {
   }
 
   @Test
+  void aSealedClassLevelMustBeAbstract() {
+    JavaFileObject source = rule("SealedClassLevels");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:sealed-level-not-abstract] sealed class LedgerEvent is not abstract")
+        .inFile(source)
+        .onLineContaining("sealed class LedgerEvent");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:sealed-level-not-abstract] sealed class Booking is not abstract")
+        .inFile(source)
+        .onLineContaining("sealed class Booking");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  /**
+   * Jackson writes what a class inherits as its own: the public field of a sealed level is an event's
+   * property (no "no property" error for events that declare none), and a private one without a getter,
+   * in a level or an aggregate's base class, would be lost like a declared one.
+   */
+  @Test
+  void inheritedFieldsAreCheckedAsTheClassesOwn() {
+    JavaFileObject source = rule("InheritedEventFields");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:field-invisible-to-jackson] Jackson cannot see field till of Sale")
+        .inFile(source)
+        .onLineContaining("private String till;");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:field-invisible-to-jackson] Jackson cannot see field takings of Books")
+        .inFile(source)
+        .onLineContaining("private long takings;");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
   void aNonSealedPermittedEventCannotBeEnumerated() {
     JavaFileObject source = rule("NonSealedEvent");
     Compilation compilation = compile(source);
