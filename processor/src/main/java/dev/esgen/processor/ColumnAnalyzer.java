@@ -84,15 +84,36 @@ final class ColumnAnalyzer {
     if (!field.getModifiers().contains(Modifier.PRIVATE)) {
       return Optional.of(new PropertyAccess(name, true));
     }
-    for (String getter : getterNames(name, field.asType())) {
+    return getter(type, field).filter(method -> checkedException(method).isEmpty())
+        .map(method -> new PropertyAccess(method.getSimpleName().toString(), false));
+  }
+
+  /** The non-private instance getter of {@code field}: {@code x()}, {@code getX()} or, for a boolean, {@code isX()}. */
+  private Optional<ExecutableElement> getter(TypeElement type, VariableElement field) {
+    for (String getter : getterNames(field.getSimpleName().toString(), field.asType())) {
       for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
         if (method.getSimpleName().contentEquals(getter)
             && method.getParameters().isEmpty()
             && !method.getModifiers().contains(Modifier.STATIC)
             && !method.getModifiers().contains(Modifier.PRIVATE)
             && types.isSameType(method.getReturnType(), field.asType())) {
-          return Optional.of(new PropertyAccess(getter, false));
+          return Optional.of(method);
         }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The first checked exception {@code method} declares: the generated code that reads the id and the
+   * index columns declares none.
+   */
+  private Optional<String> checkedException(ExecutableElement method) {
+    TypeMirror runtime = elements.getTypeElement("java.lang.RuntimeException").asType();
+    TypeMirror error = elements.getTypeElement("java.lang.Error").asType();
+    for (TypeMirror thrown : method.getThrownTypes()) {
+      if (!types.isSubtype(thrown, runtime) && !types.isSubtype(thrown, error)) {
+        return Optional.of(thrown.toString());
       }
     }
     return Optional.empty();
@@ -204,7 +225,15 @@ final class ColumnAnalyzer {
   }
 
   private Optional<PropertyAccess> requireAccess(String aggregate, Property property) {
-    if (property.access().isEmpty()) {
+    // A getter that exists but throws checked exceptions is named, rather than asked for.
+    Optional<ExecutableElement> throwing =
+        property.access().isPresent() || !(property.element() instanceof VariableElement field)
+            ? Optional.empty()
+            : getter((TypeElement) field.getEnclosingElement(), field);
+    if (throwing.isPresent()) {
+      errors.error(throwing.get(), Messages.accessorThrows(aggregate, property.name(),
+          throwing.get().getSimpleName().toString(), checkedException(throwing.get()).orElseThrow()));
+    } else if (property.access().isEmpty()) {
       String capitalized = Character.toUpperCase(property.name().charAt(0)) + property.name().substring(1);
       errors.error(
           property.element(),

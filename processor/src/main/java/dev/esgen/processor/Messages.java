@@ -351,6 +351,12 @@ final class Messages {
         + ", or use a non-generic type";
   }
 
+  public static String accessorThrows(String aggregate, String field, String getter, String exception) {
+    return "[esgen:accessor-throws] " + getter + "() of " + aggregate + " declares checked exception " + exception
+        + ", which the generated code reading field " + field + " cannot pass on: drop the throws clause, or make"
+        + " the field non-private so that it is read directly";
+  }
+
   public static String noAccessor(String aggregate, String field, String getters) {
     return "[esgen:no-accessor] generated code cannot read private field " + field + " of " + aggregate
         + ": make it non-private or add an accessor " + getters;

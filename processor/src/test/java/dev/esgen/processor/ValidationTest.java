@@ -144,6 +144,21 @@ class ValidationTest {
   }
 
   @Test
+  void aGetterTheGeneratedCodeWouldCallMustNotThrowCheckedExceptions() {
+    JavaFileObject source = rule("AccessorThrows");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:accessor-throws] getId() of Desk declares checked exception java.io.IOException")
+        .inFile(source)
+        .onLineContaining("public String getId() throws IOException");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:accessor-throws] getOwner() of Desk declares checked exception java.lang.Exception")
+        .inFile(source)
+        .onLineContaining("public String getOwner() throws Exception");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
   void aNonSealedPermittedEventCannotBeEnumerated() {
     JavaFileObject source = rule("NonSealedEvent");
     Compilation compilation = compile(source);

@@ -49,8 +49,8 @@ class CommandTwinTest {
 
     @Override
     public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
-      if (context.request() instanceof GetItemRequest get
-          && get.key().values().stream().anyMatch(v -> v.s() != null && v.s().startsWith(CommandRecords.SORT_KEY_PREFIX))) {
+      if (context.request() instanceof GetItemRequest get && get.key().values().stream()
+          .anyMatch(key -> key.s() != null && key.s().startsWith(CommandRecords.SORT_KEY_PREFIX))) {
         runOnce(afterCommandLookup);
       }
     }

@@ -175,7 +175,8 @@ final class TipLoader {
     byStream.forEach((stream, id) -> {
       Map<String, AttributeValue> tip = tips.get(stream);
       if (tip != null) {
-        loaded.put(id, fromTip(definition, definition.keys().idString(id), tip, Optional.ofNullable(remembered.get(id))));
+        Optional<LoadedStream<A>> start = Optional.ofNullable(remembered.get(id));
+        loaded.put(id, fromTip(definition, definition.keys().idString(id), tip, start));
       }
     });
     return loaded;
