@@ -152,6 +152,9 @@ final class ColumnAnalyzer {
       return Optional.empty();
     }
     Optional<PropertyAccess> access = requireAccess(simpleName, id);
+    if (!checkInSnapshot(simpleName, id, idAnnotation, "AggregateId")) {
+      return Optional.empty();
+    }
     IdModel.ValueKind direct = idValueKind(id.type());
     if (direct != null) {
       return access.map(a -> new IdModel(id.name(), a, (ClassName) TypeName.get(id.type()), direct, Optional.empty()));
@@ -245,6 +248,23 @@ final class ColumnAnalyzer {
     return property.access();
   }
 
+  /**
+   * Whether the snapshot keeps {@code property}: a transient or {@code @JsonIgnore} field is not written,
+   * so a state read from a snapshot would lack the id (and fail) or the column's value (and lose its
+   * index entry or unique claim on the next append).
+   */
+  private boolean checkInSnapshot(String aggregate, Property property, AnnotationMirror annotation, String annotationName) {
+    Element element = property.element();
+    String left = element.getModifiers().contains(Modifier.TRANSIENT) ? "transient"
+        : Annotations.has(element, Annotations.JSON_IGNORE) ? "@JsonIgnore"
+        : null;
+    if (left == null) {
+      return true;
+    }
+    errors.error(element, annotation, Messages.notInSnapshot(aggregate, annotationName, property.name(), left));
+    return false;
+  }
+
   private static final Pattern COLUMN_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
   /** Reference types whose values {@code IndexValues} encodes, besides enums. */
@@ -326,7 +346,7 @@ final class ColumnAnalyzer {
         continue;
       }
       Optional<PropertyAccess> access = requireAccess(simpleName, property);
-      if (access.isEmpty()) {
+      if (access.isEmpty() || !checkInSnapshot(simpleName, property, annotation, annotationName)) {
         continue;
       }
       Optional<ColumnModel.Wrapped> wrapped = Optional.empty();

@@ -351,6 +351,12 @@ final class Messages {
         + ", or use a non-generic type";
   }
 
+  public static String notInSnapshot(String aggregate, String annotation, String field, String left) {
+    return "[esgen:not-in-snapshot] @" + annotation + " " + field + " of " + aggregate + " is " + left
+        + ", so snapshots leave it out and a state read from one would lack it: remove " + left + " (snapshots"
+        + " must hold the id and every index column)";
+  }
+
   public static String accessorThrows(String aggregate, String field, String getter, String exception) {
     return "[esgen:accessor-throws] " + getter + "() of " + aggregate + " declares checked exception " + exception
         + ", which the generated code reading field " + field + " cannot pass on: drop the throws clause, or make"

@@ -159,6 +159,25 @@ class ValidationTest {
   }
 
   @Test
+  void theIdAndIndexColumnsMustBeInTheSnapshot() {
+    JavaFileObject source = rule("NotInSnapshot");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:not-in-snapshot] @AggregateId id of Room is transient")
+        .inFile(source)
+        .onLineContaining("@AggregateId public transient String id;");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:not-in-snapshot] @Indexed owner of Room is @JsonIgnore")
+        .inFile(source)
+        .onLineContaining("@Indexed @JsonIgnore public String owner;");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:not-in-snapshot] @Unique code of Door is @JsonIgnore")
+        .inFile(source)
+        .onLineContaining("record Door(");
+    assertThat(compilation).hadErrorCount(3);
+  }
+
+  @Test
   void aNonSealedPermittedEventCannotBeEnumerated() {
     JavaFileObject source = rule("NonSealedEvent");
     Compilation compilation = compile(source);

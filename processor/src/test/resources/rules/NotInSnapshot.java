@@ -1,0 +1,40 @@
+package fixture;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.esgen.annotations.Aggregate;
+import dev.esgen.annotations.AggregateId;
+import dev.esgen.annotations.DomainEvents;
+import dev.esgen.annotations.Indexed;
+import dev.esgen.annotations.Unique;
+
+@DomainEvents
+sealed interface RoomEvent permits RoomOpened {}
+
+record RoomOpened(String id, String owner) implements RoomEvent {}
+
+@Aggregate(name = "room", events = RoomEvent.class)
+final class Room {
+  @AggregateId public transient String id;
+  @Indexed @JsonIgnore public String owner;
+
+  public Room() {}
+
+  static Room open(RoomOpened e) {
+    Room room = new Room();
+    room.id = e.id();
+    room.owner = e.owner();
+    return room;
+  }
+}
+
+@DomainEvents
+sealed interface DoorEvent permits DoorFitted {}
+
+record DoorFitted(String id, String code) implements DoorEvent {}
+
+@Aggregate(name = "door", events = DoorEvent.class)
+record Door(@AggregateId String id, @Unique @JsonIgnore String code) {
+  static Door fit(DoorFitted e) {
+    return new Door(e.id(), e.code());
+  }
+}
