@@ -27,6 +27,13 @@ final class AggregateOptionsReader {
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
    *     shared by all aggregates of one compilation
    */
+  /**
+   * The longest aggregate name that leaves a UUID's 36 characters room in the journal's event sort key,
+   * {@code {name}-{id}-{20-digit seq_nr}}, which DynamoDB limits to 1,024 bytes (names are ASCII); the
+   * tip's keys leave more.
+   */
+  static final int MAX_NAME_LENGTH = 1024 - 22 - 36;
+
   AggregateOptionsReader(Elements elements, ErrorReporter errors, Map<String, String> aggregateNames) {
     this.elements = elements;
     this.errors = errors;
@@ -38,6 +45,10 @@ final class AggregateOptionsReader {
     String name = (String) value.getValue();
     if (!NAME.matcher(name).matches()) {
       errors.error(type, aggregate, value, Messages.invalidName(name));
+      return Optional.empty();
+    }
+    if (name.length() > MAX_NAME_LENGTH) {
+      errors.error(type, aggregate, value, Messages.nameTooLong(name.length(), MAX_NAME_LENGTH));
       return Optional.empty();
     }
     String qualifiedName = type.getQualifiedName().toString();

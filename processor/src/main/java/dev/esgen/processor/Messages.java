@@ -57,6 +57,12 @@ final class Messages {
 
   // ---- @Aggregate options
 
+  public static String nameTooLong(int length, int max) {
+    return "[esgen:name-too-long] the aggregate name has " + length + " characters, at most " + max + " are allowed:"
+        + " every key holds it, and a longer one would leave too little room for the ids in the journal's"
+        + " 1,024-byte sort keys (a UUID needs 36)";
+  }
+
   public static String invalidName(String name) {
     return "[esgen:invalid-name] aggregate name \"" + name + "\" must match " + NAME_PATTERN
         + " (lower-case letters and digits, words separated by single '-'), for example \"bank-account\"";

@@ -178,6 +178,43 @@ class ValidationTest {
   }
 
   @Test
+  void anAggregateNameLongerThanTheKeysLeaveRoomForIsAnError() {
+    String longest = "a".repeat(966);
+    Compilation fits = compile(longNamed(longest));
+    assertThat(fits).succeeded();
+
+    JavaFileObject source = longNamed(longest + "b");
+    Compilation tooLong = compile(source);
+    assertThat(tooLong)
+        .hadErrorContaining("[esgen:name-too-long] the aggregate name has 967 characters, at most 966 are allowed")
+        .inFile(source)
+        .onLineContaining("@Aggregate(");
+    assertThat(tooLong).hadErrorCount(1);
+  }
+
+  private static JavaFileObject longNamed(String name) {
+    return JavaFileObjects.forSourceString("fixture.Pad", """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+
+        @DomainEvents
+        sealed interface PadEvent permits PadOpened {}
+
+        record PadOpened(String id) implements PadEvent {}
+
+        @Aggregate(name = "%s", events = PadEvent.class)
+        record Pad(@AggregateId String id) {
+          static Pad open(PadOpened e) {
+            return new Pad(e.id());
+          }
+        }
+        """.formatted(name));
+  }
+
+  @Test
   void aNonSealedPermittedEventCannotBeEnumerated() {
     JavaFileObject source = rule("NonSealedEvent");
     Compilation compilation = compile(source);
