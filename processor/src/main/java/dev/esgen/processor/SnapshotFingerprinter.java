@@ -49,8 +49,8 @@ import javax.lang.model.util.Elements;
  * snapshot written by other code is recognised and rebuilt from the events.
  *
  * <ul>
- *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields) with their full
- *       types and Jackson annotations, and recursively those of the records, classes, enums and sealed
+ *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields, inherited ones
+ *       included) with their full types and Jackson annotations, and recursively those of the records, classes, enums and sealed
  *       types they use, except the JDK's;</li>
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
  *       and constructor of the aggregate they call, directly or not, with comments and layout removed
@@ -155,9 +155,12 @@ final class SnapshotFingerprinter {
         member(carriers, component.asType(), described, out);
       }
     } else {
-      for (VariableElement field : ElementFilter.fieldsIn(element.getEnclosedElements())) {
-        if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
-          member(List.of(field), field.asType(), described, out);
+      // Jackson writes the fields a class inherits from the domain's classes as its own.
+      for (TypeElement level = element; level != null; level = domainSuperclass(level)) {
+        for (VariableElement field : ElementFilter.fieldsIn(level.getEnclosedElements())) {
+          if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
+            member(List.of(field), field.asType(), described, out);
+          }
         }
       }
       for (TypeMirror permitted : element.getPermittedSubclasses()) {
@@ -167,6 +170,16 @@ final class SnapshotFingerprinter {
       }
     }
     out.append('}');
+  }
+
+  /** The class {@code type} extends, unless it is the JDK's ({@code Object}, {@code Record}, ...). */
+  private static TypeElement domainSuperclass(TypeElement type) {
+    if (type.getSuperclass() instanceof DeclaredType declared
+        && declared.asElement() instanceof TypeElement superclass
+        && !JdkTypes.isJdk(superclass)) {
+      return superclass;
+    }
+    return null;
   }
 
   private void member(List<? extends Element> carriers, TypeMirror type, Set<String> described, StringBuilder out) {

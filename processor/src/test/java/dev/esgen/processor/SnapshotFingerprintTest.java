@@ -169,6 +169,43 @@ class SnapshotFingerprintTest {
   }
 
   @Test
+  void aChangedFieldOfAClassAggregatesSuperclassChangesIt() {
+    String classCart = """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+
+        @DomainEvents
+        sealed interface CartEvent permits Opened {}
+
+        record Opened(String id) implements CartEvent {}
+
+        abstract class Totals {
+          public long cents;
+        }
+
+        @Aggregate(name = "cart", events = CartEvent.class)
+        final class Cart extends Totals {
+          @AggregateId public String id;
+
+          public Cart() {}
+
+          static Cart open(Opened e) {
+            Cart cart = new Cart();
+            cart.id = e.id();
+            return cart;
+          }
+        }
+        """;
+    String released = fingerprint(classCart);
+    assertEquals(released, fingerprint(classCart));
+    assertNotEquals(released, fingerprint(classCart.replace("public long cents;", "public long cents;\n  public int items;")));
+    assertNotEquals(released, fingerprint(classCart.replace("public long cents;", "public double cents;")));
+  }
+
+  @Test
   void raisingSnapshotVersionChangesIt() {
     assertNotEquals(RELEASED, changed("events = CartEvent.class)", "events = CartEvent.class, snapshotVersion = 2)"));
   }
