@@ -34,9 +34,13 @@ public record AppendOptions(Optional<String> commandId, EventMetadata metadata) 
     return NONE;
   }
 
-  /** The command {@code commandId}, without metadata of its own. */
+  /**
+   * The command {@code commandId}, without metadata of its own.
+   *
+   * @throws NullPointerException when {@code commandId} is null: {@link #none()} has no command id
+   */
   public static AppendOptions command(String commandId) {
-    return new AppendOptions(Optional.of(commandId), EventMetadata.none());
+    return new AppendOptions(Optional.of(requireCommandId(commandId)), EventMetadata.none());
   }
 
   /** No command id, {@code metadata}. */
@@ -49,9 +53,17 @@ public record AppendOptions(Optional<String> commandId, EventMetadata metadata) 
     return new AppendOptions(commandId, newMetadata);
   }
 
-  /** These options as the command {@code newCommandId}. */
+  /**
+   * These options as the command {@code newCommandId}.
+   *
+   * @throws NullPointerException when {@code newCommandId} is null
+   */
   public AppendOptions withCommandId(String newCommandId) {
-    return new AppendOptions(Optional.of(newCommandId), metadata);
+    return new AppendOptions(Optional.of(requireCommandId(newCommandId)), metadata);
+  }
+
+  private static String requireCommandId(String commandId) {
+    return Objects.requireNonNull(commandId, "commandId is null; AppendOptions.none() or metadata(...) have no command id");
   }
 
   /** Checks the command id, if any, before anything is sent. */

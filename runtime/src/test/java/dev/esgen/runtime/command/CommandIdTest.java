@@ -14,6 +14,7 @@ import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.InvalidCommandIdException;
 import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.repository.AppendOptions;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.CounterLayout;
 import dev.esgen.runtime.testing.TestDynamo;
@@ -152,6 +153,8 @@ class CommandIdTest {
     InvalidCommandIdException unpaired = assertThrows(InvalidCommandIdException.class,
         () -> counters.transact(id, "pay-" + (char) 0xDBFF, c -> c.increment("x")));
     assertTrue(unpaired.getMessage().contains("char 4 is half of a surrogate pair"), unpaired.getMessage());
+    NullPointerException noId = assertThrows(NullPointerException.class, () -> AppendOptions.command(null));
+    assertTrue(noId.getMessage().startsWith("commandId is null"), noId.getMessage());
 
     assertTrue(empty.getMessage().startsWith("counter: "), empty.getMessage());
     assertTrue(tooLong.getMessage().contains("at most 128 bytes") && tooLong.getMessage().contains("has 130"),
