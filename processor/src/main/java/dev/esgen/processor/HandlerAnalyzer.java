@@ -17,6 +17,7 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
@@ -73,6 +74,15 @@ final class HandlerAnalyzer {
       }
       boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
       boolean isApply = method.getSimpleName().contentEquals("apply");
+      TypeElement varargsEvent = method.isVarArgs() ? firstParameterEvent(method, events) : null;
+      if (varargsEvent != null) {
+        // One mistake, reported once on the method: neither its events as unhandled nor a missing creator.
+        errors.error(method, Messages.eventVarargs(
+            method.getSimpleName().toString(), display(varargsEvent), returnsAggregate(method, type) && isStatic));
+        claimed.addAll(events.leavesUnder.get(varargsEvent));
+        creatorTakesRejected |= isStatic && returnsAggregate(method, type);
+        continue;
+      }
       if (takesEventOutsideHierarchy(method, events)) {
         // A subtype of the root that is no event: the type is the mistake, reported by esgen (an enum, a
         // non-sealed level) or by javac (a type the permits clause leaves out), not the method.
@@ -238,6 +248,9 @@ final class HandlerAnalyzer {
       return null;
     }
     TypeMirror parameter = types.erasure(method.getParameters().get(0).asType());
+    if (parameter instanceof ArrayType array && method.isVarArgs() && method.getParameters().size() == 1) {
+      parameter = array.getComponentType();   // Opened... e: reported as such by the caller
+    }
     if (parameter.getKind() != TypeKind.DECLARED) {
       return null;
     }

@@ -290,6 +290,12 @@ final class Messages {
         + " in the same package: make this one package-private (or more visible), not private";
   }
 
+  public static String eventVarargs(String method, String event, boolean creator) {
+    return "[esgen:event-varargs] " + method + " takes its event as varargs (" + event + "...), but the generated"
+        + " replay " + (creator ? "creates the aggregate from" : "applies") + " one event at a time: declare the"
+        + " parameter as \"" + event + " e\"";
+  }
+
   public static String handlerThrows(String method, String exception) {
     return "[esgen:handler-throws] " + method + " declares checked exception " + exception
         + ", which the generated replay cannot pass on: handlers must not throw checked exceptions (throw an"

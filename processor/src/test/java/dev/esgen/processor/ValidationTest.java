@@ -215,6 +215,22 @@ class ValidationTest {
   }
 
   @Test
+  void aVarargsEventParameterIsOneErrorOnTheMethod() {
+    JavaFileObject source = rule("VarargsHandlers");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-varargs] open takes its event as varargs (TillOpened...), but the generated"
+            + " replay creates the aggregate from one event at a time")
+        .inFile(source)
+        .onLineContaining("static Till open(TillOpened... e)");
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-varargs] apply takes its event as varargs (TillClosed...)")
+        .inFile(source)
+        .onLineContaining("Till apply(TillClosed... e)");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
+  @Test
   void aNonSealedPermittedEventCannotBeEnumerated() {
     JavaFileObject source = rule("NonSealedEvent");
     Compilation compilation = compile(source);
