@@ -147,7 +147,8 @@ final class AggregateAnalyzer {
         rootOk = false;
       }
     }
-    if (!root.getTypeParameters().isEmpty()) {
+    // A type that cannot be the root at all (the JDK's List, say) is one mistake, reported above.
+    if (cannotBeRoot.isEmpty() && !root.getTypeParameters().isEmpty()) {
       errors.error(root, Messages.eventGeneric(display(root)));
       rootOk = false;
     }

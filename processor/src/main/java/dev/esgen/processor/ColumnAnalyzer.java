@@ -171,7 +171,10 @@ final class ColumnAnalyzer {
             a -> new IdModel(id.name(), a, ClassName.get((TypeElement) declared.asElement()), wrapped, Optional.of(accessor)));
       }
     }
-    errors.error(id.element(), idAnnotation, Messages.idType(id.name(), id.type().toString()));
+    boolean genericRecord = id.type() instanceof DeclaredType declared
+        && declared.asElement().getKind() == ElementKind.RECORD
+        && !declared.getTypeArguments().isEmpty();
+    errors.error(id.element(), idAnnotation, Messages.idType(id.name(), id.type().toString(), genericRecord));
     return Optional.empty();
   }
 

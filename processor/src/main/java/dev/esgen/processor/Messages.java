@@ -347,10 +347,12 @@ final class Messages {
         + ": an aggregate has exactly one id; remove one of the annotations";
   }
 
-  public static String idType(String component, String type) {
+  public static String idType(String component, String type, boolean genericRecord) {
     return "[esgen:id-type] @AggregateId " + component + " has type " + type
-        + ", which esgen cannot turn into a key: use String, java.util.UUID, or a record wrapping exactly one"
-        + " of them, such as \"record AccountId(UUID value)\"";
+        + (genericRecord ? ", a generic record, which" : ", which")
+        + " esgen cannot turn into a key: use String, java.util.UUID, or a record wrapping exactly one"
+        + " of them" + (genericRecord ? " and declaring no type parameters" : "")
+        + ", such as \"record AccountId(UUID value)\"";
   }
 
   /** @param what "id" or "column", what esgen supports no generic type for */

@@ -979,6 +979,31 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(1);
   }
 
+  /** The JDK's List is generic too; "remove its type parameters" would be advice nobody can follow. */
+  @Test
+  void eventsIsAGenericJdkTypeIsOneError() {
+    JavaFileObject source = rule("EventsAGenericJdkType");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:events-not-a-type] Thing's events = List.class names a JDK type")
+        .inFile(source)
+        .onLineContaining("events = List.class");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
+  void aGenericIdRecordIsNamedAsTheReason() {
+    JavaFileObject source = rule("GenericIdRecord");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:id-type] @AggregateId id has type fixture.Key<java.lang.Integer>, a generic record,"
+            + " which esgen cannot turn into a key: use String, java.util.UUID, or a record wrapping exactly one of them"
+            + " and declaring no type parameters")
+        .inFile(source)
+        .onLineContaining("record Bin(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
   @Test
   void eventsIsNotATypeOfAJdkModule() {
     JavaFileObject source = rule("EventsOfAJdkModule");
