@@ -34,6 +34,9 @@ final class AggregateOptionsReader {
    */
   static final int MAX_NAME_LENGTH = 1024 - 22 - 36;
 
+  /** The longest snapshot TTL, as the runtime's {@code SnapshotPolicy} allows. */
+  private static final Duration MAX_SNAPSHOT_TTL = Duration.ofDays(36_500);
+
   AggregateOptionsReader(Elements elements, ErrorReporter errors, Map<String, String> aggregateNames) {
     this.elements = elements;
     this.errors = errors;
@@ -81,6 +84,9 @@ final class AggregateOptionsReader {
         Duration duration = Duration.parse(ttl);
         if (duration.isNegative() || duration.isZero()) {
           errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not positive"));
+        } else if (duration.compareTo(MAX_SNAPSHOT_TTL) > 0) {
+          // Each snapshot's expiry is its write time plus the TTL, which must be a time Java can represent.
+          errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is longer than 36,500 days (100 years)"));
         }
       } catch (DateTimeParseException e) {
         errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not an ISO-8601 duration"));

@@ -1099,6 +1099,17 @@ class ValidationTest {
   }
 
   @Test
+  void aSnapshotTtlBeyondAHundredYearsIsAnError() {
+    JavaFileObject source = rule("TooLongTtl");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:invalid-snapshot-ttl] snapshotTtl = \"P36501D\" is longer than 36,500 days")
+        .inFile(source)
+        .onLineContaining("snapshotTtl = \"P36501D\"");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
   void tipOptionsAreCheckedAndBelongToTheirLayout() {
     JavaFileObject source = rule("TipOptions");
     Compilation compilation = compile(source);

@@ -14,10 +14,14 @@ import java.util.Optional;
  *
  * @param every write a snapshot once this many events were appended since the last one (at least 1)
  * @param keep how many older snapshots to keep beside the current one (0 or more)
- * @param ttl when present, older snapshots beyond {@code keep} get a DynamoDB TTL this far ahead
+ * @param ttl when present, older snapshots beyond {@code keep} get a DynamoDB TTL this far ahead (positive,
+ *     at most {@link #MAX_TTL})
  *     instead of being deleted
  */
 public record SnapshotPolicy(int every, int keep, Optional<Duration> ttl) {
+
+  /** The longest TTL: 36,500 days (100 years); each snapshot's expiry is its write time plus the TTL. */
+  public static final Duration MAX_TTL = Duration.ofDays(36_500);
 
   public SnapshotPolicy {
     if (every < 1) {
@@ -31,6 +35,9 @@ public record SnapshotPolicy(int every, int keep, Optional<Duration> ttl) {
         d -> {
           if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("snapshot TTL must be positive, was " + d);
+          }
+          if (d.compareTo(MAX_TTL) > 0) {
+            throw new IllegalArgumentException("snapshot TTL must be at most " + MAX_TTL.toDays() + " days, was " + d);
           }
         });
   }

@@ -1,0 +1,34 @@
+package fixture;
+
+import dev.esgen.annotations.Aggregate;
+import dev.esgen.annotations.AggregateId;
+import dev.esgen.annotations.DomainEvents;
+import dev.esgen.annotations.EventType;
+import dev.esgen.annotations.Indexed;
+import dev.esgen.annotations.Unique;
+import java.util.UUID;
+
+@DomainEvents
+sealed interface AccountEvent permits AccountOpened, MoneyDeposited, AccountClosed {}
+
+record AccountOpened(AccountId id) implements AccountEvent {}
+
+record MoneyDeposited(long cents) implements AccountEvent {}
+
+record AccountClosed() implements AccountEvent {}
+
+record AccountId(UUID value) {}
+
+@Aggregate(
+    name = "bank-account",
+    events = AccountEvent.class,
+    snapshotTtl = "P36501D")
+record BankAccount(@AggregateId AccountId id) {
+  static BankAccount open(AccountOpened e) {
+    return new BankAccount(e.id());
+  }
+
+  BankAccount apply(AccountEvent e) {
+    return this;
+  }
+}
