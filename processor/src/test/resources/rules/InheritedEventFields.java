@@ -15,7 +15,6 @@ final class ShopOpened extends ShopEvent {
 
 abstract sealed class Sale extends ShopEvent permits Sold, Refunded {
   public long cents;
-  private String till;
 }
 
 final class Sold extends Sale {
@@ -27,7 +26,7 @@ final class Refunded extends Sale {
 }
 
 abstract class Books {
-  private long takings;
+  public long takings;
 }
 
 @Aggregate(name = "shop", events = ShopEvent.class)

@@ -1,6 +1,7 @@
 package fixture;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.esgen.annotations.Aggregate;
 import dev.esgen.annotations.AggregateId;
 import dev.esgen.annotations.DomainEvents;
@@ -24,6 +25,27 @@ final class Room {
     room.id = e.id();
     room.owner = e.owner();
     return room;
+  }
+}
+
+@DomainEvents
+sealed interface LampEvent permits LampFitted {}
+
+record LampFitted(String id, String code) implements LampEvent {}
+
+// Written by Jackson, so no error: @JsonIgnore(false) and a transient field named by @JsonProperty.
+@Aggregate(name = "lamp", events = LampEvent.class)
+final class Lamp {
+  @AggregateId @JsonIgnore(false) public String id;
+  @Indexed @JsonProperty public transient String code;
+
+  public Lamp() {}
+
+  static Lamp fit(LampFitted e) {
+    Lamp lamp = new Lamp();
+    lamp.id = e.id();
+    lamp.code = e.code();
+    return lamp;
   }
 }
 

@@ -24,19 +24,19 @@ final class AggregateOptionsReader {
   private final Map<String, String> aggregateNames;
 
   /**
-   * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
-   *     shared by all aggregates of one compilation
-   */
-  /**
    * The longest aggregate name that leaves a UUID's 36 characters room in the journal's event sort key,
-   * {@code {name}-{id}-{20-digit seq_nr}}, which DynamoDB limits to 1,024 bytes (names are ASCII); the
-   * tip's keys leave more.
+   * {@code {name}-{id}-{20-digit seq_nr}}, which DynamoDB limits to 1,024 bytes (names are ASCII). The
+   * tip's keys leave more, but a definition can be moved to the journal with {@code withLayout}.
    */
   static final int MAX_NAME_LENGTH = 1024 - 22 - 36;
 
   /** The longest snapshot TTL, as the runtime's {@code SnapshotPolicy} allows. */
   private static final Duration MAX_SNAPSHOT_TTL = Duration.ofDays(36_500);
 
+  /**
+   * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
+   *     shared by all aggregates of one compilation
+   */
   AggregateOptionsReader(Elements elements, ErrorReporter errors, Map<String, String> aggregateNames) {
     this.elements = elements;
     this.errors = errors;

@@ -258,9 +258,13 @@ final class ColumnAnalyzer {
    */
   private boolean checkInSnapshot(String aggregate, Property property, AnnotationMirror annotation, String annotationName) {
     Element element = property.element();
-    String left = element.getModifiers().contains(Modifier.TRANSIENT) ? "transient"
-        : Annotations.has(element, Annotations.JSON_IGNORE) ? "@JsonIgnore"
-        : null;
+    // Jackson writes a transient field it is told to by name, and reads @JsonIgnore(false) as no @JsonIgnore.
+    boolean transientLeftOut = element.getModifiers().contains(Modifier.TRANSIENT)
+        && !Annotations.has(element, Annotations.JSON_PROPERTY);
+    Optional<AnnotationMirror> ignore = Annotations.find(element, Annotations.JSON_IGNORE);
+    AnnotationValue ignoreValue = ignore.map(mirror -> Annotations.explicitValue(mirror, "value")).orElse(null);
+    boolean ignored = ignore.isPresent() && (ignoreValue == null || Boolean.TRUE.equals(ignoreValue.getValue()));
+    String left = transientLeftOut ? "transient" : ignored ? "@JsonIgnore" : null;
     if (left == null) {
       return true;
     }

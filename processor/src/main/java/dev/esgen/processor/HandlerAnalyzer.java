@@ -57,6 +57,7 @@ final class HandlerAnalyzer {
     List<Handler> staticApplies = new ArrayList<>();
     List<Handler> instanceCreators = new ArrayList<>();
     List<ExecutableElement> misshapenCreators = new ArrayList<>();
+    List<ExecutableElement> varargsCreators = new ArrayList<>();
     // Events taken by an apply method whose error is reported already: "no handler" would be a second
     // error for the same mistake, and one that contradicts the first.
     Set<TypeElement> claimed = new HashSet<>();
@@ -74,13 +75,16 @@ final class HandlerAnalyzer {
       }
       boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
       boolean isApply = method.getSimpleName().contentEquals("apply");
-      TypeElement varargsEvent = method.isVarArgs() ? firstParameterEvent(method, events) : null;
-      if (varargsEvent != null) {
-        // One mistake, reported once on the method: neither its events as unhandled nor a missing creator.
-        errors.error(method, Messages.eventVarargs(
-            method.getSimpleName().toString(), display(varargsEvent), returnsAggregate(method, type) && isStatic));
+      TypeElement varargsEvent = varargsEvent(method, events);
+      if (varargsEvent != null && isApply) {
+        // One mistake, reported once on the method rather than its events again as unhandled.
+        errors.error(method, Messages.eventVarargs("apply", display(varargsEvent), false));
         claimed.addAll(events.leavesUnder.get(varargsEvent));
-        creatorTakesRejected |= isStatic && returnsAggregate(method, type);
+        continue;
+      }
+      if (varargsEvent != null && isStatic && returnsAggregate(method, type)) {
+        // The creating method with a slip, unless another one is (then it is a helper): see below.
+        varargsCreators.add(method);
         continue;
       }
       if (takesEventOutsideHierarchy(method, events)) {
@@ -134,7 +138,11 @@ final class HandlerAnalyzer {
       Optional<Handler> notStatic = instanceCreators.stream()
           .filter(candidate -> !result.appliedBy.keySet().containsAll(events.leavesUnder.get(candidate.event())))
           .findFirst();
-      if (!misshapenCreators.isEmpty()) {
+      if (!varargsCreators.isEmpty()) {
+        ExecutableElement method = varargsCreators.get(0);
+        errors.error(method, Messages.eventVarargs(
+            method.getSimpleName().toString(), display(varargsEvent(method, events)), true));
+      } else if (!misshapenCreators.isEmpty()) {
         ExecutableElement method = misshapenCreators.get(0);
         TypeElement event = firstParameterEvent(method, events);
         errors.error(method, Messages.creatorShape(signature(method), simpleName, creatorProblem(method),
@@ -248,13 +256,21 @@ final class HandlerAnalyzer {
       return null;
     }
     TypeMirror parameter = types.erasure(method.getParameters().get(0).asType());
-    if (parameter instanceof ArrayType array && method.isVarArgs() && method.getParameters().size() == 1) {
-      parameter = array.getComponentType();   // Opened... e: reported as such by the caller
-    }
     if (parameter.getKind() != TypeKind.DECLARED) {
       return null;
     }
     TypeElement element = (TypeElement) types.asElement(parameter);
+    return events.contains(element) ? element : null;
+  }
+
+  /** The event type of {@code method}'s only parameter when it is varargs ({@code Opened... e}), or null. */
+  private TypeElement varargsEvent(ExecutableElement method, EventHierarchy events) {
+    if (!method.isVarArgs() || method.getParameters().size() != 1
+        || !(types.erasure(method.getParameters().get(0).asType()) instanceof ArrayType array)
+        || array.getComponentType().getKind() != TypeKind.DECLARED) {
+      return null;
+    }
+    TypeElement element = (TypeElement) types.asElement(array.getComponentType());
     return events.contains(element) ? element : null;
   }
 

@@ -3,7 +3,6 @@ package dev.esgen.processor;
 import static dev.esgen.processor.AggregateAnalyzer.display;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -25,8 +24,6 @@ import javax.lang.model.util.ElementFilter;
 final class JacksonVisibility {
 
   private final ErrorReporter errors;
-  /** Fields already reported: one a sealed level declares is checked again for every event below it. */
-  private final Set<VariableElement> reportedFields = new HashSet<>();
 
   JacksonVisibility(ErrorReporter errors) {
     this.errors = errors;
@@ -160,7 +157,9 @@ final class JacksonVisibility {
    *     to write a class without any property
    */
   boolean checkJacksonProperties(TypeElement type, String what) {
-    // Jackson writes the fields and getters a class inherits as its own: a sealed level's, a base class's.
+    // Jackson writes the fields and getters a class inherits as its own (a sealed level's, a base class's),
+    // so they are properties too. Only the class's own fields are reported as invisible: a superclass may be
+    // a library's, or use Jackson's class-level settings, which these checks do not read.
     List<TypeElement> levels = withSuperclasses(type);
     boolean anyProperty = false;
     for (TypeElement level : levels) {
@@ -178,12 +177,17 @@ final class JacksonVisibility {
             || Annotations.has(field, Annotations.JSON_IGNORE)) {
           continue;
         }
+        boolean read = jacksonReads(levels, field);
+        if (!level.equals(type)) {
+          anyProperty |= read;
+          continue;
+        }
         // A field Jackson cannot see is reported here, which says more than "no property" would.
         anyProperty = true;
-        if (!jacksonReads(levels, field) && reportedFields.add(field)) {
+        if (!read) {
           String name = field.getSimpleName().toString();
           errors.error(field, Messages.fieldInvisibleToJackson(
-              display(level), name, field.asType().toString(), getterName(name, field.asType()), what));
+              display(type), name, field.asType().toString(), getterName(name, field.asType()), what));
         }
       }
     }
@@ -192,12 +196,12 @@ final class JacksonVisibility {
 
   /**
    * {@code type} and the classes it extends, nearest first, up to but without the JDK's ({@code Object},
-   * {@code Record}, and any other {@code java.} class, whose state Jackson does not write).
+   * {@code Record}, ...).
    */
   private static List<TypeElement> withSuperclasses(TypeElement type) {
     List<TypeElement> levels = new ArrayList<>();
     TypeElement level = type;
-    while (level != null && !level.getQualifiedName().toString().startsWith("java.")) {
+    while (level != null && !JdkTypes.isJdk(level)) {
       levels.add(level);
       TypeMirror superclass = level.getSuperclass();
       level = superclass instanceof DeclaredType declared ? (TypeElement) declared.asElement() : null;

@@ -42,6 +42,7 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Types;
 import javax.lang.model.util.Elements;
 
 /**
@@ -49,8 +50,8 @@ import javax.lang.model.util.Elements;
  * snapshot written by other code is recognised and rebuilt from the events.
  *
  * <ul>
- *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields, inherited ones
- *       included) with their full types and Jackson annotations, and recursively those of the records, classes, enums and sealed
+ *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields, a class
+ *       aggregate's inherited ones included) with their full types and Jackson annotations, and recursively those of the records, classes, enums and sealed
  *       types they use, except the JDK's;</li>
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
  *       and constructor of the aggregate they call, directly or not, with comments and layout removed
@@ -70,10 +71,12 @@ final class SnapshotFingerprinter {
 
   private final Elements elements;
   private final Trees trees;
+  private final Types types;
 
   SnapshotFingerprinter(ProcessingEnvironment environment) {
     this.elements = environment.getElementUtils();
     this.trees = treesOf(environment);
+    this.types = environment.getTypeUtils();
   }
 
   private static Trees treesOf(ProcessingEnvironment environment) {
@@ -94,7 +97,9 @@ final class SnapshotFingerprinter {
   String fingerprint(TypeElement aggregate, List<ExecutableElement> handlers, List<ExecutableElement> upcasters,
       int snapshotVersion) {
     StringBuilder described = new StringBuilder(SCHEME).append("\nshape ");
-    shape(aggregate.asType(), new HashSet<>(), described);
+    Set<String> seen = new HashSet<>();
+    shape(aggregate.asType(), seen, described);
+    inheritedShape(aggregate, seen, described);
     Map<ExecutableElement, TreePath> declared = declarations(aggregate);
     Set<ExecutableElement> code = new LinkedHashSet<>();
     for (ExecutableElement handler : handlers) {
@@ -155,12 +160,9 @@ final class SnapshotFingerprinter {
         member(carriers, component.asType(), described, out);
       }
     } else {
-      // Jackson writes the fields a class inherits from the domain's classes as its own.
-      for (TypeElement level = element; level != null; level = domainSuperclass(level)) {
-        for (VariableElement field : ElementFilter.fieldsIn(level.getEnclosedElements())) {
-          if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
-            member(List.of(field), field.asType(), described, out);
-          }
+      for (VariableElement field : ElementFilter.fieldsIn(element.getEnclosedElements())) {
+        if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
+          member(List.of(field), field.asType(), described, out);
         }
       }
       for (TypeMirror permitted : element.getPermittedSubclasses()) {
@@ -170,6 +172,25 @@ final class SnapshotFingerprinter {
       }
     }
     out.append('}');
+  }
+
+  /**
+   * The fields a class aggregate inherits from the domain's own classes, which Jackson writes as its own,
+   * with their types as members of the aggregate ({@code T payload} of {@code Base<String>} as a String).
+   * Appended after the shape, and nothing for an aggregate without such a superclass, so that the
+   * fingerprints of all other aggregates stay as they were.
+   */
+  private void inheritedShape(TypeElement aggregate, Set<String> described, StringBuilder out) {
+    DeclaredType self = (DeclaredType) aggregate.asType();
+    for (TypeElement level = domainSuperclass(aggregate); level != null; level = domainSuperclass(level)) {
+      out.append("\ninherits ").append(level.getQualifiedName()).append(" {");
+      for (VariableElement field : ElementFilter.fieldsIn(level.getEnclosedElements())) {
+        if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
+          member(List.of(field), types.asMemberOf(self, field), described, out);
+        }
+      }
+      out.append('}');
+    }
   }
 
   /** The class {@code type} extends, unless it is the JDK's ({@code Object}, {@code Record}, ...). */

@@ -203,6 +203,11 @@ class SnapshotFingerprintTest {
     assertEquals(released, fingerprint(classCart));
     assertNotEquals(released, fingerprint(classCart.replace("public long cents;", "public long cents;\n  public int items;")));
     assertNotEquals(released, fingerprint(classCart.replace("public long cents;", "public double cents;")));
+
+    String generic = classCart.replace("abstract class Totals {", "abstract class Totals<T> {\n  public T tag;")
+        .replace("extends Totals {", "extends Totals<String> {");
+    assertNotEquals(fingerprint(generic), fingerprint(generic.replace("Totals<String>", "Totals<Long>")),
+        "an inherited field's type as a member of the aggregate");
   }
 
   @Test
