@@ -9,7 +9,6 @@ import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
-import dev.esgen.runtime.aggregate.Replay;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.StateCachePolicy;
@@ -218,8 +217,8 @@ class CachedLoadTest {
   void twoDefinitionsOfOneAggregateOnOneStoreEachFoldOnFromTheirOwnStates() {
     DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withStateCache(CACHE));
     CounterRepository oldCode = new CounterRepository(store, SnapshotPolicy.every(100));
-    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold =
-        CounterRepository.builder(store.objectMapper(), SnapshotPolicy.every(100)).replay(tenfold()).build();
+    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold = CounterRepository
+        .builder(store.objectMapper(), SnapshotPolicy.every(100)).replay(CounterRepository.tenfoldReplay()).build();
     CounterRepository newCode = new CounterRepository(store, tenfold);
     CounterId id = CounterId.random();
     oldCode.create(new CounterCreated(id, "c"));
@@ -234,22 +233,6 @@ class CachedLoadTest {
         "the new code folds the stored events itself, not on from what the old code remembered");
     assertEquals(30, loaded.state().value());
     assertEquals(3, oldCode.load(id).value(), "and the old code keeps its own");
-  }
-
-  /** The counter's replay with every increment counted ten times: other code for the same events. */
-  private static Replay<Counter, CounterEvent> tenfold() {
-    Replay<Counter, CounterEvent> plain = CounterRepository.replay();
-    return new Replay<>() {
-      @Override
-      public Counter create(CounterEvent event) {
-        return plain.create(event);
-      }
-
-      @Override
-      public Counter apply(Counter state, CounterEvent event) {
-        return plain.apply(state, event instanceof Incremented e ? new Incremented(e.by() * 10, e.tag()) : event);
-      }
-    };
   }
 
   @Test

@@ -53,7 +53,7 @@ class StaleSnapshotTest {
 
   /** The counter after a handler fix: increments count ten times, snapshots carry fingerprint "v2". */
   private CounterRepository newCode(CounterLayout layout) {
-    return counters(layout, "v2", tenfold(CounterRepository.replay()));
+    return counters(layout, "v2", CounterRepository.tenfoldReplay());
   }
 
   private CounterRepository counters(CounterLayout layout, String fingerprint, Replay<Counter, CounterEvent> replay) {
@@ -223,20 +223,6 @@ class StaleSnapshotTest {
   private static Map<String, AttributeValue> tip(CounterId id) {
     List<Map<String, AttributeValue>> items = TipItems.of(id.value());
     return items.get(items.size() - 1);
-  }
-
-  private static Replay<Counter, CounterEvent> tenfold(Replay<Counter, CounterEvent> replay) {
-    return new Replay<>() {
-      @Override
-      public Counter create(CounterEvent event) {
-        return replay.create(event);
-      }
-
-      @Override
-      public Counter apply(Counter state, CounterEvent event) {
-        return replay.apply(state, event instanceof Incremented e ? new Incremented(e.by() * 10, e.tag()) : event);
-      }
-    };
   }
 
   private static Replay<Counter, CounterEvent> counting(Replay<Counter, CounterEvent> replay, AtomicInteger applied) {
