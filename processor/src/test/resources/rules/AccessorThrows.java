@@ -15,6 +15,7 @@ record DeskOpened(String id, String owner) implements DeskEvent {}
 final class Desk {
   @AggregateId private String id;
   @Indexed private String owner;
+  @Indexed private String name;
 
   public Desk() {}
 
@@ -24,6 +25,15 @@ final class Desk {
 
   public String getOwner() throws Exception {
     return owner;
+  }
+
+  // A throwing x() beside a plain getX(): the generated code calls getX(), no error.
+  String name() throws IOException {
+    return name;
+  }
+
+  public String getName() {
+    return name;
   }
 
   static Desk open(DeskOpened e) {

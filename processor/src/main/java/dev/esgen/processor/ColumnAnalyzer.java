@@ -84,12 +84,16 @@ final class ColumnAnalyzer {
     if (!field.getModifiers().contains(Modifier.PRIVATE)) {
       return Optional.of(new PropertyAccess(name, true));
     }
-    return getter(type, field).filter(method -> checkedException(method).isEmpty())
+    return getters(type, field).stream().filter(method -> checkedException(method).isEmpty()).findFirst()
         .map(method -> new PropertyAccess(method.getSimpleName().toString(), false));
   }
 
-  /** The non-private instance getter of {@code field}: {@code x()}, {@code getX()} or, for a boolean, {@code isX()}. */
-  private Optional<ExecutableElement> getter(TypeElement type, VariableElement field) {
+  /**
+   * The non-private instance getters of {@code field}, in the order they are preferred: {@code x()},
+   * {@code getX()} and, for a boolean, {@code isX()}.
+   */
+  private List<ExecutableElement> getters(TypeElement type, VariableElement field) {
+    List<ExecutableElement> getters = new ArrayList<>();
     for (String getter : getterNames(field.getSimpleName().toString(), field.asType())) {
       for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
         if (method.getSimpleName().contentEquals(getter)
@@ -97,11 +101,11 @@ final class ColumnAnalyzer {
             && !method.getModifiers().contains(Modifier.STATIC)
             && !method.getModifiers().contains(Modifier.PRIVATE)
             && types.isSameType(method.getReturnType(), field.asType())) {
-          return Optional.of(method);
+          getters.add(method);
         }
       }
     }
-    return Optional.empty();
+    return getters;
   }
 
   /**
@@ -235,7 +239,7 @@ final class ColumnAnalyzer {
     Optional<ExecutableElement> throwing =
         property.access().isPresent() || !(property.element() instanceof VariableElement field)
             ? Optional.empty()
-            : getter((TypeElement) field.getEnclosingElement(), field);
+            : getters((TypeElement) field.getEnclosingElement(), field).stream().findFirst();
     if (throwing.isPresent()) {
       errors.error(throwing.get(), Messages.accessorThrows(aggregate, property.name(),
           throwing.get().getSimpleName().toString(), checkedException(throwing.get()).orElseThrow()));
