@@ -1089,8 +1089,10 @@ class ValidationTest {
   }
 
   @Test
-  void aSnapshotTtlBeyondAHundredYearsIsAnError() {
-    JavaFileObject source = rule("TooLongTtl");
+  void aSnapshotTtlBeyondAHundredYearsIsAnError() throws IOException {
+    // The same aggregate as NonPositiveTtl, with another TTL.
+    JavaFileObject source = JavaFileObjects.forSourceString("fixture.BankAccount",
+        rule("NonPositiveTtl").getCharContent(true).toString().replace("\"PT0S\"", "\"P36501D\""));
     Compilation compilation = compile(source);
     assertThat(compilation)
         .hadErrorContaining("[esgen:invalid-snapshot-ttl] snapshotTtl = \"P36501D\" is longer than 36,500 days")
