@@ -3,6 +3,7 @@ package dev.esgen.processor;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -28,7 +29,7 @@ final class AggregateOptionsReader {
    * {@code {name}-{id}-{20-digit seq_nr}}, which DynamoDB limits to 1,024 bytes (names are ASCII). The
    * tip's keys leave more, but a definition can be moved to the journal with {@code withLayout}.
    */
-  static final int MAX_NAME_LENGTH = 1024 - 22 - 36;
+  private static final int MAX_NAME_LENGTH = 1024 - 22 - 36;
 
   /** The longest snapshot TTL, as the runtime's {@code SnapshotPolicy} allows. */
   private static final Duration MAX_SNAPSHOT_TTL = Duration.ofDays(36_500);
@@ -86,7 +87,8 @@ final class AggregateOptionsReader {
           errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not positive"));
         } else if (duration.compareTo(MAX_SNAPSHOT_TTL) > 0) {
           // Each snapshot's expiry is its write time plus the TTL, which must be a time Java can represent.
-          errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is longer than 36,500 days (100 years)"));
+          errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl,
+              String.format(Locale.ROOT, "is longer than %,d days (100 years)", MAX_SNAPSHOT_TTL.toDays())));
         }
       } catch (DateTimeParseException e) {
         errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not an ISO-8601 duration"));

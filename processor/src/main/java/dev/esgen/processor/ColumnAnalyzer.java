@@ -113,14 +113,7 @@ final class ColumnAnalyzer {
    * index columns declares none.
    */
   private Optional<String> checkedException(ExecutableElement method) {
-    TypeMirror runtime = elements.getTypeElement("java.lang.RuntimeException").asType();
-    TypeMirror error = elements.getTypeElement("java.lang.Error").asType();
-    for (TypeMirror thrown : method.getThrownTypes()) {
-      if (!types.isSubtype(thrown, runtime) && !types.isSubtype(thrown, error)) {
-        return Optional.of(thrown.toString());
-      }
-    }
-    return Optional.empty();
+    return DeclaredExceptions.firstChecked(method, elements, types);
   }
 
   private static List<String> getterNames(String name, TypeMirror type) {

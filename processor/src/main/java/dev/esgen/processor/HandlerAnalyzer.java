@@ -16,8 +16,8 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
@@ -232,14 +232,7 @@ final class HandlerAnalyzer {
 
   /** The first checked exception {@code method} declares: replay implements an interface that throws none. */
   private Optional<String> checkedException(ExecutableElement method) {
-    TypeElement runtime = elements.getTypeElement("java.lang.RuntimeException");
-    TypeElement error = elements.getTypeElement("java.lang.Error");
-    for (TypeMirror thrown : method.getThrownTypes()) {
-      if (!types.isSubtype(thrown, runtime.asType()) && !types.isSubtype(thrown, error.asType())) {
-        return Optional.of(thrown.toString());
-      }
-    }
-    return Optional.empty();
+    return DeclaredExceptions.firstChecked(method, elements, types);
   }
 
   /** The event type (a leaf or a sealed level) {@code method}'s only parameter is, or null. */

@@ -199,12 +199,10 @@ final class JacksonVisibility {
    * {@code Record}, ...).
    */
   private static List<TypeElement> withSuperclasses(TypeElement type) {
-    List<TypeElement> levels = new ArrayList<>();
-    TypeElement level = type;
-    while (level != null && !JdkTypes.isJdk(level)) {
-      levels.add(level);
-      TypeMirror superclass = level.getSuperclass();
-      level = superclass instanceof DeclaredType declared ? (TypeElement) declared.asElement() : null;
+    List<TypeElement> levels = new ArrayList<>(List.of(type));
+    for (Optional<TypeElement> level = JdkTypes.domainSuperclass(type); level.isPresent();
+        level = JdkTypes.domainSuperclass(level.get())) {
+      levels.add(level.get());
     }
     return levels;
   }

@@ -42,8 +42,8 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
-import javax.lang.model.util.Types;
 import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
 
 /**
  * Computes the fingerprint a snapshot is stored with: a hash of what decides the stored state, so that a
@@ -51,8 +51,8 @@ import javax.lang.model.util.Elements;
  *
  * <ul>
  *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields, a class
- *       aggregate's inherited ones included) with their full types and Jackson annotations, and recursively those of the records, classes, enums and sealed
- *       types they use, except the JDK's;</li>
+ *       aggregate's inherited ones included) with their full types and Jackson annotations, and
+ *       recursively those of the records, classes, enums and sealed types they use, except the JDK's;</li>
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
  *       and constructor of the aggregate they call, directly or not, with comments and layout removed
  *       (through javac's Trees API; under another compiler, their signatures only);</li>
@@ -182,7 +182,8 @@ final class SnapshotFingerprinter {
    */
   private void inheritedShape(TypeElement aggregate, Set<String> described, StringBuilder out) {
     DeclaredType self = (DeclaredType) aggregate.asType();
-    for (TypeElement level = domainSuperclass(aggregate); level != null; level = domainSuperclass(level)) {
+    for (TypeElement level = JdkTypes.domainSuperclass(aggregate).orElse(null); level != null;
+        level = JdkTypes.domainSuperclass(level).orElse(null)) {
       out.append("\ninherits ").append(level.getQualifiedName()).append(" {");
       for (VariableElement field : ElementFilter.fieldsIn(level.getEnclosedElements())) {
         if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
@@ -191,16 +192,6 @@ final class SnapshotFingerprinter {
       }
       out.append('}');
     }
-  }
-
-  /** The class {@code type} extends, unless it is the JDK's ({@code Object}, {@code Record}, ...). */
-  private static TypeElement domainSuperclass(TypeElement type) {
-    if (type.getSuperclass() instanceof DeclaredType declared
-        && declared.asElement() instanceof TypeElement superclass
-        && !JdkTypes.isJdk(superclass)) {
-      return superclass;
-    }
-    return null;
   }
 
   private void member(List<? extends Element> carriers, TypeMirror type, Set<String> described, StringBuilder out) {

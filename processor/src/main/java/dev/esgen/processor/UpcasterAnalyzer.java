@@ -283,16 +283,8 @@ final class UpcasterAnalyzer {
 
   /** The first checked exception {@code method} declares that is no {@code IOException}, which the codec may throw. */
   private Optional<String> checkedException(ExecutableElement method) {
-    for (TypeMirror thrown : method.getThrownTypes()) {
-      boolean allowed = false;
-      for (String unchecked : List.of("java.lang.RuntimeException", "java.lang.Error", "java.io.IOException")) {
-        allowed |= types.isSubtype(thrown, elements.getTypeElement(unchecked).asType());
-      }
-      if (!allowed) {
-        return Optional.of(thrown.toString());
-      }
-    }
-    return Optional.empty();
+    return DeclaredExceptions.firstBeyond(
+        method, List.of("java.lang.RuntimeException", "java.lang.Error", "java.io.IOException"), elements, types);
   }
 
   /** What keeps the generated codec from calling {@code method}: the method or an enclosing class; null if nothing. */
