@@ -538,7 +538,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
     EventMetadata metadata = metadata(options);
     A created = definition.replay().create(events.get(0));
     I id = definition.keys().idOf(created);
-    return alreadyApplied(id, options, operation).thenCompose(repeat -> {
+    return alreadyApplied(id, options.commandId(), operation).thenCompose(repeat -> {
       if (repeat.isPresent()) {
         return CompletableFuture.completedFuture(repeat.get());
       }
@@ -552,7 +552,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   private CompletableFuture<Versioned<A>> appendCommand(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Operation operation) {
     EventMetadata metadata = metadata(options);
-    return alreadyApplied(id, options, operation).thenCompose(repeat -> repeat.isPresent()
+    return alreadyApplied(id, options.commandId(), operation).thenCompose(repeat -> repeat.isPresent()
         ? CompletableFuture.completedFuture(repeat.get())
         : appendAtVersion(id, expectedVersion, options, metadata, events, operation));
   }
@@ -580,7 +580,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   private CompletableFuture<Versioned<A>> transactCommand(I id, AppendOptions options,
       Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Operation operation) {
     EventMetadata metadata = metadata(options);
-    return alreadyApplied(id, options, operation).thenCompose(repeat -> {
+    return alreadyApplied(id, options.commandId(), operation).thenCompose(repeat -> {
       if (repeat.isPresent()) {
         return CompletableFuture.completedFuture(repeat.get());
       }
@@ -737,12 +737,6 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           return CompletableFuture.<Versioned<A>>failedFuture(cause);
         })
         .thenCompose(next -> next);
-  }
-
-  /** The stream as stored now, when the options' command was already applied to it. */
-  private CompletableFuture<Optional<Versioned<A>>> alreadyApplied(
-      I id, AppendOptions options, OperationRecorder.Operation operation) {
-    return alreadyApplied(id, options.commandId(), operation);
   }
 
   /** The stream as stored now, when the command {@code commandId}, if any, was already applied to it. */

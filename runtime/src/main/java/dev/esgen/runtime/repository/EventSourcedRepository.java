@@ -204,7 +204,7 @@ public abstract class EventSourcedRepository<A, I, E> {
   public final Versioned<A> append(I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
     AppendOptions checked = options.checked(definition.name());
     return record("append", attempts -> {
-      Optional<Versioned<A>> repeat = alreadyApplied(id, checked);
+      Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
       return repeat.isPresent() ? repeat.get() : appendAtVersion(id, expectedVersion, checked, events, attempts);
     });
   }
@@ -297,7 +297,7 @@ public abstract class EventSourcedRepository<A, I, E> {
       Function<? super A, ? extends List<? extends E>> decide) {
     AppendOptions checked = options.checked(definition.name());
     return record("transact", attempts -> {
-      Optional<Versioned<A>> repeat = alreadyApplied(id, checked);
+      Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
       return repeat.isPresent() ? repeat.get() : decideAndAppend(id, checked, decide, attempts);
     });
   }
@@ -710,7 +710,7 @@ public abstract class EventSourcedRepository<A, I, E> {
     }
     A state = definition.replay().create(events.get(0));
     I id = definition.keys().idOf(state);
-    Optional<Versioned<A>> repeat = alreadyApplied(id, options);
+    Optional<Versioned<A>> repeat = alreadyApplied(id, options.commandId());
     if (repeat.isPresent()) {
       return repeat.get();
     }
@@ -900,11 +900,6 @@ public abstract class EventSourcedRepository<A, I, E> {
   /** The metadata to store: the options', completed from the calling thread's context. */
   private static EventMetadata metadata(AppendOptions options) {
     return options.metadata().orElse(EventContext.current());
-  }
-
-  /** The stream as stored now, when the options' command was already applied to it. */
-  private Optional<Versioned<A>> alreadyApplied(I id, AppendOptions options) {
-    return alreadyApplied(id, options.commandId());
   }
 
   /** The stream as stored now, when the command {@code commandId}, if any, was already applied to it. */
