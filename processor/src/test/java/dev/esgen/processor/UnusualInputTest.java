@@ -1,0 +1,156 @@
+package dev.esgen.processor;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.util.List;
+import javax.tools.Diagnostic;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Unusual inputs: valid ones the docs allow, which must compile without warnings and behave, and invalid
+ * ones, which must be one esgen error on the element at fault rather than an error in generated code.
+ */
+class UnusualInputTest {
+
+  private static Compilation compile(JavaFileObject... sources) {
+    return javac().withProcessors(new EsgenProcessor())
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(sources);
+  }
+
+  /** A class aggregate {@code Gadget} with {@code fields} and {@code getters} besides its id. */
+  private static JavaFileObject gadget(String fields, String getters) {
+    return JavaFileObjects.forSourceString("fixture.Gadget", """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+
+        @DomainEvents
+        sealed interface GadgetEvent permits GadgetMade {}
+
+        record GadgetMade(String id) implements GadgetEvent {}
+
+        @Aggregate(name = "gadget", events = GadgetEvent.class)
+        final class Gadget {
+          @AggregateId private String id;
+        %s
+          public Gadget() {}
+
+          public String getId() {
+            return id;
+          }
+        %s
+          static Gadget make(GadgetMade e) {
+            Gadget gadget = new Gadget();
+            gadget.id = e.id();
+            return gadget;
+          }
+        }
+        """.formatted(fields, getters));
+  }
+
+  /**
+   * Jackson names the property of {@code getXCoord()} {@code xcoord}: it lower-cases the whole leading run
+   * of capitals. A private {@code xCoord} is therefore written as "xcoord" and never read back, which is
+   * what field-invisible-to-jackson exists to catch.
+   */
+  @Test
+  void aFieldWhoseGetterJacksonNamesOtherwiseIsInvisible() {
+    Compilation compilation = compile(gadget("  private String xCoord;", """
+          public String getXCoord() {
+            return xCoord;
+          }
+        """));
+    assertThat(compilation).hadErrorContaining(
+        "[esgen:field-invisible-to-jackson] Jackson cannot see field xCoord of Gadget");
+    // the getter to add is one Jackson links to the field
+    assertThat(compilation).hadErrorContaining("add \"public java.lang.String getxCoord()\"");
+  }
+
+  /** Jackson reads {@code aB} through {@code getaB()} (what IDEs generate for it); nothing is lost. */
+  @Test
+  void aFieldWithTheGetterJacksonLinksToItIsVisible() {
+    Compilation compilation = compile(gadget("  private String aB;", """
+          public String getaB() {
+            return aB;
+          }
+        """));
+    assertThat(compilation).succeededWithoutWarnings();
+  }
+
+  /**
+   * No getter gives Jackson the property {@code URL} ({@code getURL()} gives "url"), so the message must not
+   * suggest adding the getter the class already has.
+   */
+  @Test
+  void aFieldNoGetterCanNameIsNotToldToAddOne() {
+    Compilation compilation = compile(gadget("  private String URL;", """
+          public String getURL() {
+            return URL;
+          }
+        """));
+    assertThat(compilation).hadErrorContaining(
+        "[esgen:field-invisible-to-jackson] Jackson cannot see field URL of Gadget");
+    for (Diagnostic<? extends JavaFileObject> error : compilation.errors()) {
+      assertEquals(-1, error.getMessage(null).indexOf("getURL()"), error.getMessage(null));
+    }
+  }
+
+  private static JavaFileObject holding(String components) {
+    return JavaFileObjects.forSourceString("fixture.Shelf", """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+
+        @DomainEvents
+        sealed interface ShelfEvent permits ShelfBuilt, ShelfFilled {}
+
+        record ShelfBuilt(String id) implements ShelfEvent {}
+
+        record ShelfFilled(%s) implements ShelfEvent {}
+
+        @Aggregate(name = "shelf", events = ShelfEvent.class)
+        record Shelf(@AggregateId String id) {
+          static Shelf build(ShelfBuilt e) {
+            return new Shelf(e.id());
+          }
+
+          Shelf apply(ShelfFilled e) {
+            return this;
+          }
+        }
+        """.formatted(components));
+  }
+
+  /**
+   * Jackson writes a BlockingQueue but cannot read one back ("Cannot construct instance of
+   * java.util.concurrent.BlockingQueue"): the stored event would make its stream unreadable. Refused like
+   * any other abstract JDK type Jackson does not read.
+   */
+  @Test
+  void abstractJdkCollectionsJacksonCannotBuildAreRefused() {
+    for (String type : List.of("java.util.concurrent.BlockingQueue<String>", "java.util.concurrent.BlockingDeque<String>",
+        "java.util.concurrent.TransferQueue<String>", "java.util.AbstractQueue<String>",
+        "java.util.AbstractCollection<String>", "java.util.AbstractSequentialList<String>",
+        "java.util.Map<String, java.util.concurrent.BlockingQueue<String>>")) {
+      Compilation compilation = compile(holding(type + " items"));
+      assertThat(compilation).hadErrorContaining("[esgen:json-abstract-type] component items of event ShelfFilled");
+    }
+  }
+
+  /** Jackson reads a Map.Entry back (its MapEntryDeserializer): refusing it refuses what works. */
+  @Test
+  void aMapEntryIsAccepted() {
+    Compilation compilation = compile(holding("java.util.Map.Entry<String, Integer> entry, Iterable<String> names"));
+    assertThat(compilation).succeededWithoutWarnings();
+  }
+}
