@@ -257,21 +257,39 @@ final class JacksonVisibility {
     return propertyName(name);
   }
 
-  /** {@code amount} for {@code getAmount} and {@code isAmount}; empty for other names. */
-  private static Optional<String> propertyName(String method) {
+  /**
+   * The property Jackson (2, with its default, non-"standard" bean naming) derives from a getter's name:
+   * the rest after {@code get} or {@code is} with its whole leading run of capitals lower-cased, as
+   * Jackson's {@code legacyManglePropertyName} does: {@code amount} for {@code getAmount}, {@code url} for
+   * {@code getURL}, {@code xcoord} for {@code getXCoord}, {@code aB} for {@code getaB}. Empty for other names.
+   */
+  static Optional<String> propertyName(String method) {
     for (String prefix : List.of("get", "is")) {
-      if (method.length() > prefix.length()
-          && method.startsWith(prefix)
-          && Character.isUpperCase(method.charAt(prefix.length()))) {
+      if (method.length() > prefix.length() && method.startsWith(prefix)) {
         String rest = method.substring(prefix.length());
-        return Optional.of(Character.toLowerCase(rest.charAt(0)) + rest.substring(1));
+        StringBuilder property = new StringBuilder(rest.length());
+        int i = 0;
+        for (; i < rest.length() && Character.toLowerCase(rest.charAt(i)) != rest.charAt(i); i++) {
+          property.append(Character.toLowerCase(rest.charAt(i)));
+        }
+        return Optional.of(property.append(rest, i, rest.length()).toString());
       }
     }
     return Optional.empty();
   }
 
+  /**
+   * A getter Jackson links to {@code field}: {@code getAmount} for {@code amount}, {@code getxCoord} for
+   * {@code xCoord} (Jackson reads {@code getXCoord} as {@code xcoord}); null when none can, as for
+   * {@code URL}, whose getters Jackson all reads as lower-case names.
+   */
   private static String getterName(String field, TypeMirror type) {
-    String capitalized = Character.toUpperCase(field.charAt(0)) + field.substring(1);
-    return (type.getKind() == TypeKind.BOOLEAN ? "is" : "get") + capitalized;
+    String prefix = type.getKind() == TypeKind.BOOLEAN ? "is" : "get";
+    for (String candidate : List.of(prefix + Character.toUpperCase(field.charAt(0)) + field.substring(1), prefix + field)) {
+      if (propertyName(candidate).filter(field::equals).isPresent()) {
+        return candidate;
+      }
+    }
+    return null;
   }
 }

@@ -188,8 +188,10 @@ final class Messages {
   public static String fieldInvisibleToJackson(String type, String field, String fieldType, String getter, String what) {
     return "[esgen:field-invisible-to-jackson] Jackson cannot see field " + field + " of " + type
         + " (it detects public fields, public getX()/isX() getters and @JsonProperty, not x() accessors), so"
-        + " every " + what + " would silently lose it: add \"public " + fieldType + " " + getter + "()\","
-        + " annotate the field @JsonProperty, make it public, or mark it transient if it is not state";
+        + " every " + what + " would silently lose it: "
+        // no getter gives Jackson a property named like URL: it lower-cases a getter's leading capitals
+        + (getter == null ? "" : "add \"public " + fieldType + " " + getter + "()\", ")
+        + "annotate the field @JsonProperty, make it public, or mark it transient if it is not state";
   }
 
   public static String creatorParameterNames(String type, List<String> parameters) {
