@@ -68,6 +68,32 @@ final class JacksonTypes {
       "java.util.Calendar",
       "java.util.TimeZone");
 
+  /**
+   * Abstract JDK collections and maps esgen's mapper reads back, each by building its default
+   * implementation ({@code ArrayList}, {@code TreeSet}, {@code LinkedHashMap}, ...); and {@code Map.Entry},
+   * which it reads as a one-entry object. Any other abstract one ({@code BlockingQueue},
+   * {@code AbstractQueue}, ...) Jackson writes but cannot build. Found like the types above.
+   */
+  private static final Set<String> READABLE_ABSTRACT_JDK_CONTAINERS = Set.of(
+      "java.lang.Iterable",
+      "java.util.AbstractList",
+      "java.util.AbstractMap",
+      "java.util.AbstractSet",
+      "java.util.Collection",
+      "java.util.Deque",
+      "java.util.EnumSet",
+      "java.util.List",
+      "java.util.Map",
+      "java.util.Map.Entry",
+      "java.util.NavigableMap",
+      "java.util.NavigableSet",
+      "java.util.Queue",
+      "java.util.Set",
+      "java.util.SortedMap",
+      "java.util.SortedSet",
+      "java.util.concurrent.ConcurrentMap",
+      "java.util.concurrent.ConcurrentNavigableMap");
+
   /** Jackson annotations on a property that name it or tune its inclusion without changing its form. */
   private static final Set<String> NAMING_ANNOTATIONS = Set.of(
       Annotations.JSON_PROPERTY,
@@ -194,7 +220,14 @@ final class JacksonTypes {
     if (name.equals("java.util.Optional") || name.equals("java.util.concurrent.atomic.AtomicReference")) {
       return type.getTypeArguments().isEmpty() ? Optional.empty() : check(type.getTypeArguments().get(0), null, visiting);
     }
+    if (isAbstract(element) && name.startsWith("java.") && !READABLE_ABSTRACT_JDK_CONTAINERS.contains(name)
+        && (asSupertype(type, "java.util.Map").isPresent() || asSupertype(type, "java.lang.Iterable").isPresent())) {
+      return Optional.of(new Problem(Kind.ABSTRACT, element, List.of()));
+    }
     Optional<DeclaredType> map = asSupertype(type, "java.util.Map");
+    if (map.isEmpty() && name.equals("java.util.Map.Entry")) {
+      map = Optional.of(type); // read as a one-entry map: its key is a map key
+    }
     if (map.isPresent()) {
       List<? extends TypeMirror> arguments = map.get().getTypeArguments();
       if (arguments.size() != 2) {
