@@ -153,4 +153,56 @@ class UnusualInputTest {
     Compilation compilation = compile(holding("java.util.Map.Entry<String, Integer> entry, Iterable<String> names"));
     assertThat(compilation).succeededWithoutWarnings();
   }
+
+  /**
+   * A record aggregate validating in its compact constructor, whose handler calls {@code add} on a list
+   * while the aggregate has an {@code add} command of its own: the most ordinary of aggregates. The
+   * fingerprint's call resolution must not attribute the class while processors run: javac inserts the
+   * implicit super() into the compact constructor, keeps it into the next round, and then reports
+   * "invalid canonical constructor in record Cart (canonical constructor must not contain explicit
+   * constructor invocation)" on code that is fine.
+   */
+  @Test
+  void aCompactConstructorSurvivesAHandlerCallingALibraryMethodNamedLikeACommand() {
+    Compilation compilation = compile(JavaFileObjects.forSourceString("fixture.Cart", """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+        import java.util.ArrayList;
+        import java.util.List;
+        import java.util.Objects;
+
+        @DomainEvents
+        sealed interface CartEvent permits CartOpened, ItemAdded {}
+
+        record CartOpened(String id) implements CartEvent {}
+
+        record ItemAdded(String item) implements CartEvent {}
+
+        @Aggregate(name = "cart", events = CartEvent.class)
+        record Cart(@AggregateId String id, List<String> items) {
+          Cart {
+            Objects.requireNonNull(id, "id");
+            items = List.copyOf(items);
+          }
+
+          static Cart open(CartOpened e) {
+            return new Cart(e.id(), List.of());
+          }
+
+          Cart apply(ItemAdded e) {
+            List<String> copy = new ArrayList<>(items);
+            copy.add(e.item());
+            return new Cart(id, copy);
+          }
+
+          List<CartEvent> add(String item) {
+            return List.of(new ItemAdded(item));
+          }
+        }
+        """));
+    assertThat(compilation).succeededWithoutWarnings();
+  }
 }
