@@ -10,6 +10,7 @@ import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParameterizedTypeTree;
+import com.sun.source.tree.Scope;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.SourcePositions;
 import com.sun.source.util.TreePath;
@@ -243,9 +244,13 @@ final class SnapshotFingerprinter {
    * says whose method it is: an unqualified call, one on {@code this} or on the aggregate's type, and
    * {@code new} of it. Only a call on some other receiver whose name and arity match one of the
    * aggregate's methods (a helper called on a local variable of the aggregate's type, or {@code add} on a
-   * list beside an {@code add} command) is left to javac to resolve, which attributes the whole class while
-   * processors run: about what compiling it costs, and javac does it again afterwards. Matching an
-   * overload of the same arity takes in a little more code than the call needs, never less.
+   * list beside an {@code add} command) is decided by the receiver's type: a local variable, parameter or
+   * field named by the receiver is looked up in javac's scope at the call, which attributes a copy of the
+   * method's body only; any other receiver counts as the aggregate's. Neither the class nor the method is
+   * attributed in place: javac would keep what attribution adds to the trees (the implicit {@code super()}
+   * of a record's compact constructor, which it then reports as an invalid explicit constructor call) into
+   * the next round. Matching an overload of the same arity, or a receiver whose type is not looked up,
+   * takes in a little more code than the call needs, never less.
    */
   private void reach(ExecutableElement method, Map<ExecutableElement, TreePath> declared,
       Set<ExecutableElement> reached) {
@@ -267,8 +272,9 @@ final class SnapshotFingerprinter {
         if (name.equals("this")) {
           add(matching(ElementKind.CONSTRUCTOR, null, node.getArguments().size()), true);
         } else if (!name.equals("super")) {
-          boolean own = !(select instanceof MemberSelectTree qualified) || ownReceiver(qualified.getExpression());
-          add(matching(ElementKind.METHOD, name, node.getArguments().size()), own);
+          ExpressionTree receiver = select instanceof MemberSelectTree qualified ? qualified.getExpression() : null;
+          add(matching(ElementKind.METHOD, name, node.getArguments().size()), receiver == null || ownReceiver(receiver),
+              receiver);
         }
         return super.visitMethodInvocation(node, unused);
       }
@@ -290,7 +296,7 @@ final class SnapshotFingerprinter {
             add(matching(ElementKind.CONSTRUCTOR, null, -1), true);
           }
         } else {
-          add(matching(ElementKind.METHOD, node.getName().toString(), -1), own);
+          add(matching(ElementKind.METHOD, node.getName().toString(), -1), own, node.getQualifierExpression());
         }
         return super.visitMemberReference(node, unused);
       }
@@ -316,14 +322,37 @@ final class SnapshotFingerprinter {
         return matching;
       }
 
-      /** Adds {@code candidates}: all of them on the aggregate's own receiver, else the one javac resolves. */
       private void add(List<ExecutableElement> candidates, boolean own) {
-        if (own || candidates.isEmpty()) {
+        add(candidates, own, null);
+      }
+
+      /**
+       * Adds {@code candidates}: all of them on the aggregate's own receiver, none on a receiver whose type
+       * is known to be another, all of them when it is not known.
+       */
+      private void add(List<ExecutableElement> candidates, boolean own, ExpressionTree receiver) {
+        if (own || candidates.isEmpty() || !(receiver instanceof IdentifierTree identifier)
+            || mayBeTheAggregate(identifier.getName().toString())) {
           called.addAll(candidates);
-        } else if (trees.getElement(getCurrentPath()) instanceof ExecutableElement resolved
-            && candidates.contains(resolved)) {
-          called.add(resolved);
         }
+      }
+
+      /**
+       * Whether the variable {@code name} at the current call may hold the aggregate: false only when javac's
+       * scope there declares it with a type the aggregate cannot be assigned to ({@code List} for a call of
+       * {@code add}). {@code Trees.getScope} attributes a copy of the method's body, never the trees javac
+       * compiles afterwards.
+       */
+      private boolean mayBeTheAggregate(String name) {
+        TypeMirror aggregate = types.erasure(method.getEnclosingElement().asType());
+        for (Scope scope = trees.getScope(getCurrentPath()); scope != null; scope = scope.getEnclosingScope()) {
+          for (Element element : scope.getLocalElements()) {
+            if (element instanceof VariableElement variable && variable.getSimpleName().contentEquals(name)) {
+              return types.isAssignable(aggregate, types.erasure(variable.asType()));
+            }
+          }
+        }
+        return true;
       }
     }.scan(path, null);
     for (ExecutableElement callee : called) {
