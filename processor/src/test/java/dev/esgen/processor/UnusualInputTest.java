@@ -85,6 +85,17 @@ class UnusualInputTest {
     assertThat(compilation).succeededWithoutWarnings();
   }
 
+  /** Jackson 2.19 takes {@code Boolean isOpen()} for the getter of {@code open}, as it does {@code boolean isOpen()}. */
+  @Test
+  void aBoxedBooleanReadThroughIsXIsVisible() {
+    Compilation compilation = compile(gadget("  private Boolean open;", """
+          public Boolean isOpen() {
+            return open;
+          }
+        """));
+    assertThat(compilation).succeededWithoutWarnings();
+  }
+
   /**
    * No getter gives Jackson the property {@code URL} ({@code getURL()} gives "url"), so the message must not
    * suggest adding the getter the class already has.
