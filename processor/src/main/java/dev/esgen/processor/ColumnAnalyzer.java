@@ -90,7 +90,7 @@ final class ColumnAnalyzer {
 
   /**
    * The non-private instance getters of {@code field}, in the order they are preferred: {@code x()},
-   * {@code getX()} and, for a boolean, {@code isX()}.
+   * {@code getX()} and, for a boolean or Boolean, {@code isX()}.
    */
   private List<ExecutableElement> getters(TypeElement type, VariableElement field) {
     List<ExecutableElement> getters = new ArrayList<>();
@@ -119,7 +119,9 @@ final class ColumnAnalyzer {
   private static List<String> getterNames(String name, TypeMirror type) {
     String capitalized = Character.toUpperCase(name.charAt(0)) + name.substring(1);
     List<String> names = new ArrayList<>(List.of(name, "get" + capitalized));
-    if (type.getKind() == TypeKind.BOOLEAN) {
+    if (type.getKind() == TypeKind.BOOLEAN
+        || type instanceof DeclaredType declared
+            && ((TypeElement) declared.asElement()).getQualifiedName().contentEquals("java.lang.Boolean")) {
       names.add("is" + capitalized);
     }
     return names;

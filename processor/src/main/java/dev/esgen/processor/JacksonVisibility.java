@@ -228,7 +228,7 @@ final class JacksonVisibility {
 
   /**
    * The property a method gives Jackson to read with the default visibility: a public
-   * {@code getX()}, a public {@code boolean isX()}, or any no-argument method annotated
+   * {@code getX()}, a public {@code boolean} or {@code Boolean isX()}, or any no-argument method annotated
    * {@code @JsonProperty} (named by it, or after the method). Jackson 2 does not detect record-style
    * {@code x()} accessors on classes.
    */
@@ -251,10 +251,17 @@ final class JacksonVisibility {
     if (!method.getModifiers().contains(Modifier.PUBLIC)) {
       return Optional.empty();
     }
-    if (name.startsWith("is") && method.getReturnType().getKind() != TypeKind.BOOLEAN) {
+    if (name.startsWith("is") && !isBoolean(method.getReturnType())) {
       return Optional.empty();
     }
     return propertyName(name);
+  }
+
+  /** Whether {@code type} is {@code boolean} or {@code Boolean}, the types Jackson 2 reads an {@code isX()} getter of. */
+  private static boolean isBoolean(TypeMirror type) {
+    return type.getKind() == TypeKind.BOOLEAN
+        || type instanceof DeclaredType declared
+            && ((TypeElement) declared.asElement()).getQualifiedName().contentEquals("java.lang.Boolean");
   }
 
   /**

@@ -96,6 +96,19 @@ class UnusualInputTest {
     assertThat(compilation).succeededWithoutWarnings();
   }
 
+  /** The generated code reads an indexed Boolean through the same isX() Jackson does. */
+  @Test
+  void anIndexedBoxedBooleanIsReadThroughIsX() {
+    Compilation compilation = compile(gadget("  @dev.esgen.annotations.Indexed private Boolean open;", """
+          public Boolean isOpen() {
+            return open;
+          }
+        """));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("fixture.GadgetRepository").contentsAsUtf8String()
+        .contains("encodeOpen(state.isOpen())");
+  }
+
   /**
    * No getter gives Jackson the property {@code URL} ({@code getURL()} gives "url"), so the message must not
    * suggest adding the getter the class already has.
