@@ -1,6 +1,7 @@
 package dev.esgen.processor;
 
 import java.time.Duration;
+import java.time.Period;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
@@ -91,7 +92,9 @@ final class AggregateOptionsReader {
               String.format(Locale.ROOT, "is longer than %,d days (100 years)", MAX_SNAPSHOT_TTL.toDays())));
         }
       } catch (DateTimeParseException e) {
-        errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, "is not an ISO-8601 duration"));
+        errors.error(type, aggregate, ttlValue, Messages.invalidSnapshotTtl(ttl, inCalendarUnits(ttl)
+            ? "counts years, months or weeks, which a duration cannot hold" // ISO-8601, but a Period
+            : "is not an ISO-8601 duration"));
       }
     }
     return new AggregateOptions(
@@ -135,5 +138,15 @@ final class AggregateOptionsReader {
     }
     return Optional.of(new AggregateOptions.TipOptions(
         bytes, (Integer) maxEvents.getValue(), (Boolean) Annotations.value(elements, aggregate, "tipSnapshot").getValue()));
+  }
+
+  /** Whether {@code ttl} is an ISO-8601 period of years, months or weeks ({@code P1Y}, {@code P6M}, {@code P2W}). */
+  private static boolean inCalendarUnits(String ttl) {
+    try {
+      Period.parse(ttl);
+      return true;
+    } catch (DateTimeParseException e) {
+      return false;
+    }
   }
 }

@@ -56,7 +56,7 @@ final class ReplayGenerator {
             RuntimeTypes.UNEXPECTED_EVENT,
             model.name(),
             model.nested("EventCodec"),
-            "only " + String.join(" or ", starters) + " can start a " + model.name() + " stream")
+            "only " + String.join(" or ", starters) + " can start " + streamOf(model))
         .build();
   }
 
@@ -87,7 +87,7 @@ final class ReplayGenerator {
             ? model.type().simpleName() + " has no apply handler for it"
             : model.type().simpleName() + " has no apply handler for it: "
                 + creatingOnly.stream().map(e -> GeneratedTypes.display(e.type())).collect(Collectors.joining(" and "))
-                + " can only start a " + model.name() + " stream";
+                + " can only start " + streamOf(model);
     return apply
         .addStatement(
             "throw new $T($S, $T.storedName(event), $S)",
@@ -103,5 +103,12 @@ final class ReplayGenerator {
     names.newName("state");
     names.newName("event");
     return names;
+  }
+
+  /** "a bank-account stream", "an order stream": the article by the name's first letter, as it is read aloud most often. */
+  private static String streamOf(AggregateModel model) {
+    String name = model.name();
+    boolean vowel = !name.isEmpty() && "aeioAEIO".indexOf(name.charAt(0)) >= 0;
+    return (vowel ? "an " : "a ") + name + " stream";
   }
 }

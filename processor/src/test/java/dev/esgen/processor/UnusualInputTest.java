@@ -229,4 +229,43 @@ class UnusualInputTest {
         """));
     assertThat(compilation).succeededWithoutWarnings();
   }
+
+  /** The replay's reasons read "an order stream", not "a order stream". */
+  @Test
+  void theReplaysReasonsTakeTheArticleTheAggregatesNameNeeds() {
+    Compilation compilation = compile(JavaFileObjects.forSourceString("fixture.Order", """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+
+        @DomainEvents
+        sealed interface OrderEvent permits OrderPlaced, OrderShipped {}
+
+        record OrderPlaced(String id) implements OrderEvent {}
+
+        record OrderShipped() implements OrderEvent {}
+
+        @Aggregate(name = "order", events = OrderEvent.class)
+        record Order(@AggregateId String id, boolean shipped) {
+          static Order place(OrderPlaced e) {
+            return new Order(e.id(), false);
+          }
+
+          Order apply(OrderShipped e) {
+            return new Order(id, true);
+          }
+        }
+        """));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation)
+        .generatedSourceFile("fixture.OrderRepository")
+        .contentsAsUtf8String()
+        .contains("\"only OrderPlaced can start an order stream\"");
+    assertThat(compilation)
+        .generatedSourceFile("fixture.OrderRepository")
+        .contentsAsUtf8String()
+        .contains("OrderPlaced can only start an order stream\"");
+  }
 }

@@ -1102,6 +1102,21 @@ class ValidationTest {
   }
 
   @Test
+  void aSnapshotTtlInYearsOrMonthsIsToldToUseDays() throws IOException {
+    for (String ttl : List.of("P1Y", "P6M", "P2W")) {
+      JavaFileObject source = JavaFileObjects.forSourceString("fixture.BankAccount",
+          rule("NonPositiveTtl").getCharContent(true).toString().replace("\"PT0S\"", "\"" + ttl + "\""));
+      Compilation compilation = compile(source);
+      assertThat(compilation)
+          .hadErrorContaining("[esgen:invalid-snapshot-ttl] snapshotTtl = \"" + ttl
+              + "\" counts years, months or weeks, which a duration cannot hold: use a positive ISO-8601 duration")
+          .inFile(source)
+          .onLineContaining("snapshotTtl = \"" + ttl + "\"");
+      assertThat(compilation).hadErrorCount(1);
+    }
+  }
+
+  @Test
   void tipOptionsAreCheckedAndBelongToTheirLayout() {
     JavaFileObject source = rule("TipOptions");
     Compilation compilation = compile(source);
