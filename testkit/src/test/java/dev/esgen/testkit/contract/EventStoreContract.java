@@ -12,6 +12,7 @@ import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.EventEncodingException;
@@ -786,6 +787,94 @@ abstract class EventStoreContract {
     assertEquals(List.of(false, false, false, true), heard.stream().map(m -> m.failure().isPresent()).toList());
   }
 
+  // ---------------------------------------------------------------------------------------- order of checks
+
+  /**
+   * An append with two problems is refused for the one the layout finds first, before anything is stored: the
+   * journal encodes and measures its events one by one, then computes the index changes; the tip computes the
+   * index changes first, then encodes every event, then measures its items.
+   */
+  @Test
+  void anAppendWithTwoProblemsIsRefusedForTheOneItsLayoutFindsFirst() {
+    MemberRepository unwritable =
+        MemberRepository.withDefinition(store, Definitions.failingEvents(definition(), "points-awarded", true));
+    MemberId id = MemberId.random();
+    members.create(Member.joining(id, "red", email(id)));
+    Noted tooLarge = new Noted("x".repeat(420_000));
+    MemberEvent keyTooLong = new MemberEvent.TeamChanged("t".repeat(3_000));
+
+    RuntimeException largeThenUnwritable = assertThrows(RuntimeException.class,
+        () -> unwritable.append(id, 1, List.of(tooLarge, new PointsAwarded(1))));
+    RuntimeException largeThenKeyTooLong = assertThrows(RuntimeException.class,
+        () -> members.append(id, 1, List.of(tooLarge, keyTooLong)));
+    RuntimeException unwritableThenKeyTooLong = assertThrows(RuntimeException.class,
+        () -> unwritable.append(id, 1, List.of(new PointsAwarded(1), keyTooLong)));
+
+    if (layout == LayoutKind.JOURNAL) {
+      assertEquals(ItemTooLargeException.class, largeThenUnwritable.getClass(), largeThenUnwritable.toString());
+      assertEquals(ItemTooLargeException.class, largeThenKeyTooLong.getClass(), largeThenKeyTooLong.toString());
+      assertEquals(EventEncodingException.class, unwritableThenKeyTooLong.getClass(),
+          unwritableThenKeyTooLong.toString());
+    } else {
+      assertEquals(EventEncodingException.class, largeThenUnwritable.getClass(), largeThenUnwritable.toString());
+      assertEquals(IllegalArgumentException.class, largeThenKeyTooLong.getClass(), largeThenKeyTooLong.toString());
+      assertEquals(IllegalArgumentException.class, unwritableThenKeyTooLong.getClass(),
+          unwritableThenKeyTooLong.toString());
+    }
+    assertEquals(1, members.loadVersioned(id).version());
+  }
+
+  // ---------------------------------------------------------------------------------------- metadata
+
+  /**
+   * DynamoDB refuses a map with an empty key ("Empty attribute name"), and a name with half a surrogate pair
+   * has no UTF-8 form: stored, it makes the item unreadable (every read of it fails as a response the SDK
+   * cannot parse). Such metadata is refused before anything is sent, on every store; everything else
+   * comes back as given.
+   */
+  @Test
+  void metadataWithANameDynamoDbCannotStoreIsRefusedAndNothingIsStored() {
+    for (String name : List.of("", "\uD800", "a\uDC00")) {
+      MemberId id = MemberId.random();
+      assertThrows(IllegalArgumentException.class, () -> members.create(
+          AppendOptions.metadata(EventMetadata.none().with(name, "v")), List.of(Member.joining(id, "red", email(id)))));
+      assertEquals(Optional.empty(), members.findById(id));
+    }
+    MemberId id = MemberId.random();
+    EventMetadata given = EventMetadata.none().withCorrelationId("").with("k", "").with("\uD83D\uDE00", "v");
+    members.create(AppendOptions.metadata(given), List.of(Member.joining(id, "red", email(id))));
+    assertEquals(given, members.events(id).toList().get(0).metadata());
+  }
+
+  // ---------------------------------------------------------------------------------------- reindex limits
+
+  /**
+   * A reindex writes the index values onto the head row: one that would take a head row of exactly 400 KB
+   * past the item limit is refused, as DynamoDB refuses the update, and writes nothing.
+   */
+  @Test
+  void aReindexThatWouldTakeTheHeadRowPastTheItemLimitIsRefusedAndWritesNothing() {
+    assumeTrue(layout == LayoutKind.JOURNAL, "measured on the journal's head row");
+    AggregateDefinition<Member, MemberId, MemberEvent> type = Definitions.renamed(definition(), freshTypeName());
+    MemberRepository before = MemberRepository.withDefinition(store, Definitions.withoutColumns(type));
+    MemberRepository after = MemberRepository.withDefinition(store, type);
+    String team = "team-" + UUID.randomUUID();
+    MemberId probe = MemberId.random();
+    before.create(Member.joining(probe, team, email(probe)));
+    int large = noteAtTheLimit(before, probe);
+    noteAndAwardTwice(before, probe, team, large);
+    int atTheLimit = large - (int) (listener.skipped(probe.value()).get(0).sizeBytes() - LIMIT);
+    MemberId full = new MemberId(probe.value().replace('-', '_'));
+    noteAndAwardTwice(before, full, team, atTheLimit);
+    assertEquals(List.of(), listener.skipped(full.value()), "a head row of exactly 409,600 bytes is stored");
+
+    assertThrows(AppendRejectedException.class, () -> after.reindex(full));
+
+    assertEquals(List.of(), after.listByTeam(team, PageRequest.first(10)).items(), "the slot was not written");
+    assertEquals(Optional.empty(), after.findByEmail(email(full)), "the reservation was not written");
+    assertEquals(4, after.loadVersioned(full).version());
+  }
+
   // ---------------------------------------------------------------------------------------- helpers
 
   /** The generated definition in the layout under test; on the tip, calving every 5 events to read batches too. */
@@ -816,6 +905,16 @@ abstract class EventStoreContract {
     members.append(id, 1, new Noted("x".repeat(note)));
     members.transact(id, member -> member.award(1));
     return members.transact(id, member -> member.award(1));
+  }
+
+  /** As {@link #noteAndAwardTwice(MemberId, int)}, through {@code repository}, in {@code team}. */
+  private static Versioned<Member> noteAndAwardTwice(MemberRepository repository, MemberId id, String team, int note) {
+    if (repository.findById(id).isEmpty()) {
+      repository.create(Member.joining(id, team, email(id)));
+    }
+    repository.append(id, 1, new Noted("x".repeat(note)));
+    repository.transact(id, member -> member.award(1));
+    return repository.transact(id, member -> member.award(1));
   }
 
   /** An address of {@code id}'s own, also for ids an address cannot hold. */
