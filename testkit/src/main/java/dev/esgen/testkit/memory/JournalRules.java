@@ -56,7 +56,6 @@ final class JournalRules implements LayoutRules {
     JournalKeys keys = new JournalKeys(name, definition.shards());
     long pkey = attribute(PKEY, utf8(keys.partitionKey(aid)));
     long aidBytes = attribute(AID, utf8(aid));
-    long metadata = ItemSizes.metadata(request, METADATA, MetadataAttributes.JOURNAL);
     long baseSeqNr = request.baseSeqNr();
     long lastSeqNr = baseSeqNr + events.size();
     long version = request.expectedVersion() + 1;
@@ -65,18 +64,8 @@ final class JournalRules implements LayoutRules {
     long actions = 0;
     long bytes = 0;
     for (int i = 0; i < events.size(); i++) {
-      long seqNr = baseSeqNr + 1 + i;
-      KeptEvent event = events.get(i);
-      long size = pkey + attribute(SKEY, utf8(keys.sortKey(aid, seqNr))) + aidBytes
-          + attribute(SEQ_NR, number(seqNr)) + attribute(EVENT_TYPE, utf8(event.type()))
-          + attribute(PAYLOAD, event.body().length) + attribute(OCCURRED_AT, utf8(now.toString()))
-          + ItemSizes.eventVersion(EVENT_VERSION, event.version())
-          + (i == 0 ? attribute(APPEND_ID, utf8(request.appendId())) : 0) + metadata;
-      if (size > ItemTooLargeException.LIMIT_BYTES) {
-        throw new ItemTooLargeException(name, aid, "event " + seqNr, size);
-      }
       actions++;
-      bytes += size;
+      bytes += eventItem(request, aid, i, events.get(i));
     }
     actions++; // the head row
 
@@ -150,6 +139,37 @@ final class JournalRules implements LayoutRules {
       throw new TransactionTooLargeException(name, aid, (int) actions, bytes);
     }
     return new PlannedAppend(snapshot, dropOlder, next, skipped);
+  }
+
+  @Override
+  public boolean indexChangesFirst() {
+    return false;
+  }
+
+  @Override
+  public <A, I, E> void checkEncoded(AppendRequest<A, I, E> request, String aid, int index, KeptEvent event) {
+    eventItem(request, aid, index, event);
+  }
+
+  /**
+   * The size of the journal item of event {@code index} of the append.
+   *
+   * @throws ItemTooLargeException when it exceeds 400 KB
+   */
+  private static long eventItem(AppendRequest<?, ?, ?> request, String aid, int index, KeptEvent event) {
+    AggregateDefinition<?, ?, ?> definition = request.definition();
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    long seqNr = request.baseSeqNr() + 1 + index;
+    long size = attribute(PKEY, utf8(keys.partitionKey(aid))) + attribute(SKEY, utf8(keys.sortKey(aid, seqNr)))
+        + attribute(AID, utf8(aid)) + attribute(SEQ_NR, number(seqNr)) + attribute(EVENT_TYPE, utf8(event.type()))
+        + attribute(PAYLOAD, event.body().length) + attribute(OCCURRED_AT, utf8(event.recordedAt().toString()))
+        + ItemSizes.eventVersion(EVENT_VERSION, event.version())
+        + (index == 0 ? attribute(APPEND_ID, utf8(request.appendId())) : 0)
+        + ItemSizes.metadata(request, METADATA, MetadataAttributes.JOURNAL);
+    if (size > ItemTooLargeException.LIMIT_BYTES) {
+      throw new ItemTooLargeException(definition.name(), aid, "event " + seqNr, size);
+    }
+    return size;
   }
 
   /** The head row's list of kept snapshots, absent while it is empty. */

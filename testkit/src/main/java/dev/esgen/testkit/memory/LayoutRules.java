@@ -28,6 +28,22 @@ interface LayoutRules {
   <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
       IndexChanges changes, MemoryPosition position);
 
+  /**
+   * Whether the layout computes an append's index changes (and refuses a value too long for its key) before
+   * it encodes the events, as the tip does, or after encoding and measuring them, as the journal does: of two
+   * problems of one append, the one found first is the one reported.
+   */
+  boolean indexChangesFirst();
+
+  /**
+   * Checks event {@code index} of the append as soon as it is encoded, before the next one is: the journal
+   * measures its item here, as its layout does while it builds the items one by one. The tip measures
+   * nothing until every event is encoded.
+   *
+   * @throws dev.esgen.runtime.error.ItemTooLargeException when the event's item would exceed 400 KB
+   */
+  default <A, I, E> void checkEncoded(AppendRequest<A, I, E> request, String aid, int index, KeptEvent event) {}
+
   /** What the layout sorts the streams of one shard by when it lists them: compared in UTF-8 order. */
   String listingKey(String aggregateName, String aid);
 }

@@ -90,14 +90,19 @@ final class MemoryLayout implements StorageLayout {
     MemoryPosition position = request.current().map(current -> position(current, name))
         .orElse(MemoryPosition.initial(kind));
     Instant now = clock.instant();
+    // In the order the layout finds problems, so that an append with two is refused for the same one.
+    IndexChanges changes = rules.indexChangesFirst() ? indexChanges(request) : null;
     List<KeptEvent> events = new ArrayList<>(request.events().size());
     for (E event : request.events()) {
       String type = definition.eventCodec().typeName(event);
-      events.add(new KeptEvent(type, definition.eventCodec().version(event),
-          Codecs.encodeEvent(definition, aid, type, event), now, request.metadata()));
+      KeptEvent kept = new KeptEvent(type, definition.eventCodec().version(event),
+          Codecs.encodeEvent(definition, aid, type, event), now, request.metadata());
+      rules.checkEncoded(request, aid, events.size(), kept);
+      events.add(kept);
     }
-    IndexChanges changes = IndexChanges.between(
-        name, definition.indexColumns(), request.current().map(LoadedStream::state), request.newState());
+    if (changes == null) {
+      changes = indexChanges(request);
+    }
     PlannedAppend plan = rules.plan(request, aid, events, changes, position);
     long version = request.expectedVersion() + 1;
     long lastSeqNr = request.baseSeqNr() + events.size();
@@ -331,6 +336,12 @@ final class MemoryLayout implements StorageLayout {
       response.lastEvaluatedKey(items.get(items.size() - 1));
     }
     return response.build();
+  }
+
+  private static <A, I, E> IndexChanges indexChanges(AppendRequest<A, I, E> request) {
+    AggregateDefinition<A, I, E> definition = request.definition();
+    return IndexChanges.between(definition.name(), definition.indexColumns(),
+        request.current().map(LoadedStream::state), request.newState());
   }
 
   private static void writeSlots(StoredStream stream, IndexChanges changes) {

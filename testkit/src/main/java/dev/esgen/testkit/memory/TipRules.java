@@ -148,6 +148,11 @@ final class TipRules implements LayoutRules {
   }
 
   @Override
+  public boolean indexChangesFirst() {
+    return true;
+  }
+
+  @Override
   public String listingKey(String aggregateName, String aid) {
     return aid;
   }
