@@ -1,5 +1,6 @@
 package dev.esgen.runtime.history;
 
+import dev.esgen.runtime.internal.keys.KeyStrings;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,7 +27,7 @@ import java.util.Optional;
  * @param causationId the id of the message or event that caused this append
  * @param actor who or what made the change
  * @param attributes further names and values, at most {@value #MAX_ATTRIBUTES} and
- *     {@value #MAX_BYTES} bytes in all
+ *     {@value #MAX_BYTES} bytes in all; each name not empty and well-formed Unicode (a DynamoDB map key)
  */
 public record EventMetadata(
     Optional<String> correlationId, Optional<String> causationId, Optional<String> actor,
@@ -51,6 +52,18 @@ public record EventMetadata(
           + attributes.size());
     }
     int bytes = bytes(correlationId) + bytes(causationId) + bytes(actor);
+    for (String name : attributes.keySet()) {
+      // Names become keys of a DynamoDB map: DynamoDB refuses an empty one, and one with half a surrogate
+      // pair (no UTF-8 form) is stored as a map key no read of the item can parse back.
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("an event metadata attribute name must not be empty");
+      }
+      int unpaired = KeyStrings.unpairedSurrogate(name);
+      if (unpaired >= 0) {
+        throw new IllegalArgumentException("an event metadata attribute name must be well-formed Unicode; char "
+            + unpaired + " is half of a surrogate pair without its other half, which has no UTF-8 form");
+      }
+    }
     for (Map.Entry<String, String> attribute : attributes.entrySet()) {
       bytes += attribute.getKey().getBytes(StandardCharsets.UTF_8).length
           + attribute.getValue().getBytes(StandardCharsets.UTF_8).length;

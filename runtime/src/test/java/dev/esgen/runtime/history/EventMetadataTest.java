@@ -111,4 +111,16 @@ class EventMetadataTest {
     assertTrue(tooMany.getMessage().contains("at most 16 attributes"), tooMany.getMessage());
     assertTrue(tooLarge.getMessage().contains("at most 2048 bytes"), tooLarge.getMessage());
   }
+
+  @Test
+  void attributeNamesAreNamesDynamoDbCanStoreAsMapKeys() {
+    IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        () -> EventMetadata.none().with("", "v"));
+    IllegalArgumentException halfAPair = assertThrows(IllegalArgumentException.class,
+        () -> EventMetadata.none().with("k" + (char) 0xD800, "v"));
+
+    assertTrue(empty.getMessage().contains("must not be empty"), empty.getMessage());
+    assertTrue(halfAPair.getMessage().contains("char 1 is half of a surrogate pair"), halfAPair.getMessage());
+    assertEquals("v", EventMetadata.none().with(Character.toString(0x1F600), "v").attributes().get(Character.toString(0x1F600)));
+  }
 }
