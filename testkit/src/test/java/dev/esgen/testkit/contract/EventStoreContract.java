@@ -875,6 +875,36 @@ abstract class EventStoreContract {
     assertEquals(4, after.loadVersioned(full).version());
   }
 
+  // ---------------------------------------------------------------------------------------- transaction bytes
+
+  /**
+   * DynamoDB counts what an update writes toward the 4 MB of a transaction: on the journal a due snapshot
+   * written to the head row counts as much as the events. Ten events of 370,000 bytes with the snapshot that
+   * falls due among them need more than 4 MB; an append the same size without a snapshot to write fits.
+   */
+  @Test
+  void theSnapshotAnAppendWritesCountsTowardTheTransactionsFourMegabytes() {
+    assumeTrue(layout == LayoutKind.JOURNAL, "only the journal's appends carry this many bytes in one transaction");
+    MemberId id = MemberId.random();
+    members.create(Member.joining(id, "red", email(id)));
+    List<MemberEvent> tenLarge = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      tenLarge.add(new Noted("n".repeat(370_000)));
+    }
+
+    TransactionTooLargeException e = assertThrows(TransactionTooLargeException.class,
+        () -> members.append(id, 1, tenLarge));
+
+    assertTrue(e.sizeBytes() > TransactionTooLargeException.BYTE_LIMIT, e.getMessage());
+    assertEquals(1, members.loadVersioned(id).version());
+    AggregateDefinition<Member, MemberId, MemberEvent> generated = definition();
+    MemberRepository rarely = MemberRepository.withDefinition(store, new AggregateDefinition<>(generated.name(),
+        generated.aggregateType(), generated.keys(), generated.eventCodec(), generated.snapshotCodec(),
+        generated.replay(), generated.indexColumns(), generated.shards(),
+        dev.esgen.runtime.aggregate.SnapshotPolicy.every(1000), generated.layout(), generated.tipPolicy()));
+    assertEquals(2, rarely.append(id, 1, tenLarge).version(), "without a snapshot to write the append fits");
+  }
+
   // ---------------------------------------------------------------------------------------- helpers
 
   /** The generated definition in the layout under test; on the tip, calving every 5 events to read batches too. */
