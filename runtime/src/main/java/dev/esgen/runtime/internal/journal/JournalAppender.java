@@ -229,7 +229,10 @@ final class JournalAppender {
         ? head.toUpdate(config.snapshotTable(), key, "attribute_not_exists(#pkey)", Map.of("#pkey", PKEY), Map.of())
         : head.toUpdate(config.snapshotTable(), key, "#expectedVersion = :expected",
             Map.of("#expectedVersion", VERSION), Map.of(":expected", number(baseVersion)));
-    transaction.addVersioned(headLabel, TransactWriteItem.builder().update(headUpdate).build(), 0);
+    // DynamoDB counts what the update writes toward the transaction's 4 MB: its key and the attributes it
+    // sets (a due snapshot as much as an event), not the attributes it leaves in place.
+    long written = ItemSize.of(key) + ItemSize.of(head.values());
+    transaction.addVersioned(headLabel, TransactWriteItem.builder().update(headUpdate).build(), written);
     if (snapshot != null && policy.keep() > 0) {
       Map<String, AttributeValue> older = new HashMap<>(Map.of(
           PKEY, AttributeValue.fromS(pkey),
