@@ -28,6 +28,7 @@ import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
@@ -67,7 +68,6 @@ final class JournalRules implements LayoutRules {
       actions++;
       bytes += eventItem(request, aid, i, events.get(i));
     }
-    actions++; // the head row
 
     SnapshotPolicy policy = definition.snapshotPolicy();
     // The head row as DynamoDB measures it after the update: what the update writes and what it leaves.
@@ -125,6 +125,15 @@ final class JournalRules implements LayoutRules {
     if (head > ItemTooLargeException.LIMIT_BYTES) {
       throw new ItemTooLargeException(name, aid, "head row", head);
     }
+    // What the head row's update writes counts toward the transaction's bytes: its key and the attributes it
+    // sets, a new snapshot included, but not what it leaves in place.
+    actions++;
+    bytes += pkey + attribute(SKEY, utf8(keys.headSortKey(aid))) + attribute(LAST_SEQ_NR, number(lastSeqNr))
+        + attribute(VERSION, number(version)) + (request.creating() ? aidBytes : 0) + slotsWritten(changes)
+        + (request.creating() || snapshot != null || dropOlder
+            ? attribute(SEQ_NR, number(snapshot != null ? lastSeqNr : 0)) : 0)
+        + (snapshot != null ? attribute(PAYLOAD, snapshot.length) + schema : 0)
+        + (snapshot != null && policy.keep() > 0 ? retainedList(next.retainedSeqNrs()) : 0);
     for (IndexChanges.UniqueChange reservation : changes.reservations()) {
       actions++;
       bytes += UniqueReservations.itemSize(reservation, aid);
@@ -170,6 +179,17 @@ final class JournalRules implements LayoutRules {
       throw new ItemTooLargeException(definition.name(), aid, "event " + seqNr, size);
     }
     return size;
+  }
+
+  /** The index slots an append sets (a slot whose value went is removed, which writes no value). */
+  private static long slotsWritten(IndexChanges changes) {
+    long bytes = 0;
+    for (IndexChanges.SlotChange slot : changes.slots()) {
+      if (slot.key().isPresent()) {
+        bytes += attribute(IndexKeys.slotAttribute(slot.slot()), utf8(slot.key().get()));
+      }
+    }
+    return bytes;
   }
 
   /** The head row's list of kept snapshots, absent while it is empty. */
