@@ -12,7 +12,6 @@ import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AggregateNotFoundException;
-import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.EventEncodingException;
@@ -850,7 +849,8 @@ abstract class EventStoreContract {
 
   /**
    * A reindex writes the index values onto the head row: one that would take a head row of exactly 400 KB
-   * past the item limit is refused, as DynamoDB refuses the update, and writes nothing.
+   * past the item limit is refused before anything is sent (DynamoDB would refuse the update), and writes
+   * nothing.
    */
   @Test
   void aReindexThatWouldTakeTheHeadRowPastTheItemLimitIsRefusedAndWritesNothing() {
@@ -868,7 +868,10 @@ abstract class EventStoreContract {
     noteAndAwardTwice(before, full, team, atTheLimit);
     assertEquals(List.of(), listener.skipped(full.value()), "a head row of exactly 409,600 bytes is stored");
 
-    assertThrows(AppendRejectedException.class, () -> after.reindex(full));
+    ItemTooLargeException e = assertThrows(ItemTooLargeException.class, () -> after.reindex(full));
+
+    assertEquals("index values of version 4", e.item());
+    assertTrue(e.sizeBytes() > LIMIT, e.getMessage());
 
     assertEquals(List.of(), after.listByTeam(team, PageRequest.first(10)).items(), "the slot was not written");
     assertEquals(Optional.empty(), after.findByEmail(email(full)), "the reservation was not written");

@@ -38,7 +38,7 @@ final class JournalReindexer {
         SKEY, AttributeValue.fromS(keys.headSortKey(aid)));
     writer.write(
         new ReindexWriter.Target(definition.name(), aid, stream.version(), config.snapshotTable(), head, VERSION,
-            Map.of()),
+            Map.of(), stream.position() instanceof JournalPosition position ? position.headAttributeBytes() : Map.of()),
         IndexBackfill.of(definition.name(), definition.indexColumns(), stream.state()));
   }
 }

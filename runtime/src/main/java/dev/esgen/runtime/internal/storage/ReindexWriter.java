@@ -1,6 +1,7 @@
 package dev.esgen.runtime.internal.storage;
 
 import dev.esgen.runtime.error.FailureKind;
+import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.error.VersionConflictException;
@@ -76,13 +77,23 @@ public final class ReindexWriter {
    * @param key the item's key
    * @param versionAttribute the attribute holding the version on the item
    * @param alsoSet further attributes to set on the item in the same write
+   * @param storedAttributeBytes the size of each attribute the item holds, as loaded, so that a write that
+   *     would take it past DynamoDB's item limit is refused before it is sent; empty when not known
    */
   public record Target(String aggregateName, String aid, long version, String table,
-      Map<String, AttributeValue> key, String versionAttribute, Map<String, AttributeValue> alsoSet) {
+      Map<String, AttributeValue> key, String versionAttribute, Map<String, AttributeValue> alsoSet,
+      Map<String, Long> storedAttributeBytes) {
 
     public Target {
       key = Map.copyOf(key);
       alsoSet = Map.copyOf(alsoSet);
+      storedAttributeBytes = Map.copyOf(storedAttributeBytes);
+    }
+
+    /** A target whose stored attribute sizes are not known: its size is left to DynamoDB to check. */
+    public Target(String aggregateName, String aid, long version, String table, Map<String, AttributeValue> key,
+        String versionAttribute, Map<String, AttributeValue> alsoSet) {
+      this(aggregateName, aid, version, table, key, versionAttribute, alsoSet, Map.of());
     }
   }
 
@@ -90,6 +101,8 @@ public final class ReindexWriter {
    * Writes {@code all} (from {@link IndexBackfill#of}) to {@code target}, atomically and conditioned on
    * its version; writes nothing when there is nothing to write.
    *
+   * @throws ItemTooLargeException when the slots would take the item past 400 KB (checked when the target
+   *     knows its stored attribute sizes); nothing is written
    * @throws VersionConflictException when the item is not at the version (or gone)
    * @throws dev.esgen.runtime.error.DuplicateValueException when another aggregate holds a unique value
    * @throws MissingTableException when a table does not exist
@@ -100,6 +113,13 @@ public final class ReindexWriter {
     for (SlotChange slot : all.slots()) {
       String attribute = IndexKeys.slotAttribute(slot.slot());
       slot.key().ifPresentOrElse(key -> update.set(attribute, AttributeValue.fromS(key)), () -> update.remove(attribute));
+    }
+    if (!target.storedAttributeBytes().isEmpty()) {
+      long size = update.sizeAfter(target.storedAttributeBytes());
+      if (size > ItemTooLargeException.LIMIT_BYTES) {
+        throw new ItemTooLargeException(target.aggregateName(), target.aid(),
+            "index values of version " + target.version(), size);
+      }
     }
     if (all.reservations().isEmpty()) {
       if (!update.isEmpty()) {
