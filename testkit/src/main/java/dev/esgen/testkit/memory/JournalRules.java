@@ -31,6 +31,7 @@ import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -179,6 +180,20 @@ final class JournalRules implements LayoutRules {
       throw new ItemTooLargeException(definition.name(), aid, "event " + seqNr, size);
     }
     return size;
+  }
+
+  @Override
+  public <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded) {
+    MemoryPosition position = (MemoryPosition) loaded.position();
+    JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
+    long head = attribute(PKEY, utf8(keys.partitionKey(aid))) + attribute(SKEY, utf8(keys.headSortKey(aid)))
+        + attribute(AID, utf8(aid)) + ItemSizes.indexSlots(definition, loaded.state())
+        + attribute(LAST_SEQ_NR, number(loaded.seqNr())) + attribute(VERSION, number(loaded.version()))
+        + attribute(SEQ_NR, number(position.snapshotSeqNr())) + position.snapshotBytes()
+        + retainedList(position.retainedSeqNrs());
+    if (head > ItemTooLargeException.LIMIT_BYTES) {
+      throw new ItemTooLargeException(definition.name(), aid, "index values of version " + loaded.version(), head);
+    }
   }
 
   /** The index slots an append sets (a slot whose value went is removed, which writes no value). */

@@ -1,7 +1,9 @@
 package dev.esgen.testkit.memory;
 
+import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.LoadedStream;
 import java.util.List;
 
 /**
@@ -43,6 +45,14 @@ interface LayoutRules {
    * @throws dev.esgen.runtime.error.ItemTooLargeException when the event's item would exceed 400 KB
    */
   default <A, I, E> void checkEncoded(AppendRequest<A, I, E> request, String aid, int index, KeptEvent event) {}
+
+  /**
+   * Checks a reindex of {@code loaded} before anything is written: on the journal, that the head row with every
+   * index slot of the state stays within 400 KB, as the journal layout checks it. The tip checks nothing here.
+   *
+   * @throws dev.esgen.runtime.error.ItemTooLargeException when the item would exceed 400 KB
+   */
+  default <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded) {}
 
   /** What the layout sorts the streams of one shard by when it lists them: compared in UTF-8 order. */
   String listingKey(String aggregateName, String aid);

@@ -279,6 +279,7 @@ final class MemoryLayout implements StorageLayout {
     if (kind == LayoutKind.JOURNAL && all.slots().isEmpty() && all.reservations().isEmpty()) {
       return;
     }
+    rules.checkReindex(definition, aid, loaded);
     synchronized (data) {
       StoredStream stream = data.stream(type(definition), aid);
       if (stream == null || stream.version() != loaded.version()) {
