@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.AggregateNameClaims;
 import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
 import dev.esgen.runtime.internal.storage.StorageLayout;
@@ -72,9 +74,11 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   private final MemoryLayout journal;
   private final MemoryLayout tip;
   private final StoredData data = new StoredData();
+  private final StateCache stateCache;
 
   private InMemoryEventStore(StoreConfig config) {
     this.config = config;
+    this.stateCache = StateCache.of(config.stateCache(), config.clock());
     this.recorder = new OperationRecorder(config.listener(), new RetryBudgets(config.retryPolicy()));
     this.journal = new MemoryLayout(LayoutKind.JOURNAL, data, config.clock(), recorder);
     this.tip = new MemoryLayout(LayoutKind.TIP, data, config.clock(), recorder);
@@ -86,8 +90,8 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   }
 
   /**
-   * An empty store with {@code config}'s clock, mapper, retry policy and listener; its table names mean
-   * nothing here.
+   * An empty store with {@code config}'s clock, mapper, retry policy, listener and state cache; its table
+   * names mean nothing here.
    */
   public static InMemoryEventStore create(StoreConfig config) {
     return new InMemoryEventStore(Objects.requireNonNull(config, "config"));
@@ -112,6 +116,21 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   @Override
   public OperationRecorder recorder() {
     return recorder;
+  }
+
+  /** As the config says, as on DynamoDB; every read here is strongly consistent whatever it says. */
+  @Override
+  public ReadConsistency readConsistency(String aggregateType) {
+    return config.readConsistencyOf(aggregateType);
+  }
+
+  /**
+   * The state cache the config switches on, as {@code DynamoDbEventStore} keeps it: a read that allows a
+   * cached state gets the one this definition's code last read or wrote here, aged by the config's clock.
+   */
+  @Override
+  public StateCache stateCache() {
+    return stateCache;
   }
 
   @Override
