@@ -9,8 +9,10 @@ import java.util.Locale;
 import java.util.Objects;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -211,6 +213,26 @@ public final class DynamoDbLocal implements AutoCloseable {
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
         .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .build();
+  }
+
+  /**
+   * A new asynchronous client of this server, on the SDK's Netty HTTP client, set up as {@link #newClient()}
+   * so that it sees the same tables; close it when done. For asynchronous repositories:
+   *
+   * <pre>{@code
+   * try (DynamoDbAsyncClient asyncClient = DynamoDbLocal.shared().newAsyncClient()) {
+   *   AsyncEventStore async = store.withAsyncClient(asyncClient);   // store: a DynamoDbEventStore
+   *   new BankAccountAsyncRepository(async).load(id).join();
+   * }
+   * }</pre>
+   */
+  public DynamoDbAsyncClient newAsyncClient() {
+    return DynamoDbAsyncClient.builder()
+        .endpointOverride(endpoint)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClientBuilder(NettyNioAsyncHttpClient.builder())
         .build();
   }
 

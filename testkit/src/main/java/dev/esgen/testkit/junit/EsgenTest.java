@@ -37,6 +37,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * its own aggregate ids and unique values. A {@code @Nested} class shares its enclosing class's. Classes
  * may run in parallel; so may the tests of a class, as the store is thread-safe (the clock is shared by
  * them: a test that moves it should not run beside one that reads it).
+ *
+ * <p>On DynamoDB Local a parameter of type {@link dev.esgen.runtime.AsyncEventStore} gets an asynchronous
+ * store on the class's tables, sharing the store's state cache, for {@code FooAsyncRepository}; the
+ * in-memory store has no asynchronous form, so there such a parameter fails the test:
+ *
+ * <pre>{@code
+ * @EsgenTest(backend = Backend.DYNAMODB_LOCAL)
+ * class AccountApiTest {
+ *   @Test
+ *   void opensAnAccount(AsyncEventStore store) {
+ *     BankAccountAsyncRepository accounts = new BankAccountAsyncRepository(store);
+ *     accounts.create(new AccountOpened(id, "Ann")).join();
+ *   }
+ * }
+ * }</pre>
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

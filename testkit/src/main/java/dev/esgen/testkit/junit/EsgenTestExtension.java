@@ -1,5 +1,6 @@
 package dev.esgen.testkit.junit;
 
+import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.test.DynamoDbLocal;
@@ -20,13 +21,15 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The JUnit 5 extension behind {@link EsgenTest}: before a test class's first test it makes the class's
  * {@link MutableClock} and {@link EventStore} on the chosen {@link Backend}, resolves parameters of those
  * two types, and after the class's last test it lets them go (on DynamoDB Local: deletes the class's tables
- * and closes its client).
+ * and closes its clients). On DynamoDB Local it also resolves an {@link AsyncEventStore} for asynchronous
+ * repositories, on the same tables and sharing the store's cache; in memory such a parameter fails the test.
  *
  * <p>{@code @EsgenTest} on the class is the usual way in. To change the store's settings (a mapper with
  * your application's Jackson modules, a retry policy), register the extension in a static field instead,
@@ -60,8 +63,39 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
 
   private record Settings(Backend backend, Instant clockStart, UnaryOperator<StoreConfig> config) {}
 
-  /** What one test class uses. */
-  private record ClassStore(EventStore store, MutableClock clock, Backend backend, AutoCloseable release) {}
+  /**
+   * What one test class uses.
+   *
+   * @param async the asynchronous twin of {@code store}, made on first use; null in memory
+   */
+  private record ClassStore(EventStore store, MutableClock clock, Backend backend, AsyncTwin async,
+      AutoCloseable release) {}
+
+  /** An asynchronous store beside a class's store on DynamoDB Local, and its client, made when first asked for. */
+  private static final class AsyncTwin implements AutoCloseable {
+    private final TablesOnFirstUse store;
+    private DynamoDbAsyncClient client;
+    private AsyncEventStore async;
+
+    AsyncTwin(TablesOnFirstUse store) {
+      this.store = store;
+    }
+
+    synchronized AsyncEventStore get() {
+      if (async == null) {
+        client = DynamoDbLocal.shared().newAsyncClient();
+        async = store.async(client);
+      }
+      return async;
+    }
+
+    @Override
+    public synchronized void close() {
+      if (client != null) {
+        client.close();
+      }
+    }
+  }
 
   /** The extension {@code @EsgenTest} registers: its settings come from the annotation. */
   public EsgenTestExtension() {
@@ -120,7 +154,7 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
     StoreConfig config = chosen.config().apply(StoreConfig.defaults());
     ClassStore resources = backend == Backend.DYNAMODB_LOCAL
         ? onDynamoDbLocal(context.getRequiredTestClass(), config, clock)
-        : new ClassStore(InMemoryEventStore.create(config.withClock(clock)), clock, backend, () -> {});
+        : new ClassStore(InMemoryEventStore.create(config.withClock(clock)), clock, backend, null, () -> {});
     context.getStore(NAMESPACE).put(RESOURCES, resources);
     return resources;
   }
@@ -137,7 +171,8 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == EventStore.class || type == MutableClock.class || type == Backend.class;
+    return type == EventStore.class || type == AsyncEventStore.class || type == MutableClock.class
+        || type == Backend.class;
   }
 
   @Override
@@ -155,6 +190,14 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
     Class<?> type = parameter.getParameter().getType();
     if (type == EventStore.class) {
       return resources.store();
+    }
+    if (type == AsyncEventStore.class) {
+      if (resources.async() == null) {
+        throw new ParameterResolutionException("EsgenTestExtension has no AsyncEventStore for "
+            + parameter.getDeclaringExecutable() + ": the in-memory store has no asynchronous form; use"
+            + " @EsgenTest(backend = Backend.DYNAMODB_LOCAL), or test the logic through the synchronous repository");
+      }
+      return resources.async().get();
     }
     return type == MutableClock.class ? resources.clock() : resources.backend();
   }
@@ -197,8 +240,10 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
         .withSnapshotTable(tables.name("snapshot"))
         .withTipTable(tables.name("streams"))
         .withClock(clock);
-    return new ClassStore(new TablesOnFirstUse(client, own), clock, Backend.DYNAMODB_LOCAL, () -> {
-      try (client) {
+    TablesOnFirstUse store = new TablesOnFirstUse(client, own);
+    AsyncTwin async = new AsyncTwin(store);
+    return new ClassStore(store, clock, Backend.DYNAMODB_LOCAL, async, () -> {
+      try (client; async) {
         DynamoDbLocalExtension.deleteTables(client, tables);
       }
     });

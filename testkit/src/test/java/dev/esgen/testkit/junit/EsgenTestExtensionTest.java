@@ -11,10 +11,13 @@ import static org.junit.platform.testkit.engine.TestExecutionResultConditions.in
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.test.DynamoDbLocal;
 import dev.esgen.testkit.member.Member;
+import dev.esgen.testkit.member.MemberAsyncRepository;
 import dev.esgen.testkit.member.MemberId;
 import dev.esgen.testkit.member.MemberRepository;
 import dev.esgen.testkit.memory.InMemoryEventStore;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -48,6 +52,7 @@ class EsgenTestExtensionTest {
   static final Map<String, MutableClock> CLOCKS = new ConcurrentHashMap<>();
   static final Map<String, Backend> BACKENDS = new ConcurrentHashMap<>();
   static final Map<String, Instant> STARTS = new ConcurrentHashMap<>();
+  static final Map<String, AsyncEventStore> ASYNC_STORES = new ConcurrentHashMap<>();
 
   @Test
   void aClassGetsAnInMemoryStoreAndAClockAtTheAnnotationsStartByDefault() {
@@ -130,6 +135,28 @@ class EsgenTestExtensionTest {
     run(Map.of(), BadClock.class).containerEvents().assertThatEvents()
         .haveExactly(1, finishedWithFailure(instanceOf(ExtensionConfigurationException.class),
             message(m -> m.contains("is no ISO-8601 instant"))));
+  }
+
+  @Test
+  void onDynamoDbLocalAnAsyncStoreSharesTheClassesTablesAndCreatesThemWhenItComesFirst() {
+    run(Map.of(), AsyncFirst.class).testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+
+    AsyncEventStore async = ASYNC_STORES.get("async-first");
+    assertTrue(async.toString().contains(((TablesOnFirstUse) STORES.get("async-first")).config().journalTable()),
+        async.toString());
+    try (DynamoDbClient client = DynamoDbLocal.shared().newClient()) {
+      String journal = ((TablesOnFirstUse) STORES.get("async-first")).config().journalTable();
+      assertTrue(client.listTables().tableNames().stream().noneMatch(name -> name.equals(journal)),
+          "the class's tables are deleted after it");
+    }
+  }
+
+  @Test
+  void inMemoryAnAsyncStoreParameterFailsTheTestSayingWhichBackendHasOne() {
+    run(Map.of(), AsyncInMemory.class).testEvents().assertThatEvents()
+        .haveExactly(1, finishedWithFailure(instanceOf(ParameterResolutionException.class),
+            message(m -> m.contains("the in-memory store has no asynchronous form")
+                && m.contains("@EsgenTest(backend = Backend.DYNAMODB_LOCAL)"))));
   }
 
   private static EngineExecutionResults run(Map<String, String> parameters, Class<?>... classes) {
@@ -269,6 +296,33 @@ class EsgenTestExtensionTest {
       CLOCKS.put("programmatic", clock);
       storesAMember(store);
     }
+  }
+
+  @EsgenTest(backend = Backend.DYNAMODB_LOCAL)
+  static class AsyncFirst {
+    /**
+     * The asynchronous repository reaches the class's tables first, creating them; the synchronous one
+     * then reads what it wrote, and the asynchronous one what the synchronous one appended after.
+     */
+    @Test
+    void asyncThenSync(EventStore store, AsyncEventStore async) {
+      STORES.put("async-first", store);
+      ASYNC_STORES.put("async-first", async);
+      MemberAsyncRepository asyncMembers = new MemberAsyncRepository(async);
+      MemberId id = MemberId.random();
+      asyncMembers.create(Member.joining(id, "red", id.value() + "@example.com")).join();
+
+      MemberRepository members = new MemberRepository(store);
+      assertEquals("red", members.load(id).team());
+      members.transact(id, member -> member.moveTo("blue"));
+      assertEquals("blue", asyncMembers.load(id, ReadOptions.strong()).join().team());
+    }
+  }
+
+  @EsgenTest(backend = Backend.IN_MEMORY)
+  static class AsyncInMemory {
+    @Test
+    void neverRuns(AsyncEventStore async) {}
   }
 
   @EsgenTest(clockStart = "yesterday")

@@ -17,7 +17,7 @@ import java.util.List;
  * It snapshots every 3 events and keeps one older snapshot, so that short streams already exercise
  * snapshots and their retention (tests on the tip layout calve every 5 events for the same reason).
  */
-@Aggregate(name = "member", events = MemberEvent.class, snapshotEvery = 3, snapshotsToKeep = 1)
+@Aggregate(name = "member", events = MemberEvent.class, snapshotEvery = 3, snapshotsToKeep = 1, async = true)
 public record Member(
     @AggregateId MemberId id,
     @Indexed String team,
