@@ -336,7 +336,7 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (fromSeqNr < 1) {
       throw new IllegalArgumentException(definition.name() + ": seq_nrs start at 1, fromSeqNr was " + fromSeqNr);
     }
-    EventPage<E> first = readEventPage(id, fromSeqNr, fromSeqNr + EVENT_PAGE_SIZE - 1);
+    EventPage<E> first = readEventPage(id, fromSeqNr, pageEnd(fromSeqNr));
     Iterator<RecordedEvent<E>> pages = new PagedEvents(id, first, fromSeqNr);
     return StreamSupport.stream(
         Spliterators.spliteratorUnknownSize(pages, Spliterator.ORDERED | Spliterator.NONNULL), false);
@@ -915,6 +915,14 @@ public abstract class EventSourcedRepository<A, I, E> {
         .orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
   }
 
+  /**
+   * The last seq_nr of the page starting at {@code fromSeqNr}: {@value #EVENT_PAGE_SIZE} seq_nrs on, or
+   * {@code Long.MAX_VALUE} rather than wrapping around to negative seq_nrs.
+   */
+  private static long pageEnd(long fromSeqNr) {
+    return fromSeqNr > Long.MAX_VALUE - EVENT_PAGE_SIZE + 1 ? Long.MAX_VALUE : fromSeqNr + EVENT_PAGE_SIZE - 1;
+  }
+
   /** Walks a stream's events page by page, up to the last seq_nr the first page saw. */
   private final class PagedEvents implements Iterator<RecordedEvent<E>> {
     private final I id;
@@ -926,7 +934,7 @@ public abstract class EventSourcedRepository<A, I, E> {
       this.id = id;
       this.lastSeqNr = first.lastSeqNr();
       this.page = first.events().iterator();
-      this.nextSeqNr = fromSeqNr + EVENT_PAGE_SIZE;
+      this.nextSeqNr = pageEnd(fromSeqNr) + 1;
     }
 
     /**
@@ -937,8 +945,9 @@ public abstract class EventSourcedRepository<A, I, E> {
      */
     @Override
     public boolean hasNext() {
-      while (!page.hasNext() && nextSeqNr <= lastSeqNr) {
-        long to = Math.min(lastSeqNr, nextSeqNr + EVENT_PAGE_SIZE - 1);
+      // nextSeqNr > 0: past Long.MAX_VALUE it wrapped, and no stream reaches that far
+      while (!page.hasNext() && nextSeqNr > 0 && nextSeqNr <= lastSeqNr) {
+        long to = Math.min(lastSeqNr, pageEnd(nextSeqNr));
         page = readEventPage(id, nextSeqNr, to).events().iterator();
         nextSeqNr = to + 1;
       }
