@@ -1,6 +1,5 @@
 package dev.esgen.runtime.history;
 
-import dev.esgen.runtime.internal.keys.KeyStrings;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,8 +25,8 @@ import java.util.Optional;
  * @param correlationId the id shared by everything done for one request or process
  * @param causationId the id of the message or event that caused this append
  * @param actor who or what made the change
- * @param attributes further names and values, at most {@value #MAX_ATTRIBUTES} and
- *     {@value #MAX_BYTES} bytes in all; each name not empty and well-formed Unicode (a DynamoDB map key)
+ * @param attributes further names (not empty) and values, at most {@value #MAX_ATTRIBUTES} and
+ *     {@value #MAX_BYTES} bytes in all
  */
 public record EventMetadata(
     Optional<String> correlationId, Optional<String> causationId, Optional<String> actor,
@@ -52,19 +51,11 @@ public record EventMetadata(
           + attributes.size());
     }
     int bytes = bytes(correlationId) + bytes(causationId) + bytes(actor);
-    for (String name : attributes.keySet()) {
-      // Names become keys of a DynamoDB map: DynamoDB refuses an empty one, and one with half a surrogate
-      // pair (no UTF-8 form) is stored as a map key no read of the item can parse back.
-      if (name.isEmpty()) {
-        throw new IllegalArgumentException("an event metadata attribute name must not be empty");
-      }
-      int unpaired = KeyStrings.unpairedSurrogate(name);
-      if (unpaired >= 0) {
-        throw new IllegalArgumentException("an event metadata attribute name must be well-formed Unicode; char "
-            + unpaired + " is half of a surrogate pair without its other half, which has no UTF-8 form");
-      }
-    }
     for (Map.Entry<String, String> attribute : attributes.entrySet()) {
+      // Stored as the keys of a DynamoDB map, which refuses an empty one in the middle of the append.
+      if (attribute.getKey().isEmpty()) {
+        throw new IllegalArgumentException("event metadata attribute names must not be empty");
+      }
       bytes += attribute.getKey().getBytes(StandardCharsets.UTF_8).length
           + attribute.getValue().getBytes(StandardCharsets.UTF_8).length;
     }
