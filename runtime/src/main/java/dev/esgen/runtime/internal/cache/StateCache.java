@@ -134,7 +134,9 @@ public final class StateCache {
    */
   private boolean within(Entry entry, Duration maxAge) {
     long age = clock.millis() - entry.rememberedAtMillis();
-    return age >= 0 && age <= maxAge.toMillis();
+    // Compared as Durations: ReadOptions takes any non-negative one, and toMillis() overflows past
+    // Long.MAX_VALUE milliseconds (ChronoUnit.FOREVER, "whatever the cache holds").
+    return age >= 0 && Duration.ofMillis(age).compareTo(maxAge) <= 0;
   }
 
   /**
