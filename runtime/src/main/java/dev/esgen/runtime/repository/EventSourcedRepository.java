@@ -471,9 +471,11 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   /**
-   * A page of every aggregate of this type, strongly consistent, in the storage layout's stable order
-   * (the journal layout: shard by shard, then by id string). Aggregates created while paging may or may
-   * not appear, depending on where they sort.
+   * A page of every aggregate of this type, strongly consistent, in the storage layout's stable order:
+   * shard by shard, then on the tip layout by id string, on the journal layout by head-row sort key
+   * ({@code {aggregate}-{id}-0...0}), which is id string order except where one id continues another with
+   * a character below {@code -} ({@code "a!"} is listed before {@code "a"}; see {@code docs/schema.md}).
+   * Aggregates created while paging may or may not appear, depending on where they sort.
    */
   public final Page<A> listAll(PageRequest page) {
     return record("listAll", attempts -> layout().listAll(definition, page).map(LoadedStream::state));

@@ -108,7 +108,10 @@ public final class JournalLayout implements StorageLayout {
     return loader.loadAll(definition, ids, consistency == ReadConsistency.STRONG, remembered);
   }
 
-  /** Shard by shard (0 first), and within a shard by aid: the order of the head rows' sort keys. */
+  /**
+   * Shard by shard (0 first), within a shard in the order of the head rows' sort keys: by aid, except that
+   * an aid continued by a character below {@code -} sorts before the aid it continues.
+   */
   @Override
   public <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
     return indexReader.listAll(definition, page);
