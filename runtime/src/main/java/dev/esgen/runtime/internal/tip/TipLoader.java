@@ -95,6 +95,11 @@ final class TipLoader {
     List<AttributeValue> tipEvents = list(definition, aid, tip, EVENTS, "tip");
     List<AttributeValue> tipCases = list(definition, aid, tip, CASES, "tip");
     long base = next - tipEvents.size();
+    // The checks a load makes of the tip (TipFold), so the history calls such a tip corrupt as loads do.
+    if (tipEvents.size() != tipCases.size() || base < 0 || next < 1) {
+      throw new CorruptStreamException(definition.name(), aid, "the tip holds " + tipEvents.size() + " events and "
+          + tipCases.size() + " types but says the stream has " + next + " events");
+    }
     long to = Math.min(toSeqNr, next);
     List<RecordedEvent<E>> events = new ArrayList<>();
     if (fromSeqNr <= to && fromSeqNr <= base) {
