@@ -1,0 +1,42 @@
+package dev.esgen.runtime.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.repository.AppendOptions;
+import dev.esgen.runtime.testing.CounterLayout;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Metadata holding half of a surrogate pair has no UTF-8 form. Accepted, the append is stored, but the SDK
+ * cannot read the response of any later read of the items holding it ("Unexpected low surrogate"): every
+ * load of the tip, and every history or load reading those journal events, fails after 20 attempts with
+ * StoreUnavailableException. Refused when made, as ids, command ids and index values are, nothing is stored.
+ */
+class MetadataSurrogateReviewTest {
+
+  @ParameterizedTest
+  @EnumSource(CounterLayout.class)
+  void metadataWithHalfASurrogatePairIsRefusedAndTheStreamStaysReadable(CounterLayout layout) {
+    CounterRepository counters = layout.repository();
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> counters.transact(id,
+        AppendOptions.metadata(EventMetadata.none().withActor("ann").with("k" + (char) 0xDC00, "v")),
+        c -> List.<CounterEvent>of(new Incremented(1))));
+    assertTrue(refused.getMessage().contains("half of a surrogate pair"), refused.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> EventMetadata.none().withActor("ann" + (char) 0xD800));
+
+    assertEquals(0, counters.load(id).value());
+    assertEquals(1, counters.events(id).count());
+  }
+}
