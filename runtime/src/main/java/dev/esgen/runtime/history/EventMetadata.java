@@ -1,5 +1,6 @@
 package dev.esgen.runtime.history;
 
+import dev.esgen.runtime.internal.keys.KeyStrings;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,12 +51,17 @@ public record EventMetadata(
       throw new IllegalArgumentException("event metadata may hold at most " + MAX_ATTRIBUTES + " attributes, not "
           + attributes.size());
     }
+    correlationId.ifPresent(v -> requireUtf8("correlation id", v));
+    causationId.ifPresent(v -> requireUtf8("causation id", v));
+    actor.ifPresent(v -> requireUtf8("actor", v));
     int bytes = bytes(correlationId) + bytes(causationId) + bytes(actor);
     for (Map.Entry<String, String> attribute : attributes.entrySet()) {
       // Stored as the keys of a DynamoDB map, which refuses an empty one in the middle of the append.
       if (attribute.getKey().isEmpty()) {
         throw new IllegalArgumentException("event metadata attribute names must not be empty");
       }
+      requireUtf8("attribute name", attribute.getKey());
+      requireUtf8("attribute value", attribute.getValue());
       bytes += attribute.getKey().getBytes(StandardCharsets.UTF_8).length
           + attribute.getValue().getBytes(StandardCharsets.UTF_8).length;
     }
@@ -110,6 +116,19 @@ public record EventMetadata(
     merged.putAll(attributes);
     return new EventMetadata(correlationId.or(defaults::correlationId), causationId.or(defaults::causationId),
         actor.or(defaults::actor), merged);
+  }
+
+  /**
+   * Refuses a string with half of a surrogate pair but not its other half: it has no UTF-8 form, and once
+   * stored the SDK cannot read back the items holding it, so the stream could no longer be loaded. The
+   * message never quotes the value.
+   */
+  private static void requireUtf8(String what, String value) {
+    int unpaired = KeyStrings.unpairedSurrogate(value);
+    if (unpaired >= 0) {
+      throw new IllegalArgumentException("event metadata " + what + ": char " + unpaired
+          + " is half of a surrogate pair without its other half, which has no UTF-8 form");
+    }
   }
 
   private static int bytes(Optional<String> value) {
