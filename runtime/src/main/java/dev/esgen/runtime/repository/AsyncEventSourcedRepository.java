@@ -413,8 +413,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   }
 
   /**
-   * A page of every aggregate of this type, strongly consistent, in the storage layout's stable order, as
-   * {@link EventSourcedRepository#listAll} lists them.
+   * A page of every aggregate of this type, each read strongly consistent, in the storage layout's stable
+   * order, as {@link EventSourcedRepository#listAll} lists them (on the tip layout from an eventually
+   * consistent listing index).
    *
    * <pre>{@code
    * accounts.listAll(PageRequest.first(100)).thenAccept(page -> page.items().forEach(this::export));

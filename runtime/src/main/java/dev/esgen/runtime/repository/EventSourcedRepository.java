@@ -471,7 +471,9 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   /**
-   * A page of every aggregate of this type, strongly consistent, in the storage layout's stable order:
+   * A page of every aggregate of this type, each read strongly consistent (on the tip layout the ids come
+   * from the listing index, which is eventually consistent: a stream created a moment ago may be missing
+   * for a moment, see {@code docs/index-columns.md}), in the storage layout's stable order:
    * shard by shard, then on the tip layout by id string, on the journal layout by head-row sort key
    * ({@code {aggregate}-{id}-0...0}), which is id string order except where one id continues another with
    * a character below {@code -} ({@code "a!"} is listed before {@code "a"}; see {@code docs/schema.md}).
