@@ -11,7 +11,9 @@ import java.util.Optional;
  * What an append says about itself beside its events: the correlation id of the request or process it
  * belongs to, the causation id of the message that caused it, the actor who did it, and a small map of
  * further strings. Stored with every event of the append and returned with each {@link RecordedEvent}.
- * An append without metadata stores nothing for it.
+ * An append without metadata stores nothing for it. Every string must be well-formed Unicode (no half of
+ * a surrogate pair without its other half, which has no UTF-8 form): anything else is refused with an
+ * {@link IllegalArgumentException} when the metadata is made.
  *
  * <p>Metadata is given to a repository explicitly ({@code transact(id, options, decide)} with
  * {@code AppendOptions.metadata(...)}) or taken from the {@link EventContext} the calling thread runs in.
