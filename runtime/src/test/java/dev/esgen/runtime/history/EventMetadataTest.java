@@ -18,6 +18,7 @@ import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.runtime.testing.TipItems;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -120,6 +121,8 @@ class EventMetadataTest {
         () -> EventMetadata.none().with("k" + (char) 0xD800, "v"));
 
     assertTrue(empty.getMessage().contains("must not be empty"), empty.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new EventMetadata(Optional.empty(), Optional.empty(),
+        Optional.empty(), Map.of("", "v")));
     assertTrue(halfAPair.getMessage().contains("char 1 is half of a surrogate pair"), halfAPair.getMessage());
     assertEquals("v", EventMetadata.none().with(Character.toString(0x1F600), "v").attributes().get(Character.toString(0x1F600)));
   }

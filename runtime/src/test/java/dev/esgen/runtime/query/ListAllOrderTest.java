@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * listAll's order within a shard, as its Javadoc states it: the tip lists by id string; the journal by
  * head-row sort key, where "{id}!" sorts before "{id}" because '!' compares with the '-' that follows the id.
  */
-class ListAllOrderReviewTest {
+class ListAllOrderTest {
 
   private final DynamoDbEventStore store = TestDynamo.store();
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** A tip whose type list does not match its events: loads and the history both call it corrupt. */
-class CorruptTipHistoryReviewTest {
+class CorruptTipHistoryTest {
 
   @Test
   void aTipWithFewerTypesThanEventsIsCorruptForTheHistoryAsForALoad() {

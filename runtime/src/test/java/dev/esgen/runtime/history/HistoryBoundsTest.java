@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** A history asked to start past the stream's end is empty, however far past. */
-class HistoryBoundsReviewTest {
+class HistoryBoundsTest {
 
   @ParameterizedTest
   @EnumSource(CounterLayout.class)

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** "Anything the cache holds" is a valid maxCachedAge: ReadOptions takes every non-negative Duration. */
-class CachedWithinReviewTest {
+class CachedWithinAnyAgeTest {
 
   @Test
   void theLongestDurationIsAValidMaxCachedAge() {
