@@ -38,12 +38,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * may run in parallel; so may the tests of a class, as the store is thread-safe (the clock is shared by
  * them: a test that moves it should not run beside one that reads it).
  *
- * <p>On DynamoDB Local a parameter of type {@link dev.esgen.runtime.AsyncEventStore} gets an asynchronous
- * store on the class's tables, sharing the store's state cache, for {@code FooAsyncRepository}; the
- * in-memory store has no asynchronous form, so there such a parameter fails the test:
+ * <p>A parameter of type {@link dev.esgen.runtime.AsyncEventStore} gets the same store for
+ * {@code FooAsyncRepository}: the same streams, sharing the store's state cache, on either backend:
  *
  * <pre>{@code
- * @EsgenTest(backend = Backend.DYNAMODB_LOCAL)
+ * @EsgenTest
  * class AccountApiTest {
  *   @Test
  *   void opensAnAccount(AsyncEventStore store) {

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -28,8 +29,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The JUnit 5 extension behind {@link EsgenTest}: before a test class's first test it makes the class's
  * {@link MutableClock} and {@link EventStore} on the chosen {@link Backend}, resolves parameters of those
  * two types, and after the class's last test it lets them go (on DynamoDB Local: deletes the class's tables
- * and closes its clients). On DynamoDB Local it also resolves an {@link AsyncEventStore} for asynchronous
- * repositories, on the same tables and sharing the store's cache; in memory such a parameter fails the test.
+ * and closes its clients). A parameter of type {@link AsyncEventStore} gets the same store's asynchronous
+ * twin, for asynchronous repositories: {@link InMemoryEventStore#async()} in memory, on DynamoDB Local a
+ * store on the class's tables with a client of its own, sharing the store's cache.
  *
  * <p>{@code @EsgenTest} on the class is the usual way in. To change the store's settings (a mapper with
  * your application's Jackson modules, a retry policy), register the extension in a static field instead,
@@ -66,9 +68,9 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   /**
    * What one test class uses.
    *
-   * @param async the asynchronous twin of {@code store}, made on first use; null in memory
+   * @param async the asynchronous twin of {@code store}, on the same data
    */
-  private record ClassStore(EventStore store, MutableClock clock, Backend backend, AsyncTwin async,
+  private record ClassStore(EventStore store, MutableClock clock, Backend backend, Supplier<AsyncEventStore> async,
       AutoCloseable release) {}
 
   /** An asynchronous store beside a class's store on DynamoDB Local, and its client, made when first asked for. */
@@ -154,7 +156,7 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
     StoreConfig config = chosen.config().apply(StoreConfig.defaults());
     ClassStore resources = backend == Backend.DYNAMODB_LOCAL
         ? onDynamoDbLocal(context.getRequiredTestClass(), config, clock)
-        : new ClassStore(InMemoryEventStore.create(config.withClock(clock)), clock, backend, null, () -> {});
+        : inMemory(config, clock, backend);
     context.getStore(NAMESPACE).put(RESOURCES, resources);
     return resources;
   }
@@ -192,11 +194,6 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
       return resources.store();
     }
     if (type == AsyncEventStore.class) {
-      if (resources.async() == null) {
-        throw new ParameterResolutionException("EsgenTestExtension has no AsyncEventStore for "
-            + parameter.getDeclaringExecutable() + ": the in-memory store has no asynchronous form; use"
-            + " @EsgenTest(backend = Backend.DYNAMODB_LOCAL), or test the logic through the synchronous repository");
-      }
       return resources.async().get();
     }
     return type == MutableClock.class ? resources.clock() : resources.backend();
@@ -231,6 +228,11 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
     }
   }
 
+  private static ClassStore inMemory(StoreConfig config, MutableClock clock, Backend backend) {
+    InMemoryEventStore store = InMemoryEventStore.create(config.withClock(clock));
+    return new ClassStore(store, clock, backend, store::async, () -> {});
+  }
+
   private static ClassStore onDynamoDbLocal(Class<?> testClass, StoreConfig config, MutableClock clock) {
     DynamoDbLocal server = DynamoDbLocal.shared();
     DynamoDbClient client = server.newClient();
@@ -242,7 +244,7 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
         .withClock(clock);
     TablesOnFirstUse store = new TablesOnFirstUse(client, own);
     AsyncTwin async = new AsyncTwin(store);
-    return new ClassStore(store, clock, Backend.DYNAMODB_LOCAL, async, () -> {
+    return new ClassStore(store, clock, Backend.DYNAMODB_LOCAL, async::get, () -> {
       try (client; async) {
         DynamoDbLocalExtension.deleteTables(client, tables);
       }

@@ -1,19 +1,24 @@
 package dev.esgen.testkit.memory;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.AggregateNameClaims;
+import dev.esgen.runtime.internal.AsyncStoreInternals;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.retry.RetryBudgets;
+import dev.esgen.runtime.internal.storage.AsyncStorageLayout;
 import dev.esgen.runtime.internal.storage.StorageLayout;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -47,7 +52,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  *   <li>evolution: events are kept with their version and read through the upcasters, snapshots with their
  *       fingerprint; a snapshot of another fingerprint is ignored and the state folded from the events;
  *       {@link #seed} stores a stream as older code stored it, to test upcasters;
- *   <li>the change feed: {@link InMemoryFeed} delivers every append to the application's projections.
+ *   <li>the change feed: {@link InMemoryFeed} delivers every append to the application's projections;
+ *   <li>asynchronous repositories: {@link #async} serves them from the same streams.
  * </ul>
  *
  * <p>What it does not do, see {@code docs/testing.md}: no tables (nothing to provision, no
@@ -75,6 +81,7 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   private final MemoryLayout tip;
   private final StoredData data = new StoredData();
   private final StateCache stateCache;
+  private final AsyncEventStore async;
 
   private InMemoryEventStore(StoreConfig config) {
     this.config = config;
@@ -82,6 +89,7 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
     this.recorder = new OperationRecorder(config.listener(), new RetryBudgets(config.retryPolicy()));
     this.journal = new MemoryLayout(LayoutKind.JOURNAL, data, config.clock(), recorder);
     this.tip = new MemoryLayout(LayoutKind.TIP, data, config.clock(), recorder);
+    this.async = new AsyncTwin();
   }
 
   /** An empty store with {@link StoreConfig#defaults()}: the UTC system clock, esgen's JSON mapper. */
@@ -136,6 +144,70 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   @Override
   public void claimName(AggregateDefinition<?, ?, ?> definition) {
     claimedNames.claim(definition);
+  }
+
+  /**
+   * This store for asynchronous repositories ({@code FooAsyncRepository}): the same streams, index values,
+   * cache and name claims, every call completed before it returns (its future is done, or failed with the
+   * exception the synchronous repository would throw).
+   *
+   * <pre>{@code
+   * InMemoryEventStore store = InMemoryEventStore.create(StoreConfig.defaults().withClock(clock));
+   * BankAccountAsyncRepository accounts = new BankAccountAsyncRepository(store.async());
+   * accounts.create(new AccountOpened(id, "Ann")).join();
+   * assertEquals("Ann", new BankAccountRepository(store).load(id).owner());
+   * }</pre>
+   */
+  public AsyncEventStore async() {
+    return async;
+  }
+
+  /** What {@link #async} returns: this store's layouts, recorder, cache and claims behind the asynchronous API. */
+  private final class AsyncTwin implements AsyncEventStore, AsyncStoreInternals {
+
+    private final AsyncStorageLayout asyncJournal = new MemoryAsyncLayout(journal);
+    private final AsyncStorageLayout asyncTip = new MemoryAsyncLayout(tip);
+
+    @Override
+    public ObjectMapper objectMapper() {
+      return config.objectMapper();
+    }
+
+    @Override
+    public void claimName(AggregateDefinition<?, ?, ?> definition) {
+      claimedNames.claim(definition);
+    }
+
+    @Override
+    public AsyncStorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+      return definition.layout() == LayoutKind.TIP ? asyncTip : asyncJournal;
+    }
+
+    @Override
+    public OperationRecorder recorder() {
+      return recorder;
+    }
+
+    @Override
+    public ReadConsistency readConsistency(String aggregateType) {
+      return config.readConsistencyOf(aggregateType);
+    }
+
+    @Override
+    public StateCache stateCache() {
+      return stateCache;
+    }
+
+    /** Where a conflict's backoff resumes; nothing else runs on it, as every call completes at once. */
+    @Override
+    public Executor executor() {
+      return ForkJoinPool.commonPool();
+    }
+
+    @Override
+    public String toString() {
+      return InMemoryEventStore.this + ", asynchronous";
+    }
   }
 
   /**
