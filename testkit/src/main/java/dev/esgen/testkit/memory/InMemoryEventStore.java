@@ -169,36 +169,36 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
     private final AsyncStorageLayout asyncTip = new MemoryAsyncLayout(tip);
 
     @Override
-    public ObjectMapper objectMapper() {
-      return config.objectMapper();
-    }
-
-    @Override
-    public void claimName(AggregateDefinition<?, ?, ?> definition) {
-      claimedNames.claim(definition);
-    }
-
-    @Override
     public AsyncStorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
       return definition.layout() == LayoutKind.TIP ? asyncTip : asyncJournal;
     }
 
     @Override
+    public ObjectMapper objectMapper() {
+      return InMemoryEventStore.this.objectMapper();
+    }
+
+    @Override
+    public void claimName(AggregateDefinition<?, ?, ?> definition) {
+      InMemoryEventStore.this.claimName(definition);
+    }
+
+    @Override
     public OperationRecorder recorder() {
-      return recorder;
+      return InMemoryEventStore.this.recorder();
     }
 
     @Override
     public ReadConsistency readConsistency(String aggregateType) {
-      return config.readConsistencyOf(aggregateType);
+      return InMemoryEventStore.this.readConsistency(aggregateType);
     }
 
     @Override
     public StateCache stateCache() {
-      return stateCache;
+      return InMemoryEventStore.this.stateCache();
     }
 
-    /** Where a conflict's backoff resumes; nothing else runs on it, as every call completes at once. */
+    /** Where a conflict's backoff resumes; nothing else runs on it, as reads and writes complete at once. */
     @Override
     public Executor executor() {
       return ForkJoinPool.commonPool();
