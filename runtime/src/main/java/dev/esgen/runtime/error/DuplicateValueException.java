@@ -4,15 +4,17 @@ import java.util.Optional;
 
 /**
  * A write would give a {@code @Unique} column a value another aggregate of the same type already holds.
- * Nothing of the write was stored. The value is the one the write tried to store (before
- * normalisation); {@link #holderId()} names the aggregate holding it when DynamoDB reported it.
+ * Nothing of the write was stored. {@link #value()} is the one the write tried to store (before
+ * normalisation); {@link #holderId()} names the aggregate holding it when DynamoDB reported it. The message
+ * names the aggregate type, the column and the holder but not the value: values such as e-mail addresses
+ * are often personal data, and exception messages end up in logs.
  *
  * <pre>{@code
  * try {
  *   accounts.create(new AccountOpened(id, "Ann", "ann@example.com", now));
  * } catch (DuplicateValueException e) {
- *   // "bank-account email 'ann@example.com' is already taken"
- *   return conflict(e.column() + " already in use");
+ *   // e.getMessage(): "bank-account email: the value is already taken by bank-account 5f0c..."
+ *   return conflict(e.column() + " " + e.value() + " is already in use");
  * }
  * }</pre>
  */
@@ -30,7 +32,8 @@ public class DuplicateValueException extends EsgenException {
   }
 
   public DuplicateValueException(String aggregateName, String column, String value, Optional<String> holderId) {
-    super(aggregateName + " " + column + " '" + value + "' is already taken");
+    super(aggregateName + " " + column + ": the value is already taken"
+        + holderId.map(holder -> " by " + aggregateName + " " + holder).orElse(""));
     this.aggregateName = aggregateName;
     this.column = column;
     this.value = value;

@@ -1,13 +1,14 @@
 package dev.esgen.runtime.error;
 
 /**
- * No aggregate holds the value a {@code loadByX} lookup asked for.
+ * No aggregate holds the value a {@code loadByX} lookup asked for. The message names the aggregate type
+ * and the column but not the value, which may be personal data: {@link #value()} has it.
  *
  * <pre>{@code
  * try {
  *   BankAccount account = accounts.loadByEmail("ann@example.com");
  * } catch (ValueNotFoundException e) {
- *   // e.getMessage(): "no bank-account with email 'ann@example.com'"
+ *   // e.getMessage(): "no bank-account holds the email looked for"
  * }
  * }</pre>
  */
@@ -20,7 +21,7 @@ public class ValueNotFoundException extends EsgenException {
   private final String value;
 
   public ValueNotFoundException(String aggregateName, String column, String value) {
-    super("no " + aggregateName + " with " + column + " '" + value + "'");
+    super("no " + aggregateName + " holds the " + column + " looked for");
     this.aggregateName = aggregateName;
     this.column = column;
     this.value = value;

@@ -328,6 +328,9 @@ class IndexLookupTest {
     assertEquals("note", e.column());
     assertEquals(note.toUpperCase(), e.value());
     assertEquals(Optional.of(holder.id().value()), e.holderId());
+    // The value may be personal data, and messages end up in logs: it is in value() only.
+    assertEquals(IndexedCounterRepository.NAME + " note: the value is already taken by " + IndexedCounterRepository.NAME
+        + " " + holder.id().value(), e.getMessage());
     assertEquals(Optional.empty(), counters.findById(id));
     assertEquals(List.of(), counters.listByName(name, PageRequest.first(10)).items());
     assertEquals(holder, counters.loadByNote(note));
