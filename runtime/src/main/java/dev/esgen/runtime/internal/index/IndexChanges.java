@@ -82,7 +82,9 @@ public record IndexChanges(List<SlotChange> slots, List<UniqueChange> reservatio
           if (newNormal != null) {
             reservations.add(new UniqueChange(column, newValue, key(aggregateName, column, newNormal)));
           }
-          if (oldNormal != null) {
+          // A value no key can hold (stored before the column was @Unique) was never reserved: there is
+          // nothing to give up, and refusing it here would keep the aggregate from ever changing it.
+          if (oldNormal != null && IndexKeys.fits(aggregateName, column, oldValue)) {
             releases.add(new UniqueChange(column, oldValue, key(aggregateName, column, oldNormal)));
           }
         }
