@@ -1,7 +1,9 @@
 package dev.esgen.runtime.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.annotations.Normalization;
 import dev.esgen.runtime.DynamoDbEventStore;
@@ -82,5 +84,31 @@ class UniqueValueStoredBeforeItsColumnTest {
     // A value no key can hold is refused as before when it is to be taken.
     assertThrows(IllegalArgumentException.class,
         () -> after.create(new CounterCreated(CounterId.random(), "n".repeat(3000))));
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void reindexAllNamesTheAggregateWhoseValueNoKeyCanHold(LayoutKind layout) {
+    DynamoDbEventStore store = TestDynamo.store();
+    String aggregate = "labelled-" + UUID.randomUUID().toString().substring(0, 8);
+    CounterRepository before = new CounterRepository(store,
+        CounterRepository.builder(aggregate, store.objectMapper(), SnapshotPolicy.every(5), layout).build());
+    CounterRepository after = new CounterRepository(TestDynamo.store(),
+        CounterRepository.builder(aggregate, store.objectMapper(), SnapshotPolicy.every(5), layout)
+            .indexColumns(new Columns()).build());
+    CounterId tooLong = CounterId.random();
+    CounterId fine = CounterId.random();
+    before.create(new CounterCreated(tooLong, "n".repeat(3000)));
+    before.create(new CounterCreated(fine, "fine-" + fine.value()));
+
+    // The run stops at it, and resuming or re-running stops there again: the operator must find it.
+    IllegalArgumentException stopped = assertThrows(IllegalArgumentException.class, () -> after.reindexAll());
+    assertTrue(stopped.getMessage().contains(tooLong.value()), stopped.getMessage());
+    assertFalse(stopped.getMessage().contains("nnnn"), "the message names the aggregate, not the value");
+
+    // Once the aggregate's value is changed, the run completes.
+    after.transact(tooLong, c -> List.of(new Incremented(1, "a new label")));
+    assertEquals(2, after.reindexAll().reindexed());
+    assertEquals(Optional.of(fine.value()), holder(aggregate, "fine-" + fine.value()));
   }
 }
