@@ -682,6 +682,11 @@ public abstract class EventSourcedRepository<A, I, E> {
         } catch (DuplicateValueException e) {
           duplicates.add(new ReindexReport.Duplicate<>(id, e.column(), e.value(),
               e.holderId().map(definition.keys()::parseId)));
+        } catch (IllegalArgumentException e) {
+          // A value stored before its column existed that no key can hold ends the run here every time:
+          // name the aggregate, so that its value can be changed before the run is resumed.
+          throw new IllegalArgumentException(definition.name() + " " + idString(id) + " cannot be reindexed: "
+              + e.getMessage(), e);
         }
       }
       return new ReindexReport<>(reindexed, duplicates, listed.nextCursor());
