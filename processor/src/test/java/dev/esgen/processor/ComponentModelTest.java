@@ -272,6 +272,30 @@ class ComponentModelTest {
     }
   }
 
+  /**
+   * An async aggregate has both repositories, and most applications use one kind. Under the spring model
+   * both are {@code @Component}s; an application with an {@code EventStore} but no {@code AsyncEventStore}
+   * (no DynamoDbAsyncClient), which never injects the async repository, must still start, as it does with
+   * the starter's registration (docs/spring-boot.md: async repository beans are lazy).
+   */
+  @Test
+  void springLeavesTheAsyncRepositoryLazySoAnApplicationWithoutAnAsyncStoreStarts() throws Exception {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withOptions("-Aesgen.componentModel=spring")
+        .compile(JavaFileObjects.forResource("async/Wallet.java"));
+    assertThat(compilation).succeeded();
+    try (URLClassLoader loader = load(compilation);
+        AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+      context.setClassLoader(loader);
+      context.registerBean(EventStore.class, () -> store);
+      context.scan("fixture");
+      context.refresh();
+      Object wallets = context.getBean(loader.loadClass("fixture.WalletRepository"));
+      assertEquals("wallet", ((EventSourcedRepository<?, ?, ?>) wallets).definition().name());
+    }
+  }
+
   // ---- mistakes
 
   @Test
