@@ -81,6 +81,17 @@ enum ComponentModel {
     return typeAnnotation;
   }
 
+  /**
+   * The annotation that makes the container create the async repository only when something injects it:
+   * every async aggregate has a synchronous repository too, and an application that uses only that one
+   * has no {@code AsyncEventStore} to build the async one from. Spring creates singletons eagerly, hence
+   * {@code @Lazy} (in spring-context, beside {@code @Component}); jakarta.inject containers create a
+   * {@code @Singleton} only when it is asked for.
+   */
+  public Optional<ClassName> asyncTypeAnnotation() {
+    return this == SPRING ? Optional.of(ClassName.get("org.springframework.context.annotation", "Lazy")) : Optional.empty();
+  }
+
   /** The annotation on the repository's public constructor. */
   public Optional<ClassName> constructorAnnotation() {
     return constructorAnnotation;

@@ -153,6 +153,7 @@ final class RepositoryGenerator {
         .addParameter(RuntimeTypes.ASYNC_EVENT_STORE, "store")
         .addStatement("super(store, $T.definition(store.objectMapper()))", model.generated("Repository"));
     model.componentModel().typeAnnotation().ifPresent(repository::addAnnotation);
+    model.componentModel().asyncTypeAnnotation().ifPresent(repository::addAnnotation);
     model.componentModel().constructorAnnotation().ifPresent(constructor::addAnnotation);
     GeneratedTypes.suppress(repository, model.suppressedWarnings().asyncRepository());
     repository
