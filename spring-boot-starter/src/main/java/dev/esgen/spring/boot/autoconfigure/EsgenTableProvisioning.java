@@ -4,6 +4,7 @@ import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.repository.EventSourcedRepository;
 import java.lang.reflect.Constructor;
@@ -64,6 +65,11 @@ final class EsgenTableProvisioning implements BeanPostProcessor, BeanFactoryAwar
     // A DynamoDbEventStore provisions on its own client, so that stores on several accounts each get their
     // tables where they read them. A store of the application's own that is no DynamoDbEventStore (a
     // decorator, a proxy) is taken to use the tables of the StoreConfig bean on the DynamoDbClient bean.
+    if (!(store instanceof DynamoDbEventStore) && !keepsTables(store)) {
+      LOG.info("Not provisioning EventStore bean '" + beanName + "': " + store.getClass().getName()
+          + " keeps no DynamoDB tables");
+      return;
+    }
     TableProvisioner provisioner = store instanceof DynamoDbEventStore dynamo
         ? dynamo.provisioner()
         : new TableProvisioner(client.getObject(), config.getObject());
@@ -75,6 +81,23 @@ final class EsgenTableProvisioning implements BeanPostProcessor, BeanFactoryAwar
     if (!created.isEmpty()) {
       LOG.info("Created DynamoDB tables " + created + " for EventStore bean '" + beanName + "'");
     }
+  }
+
+  /**
+   * Whether {@code store} reads DynamoDB tables: an esgen store without a DynamoDB client (esgen-testkit's
+   * in-memory store, which says so by refusing {@link StoreInternals#client()}) keeps none, and provisioning
+   * its StoreConfig's tables on the application's DynamoDbClient would create tables nobody reads, in
+   * whatever account that client reaches.
+   */
+  private static boolean keepsTables(EventStore store) {
+    if (store instanceof StoreInternals internals) {
+      try {
+        internals.client();
+      } catch (UnsupportedOperationException noClient) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The types of the repository beans, known from their definitions: no bean is created to find them. */
