@@ -12,8 +12,8 @@ package dev.esgen.runtime.config;
  *
  * <pre>{@code
  * StoreConfig config = StoreConfig.defaults().withReadConsistency(ReadConsistency.EVENTUAL);    // store default
- * StoreConfig orders = StoreConfig.defaults().withReadConsistency("order", ReadConsistency.EVENTUAL);
- * Order order = orders.load(id, ReadOptions.eventual());                                      // one call
+ * StoreConfig byType = StoreConfig.defaults().withReadConsistency("order", ReadConsistency.EVENTUAL); // one type
+ * Order order = orders.load(id, ReadOptions.eventual());           // one call; orders: an OrderRepository
  * }</pre>
  */
 public enum ReadConsistency {
