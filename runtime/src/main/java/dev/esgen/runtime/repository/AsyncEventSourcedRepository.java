@@ -794,8 +794,15 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
     CompletableFuture<T> result = new CompletableFuture<>();
     CompletableFutures.start(() -> body.apply(operation)).whenComplete((value, failure) -> {
       Throwable cause = failure == null ? null : CompletableFutures.unwrap(failure);
-      operation.end(cause == null ? null
-          : cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause));
+      try {
+        operation.end(cause == null ? null
+            : cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause));
+      } catch (Throwable reporting) {
+        // The listener's exceptions are logged and ignored; an Error escapes, as it escapes a synchronous call.
+        // Thrown here, it would be lost with the caller's future never completed.
+        result.completeExceptionally(reporting);
+        return;
+      }
       if (cause == null) {
         result.complete(value);
       } else {
