@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
@@ -720,6 +721,11 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   private CompletableFuture<Versioned<A>> write(AppendRequest<A, I, E> request, OperationRecorder.Operation operation) {
     String aid = request.aggregateId();
+    if (operation.cancelled()) {
+      // Its caller gave the command up before this write: it is not sent. One sent before goes its way.
+      return CompletableFuture.failedFuture(new CancellationException(
+          definition.name() + " " + aid + ": the caller cancelled the command; this append was not sent"));
+    }
     return CompletableFutures.start(() -> layout.append(request, operation))
         .handle((stored, failure) -> {
           if (failure == null) {
@@ -792,7 +798,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       String operationName, Function<OperationRecorder.Operation, CompletableFuture<T>> body) {
     OperationRecorder.Operation operation = store.recorder().begin(definition.name(), operationName);
     CompletableFuture<T> result = new CompletableFuture<>();
-    CompletableFutures.start(() -> body.apply(operation)).whenComplete((value, failure) -> {
+    CompletableFuture<T> running = CompletableFutures.start(() -> body.apply(operation));
+    running.whenComplete((value, failure) -> {
       Throwable cause = failure == null ? null : CompletableFutures.unwrap(failure);
       try {
         operation.end(cause == null ? null
@@ -807,6 +814,13 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         result.complete(value);
       } else {
         result.completeExceptionally(cause);
+      }
+    });
+    // A caller who completes the future before the operation did (cancel, orTimeout) gives the command up:
+    // no further write is sent for it (see write).
+    result.whenComplete((value, failure) -> {
+      if (!running.isDone()) {
+        operation.cancel();
       }
     });
     // Not a dependent stage of the body's future: one would fail with a CompletionException around the cause.

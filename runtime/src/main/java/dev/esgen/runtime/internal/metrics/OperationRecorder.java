@@ -164,6 +164,12 @@ public final class OperationRecorder {
 
     /** Ends the operation and reports it; {@code failure} is what it failed with, null when it succeeded. */
     void end(RuntimeException failure);
+
+    /** Marks the operation given up by its caller (its future was cancelled): it should send no further write. */
+    void cancel();
+
+    /** Whether {@link #cancel} was called. */
+    boolean cancelled();
   }
 
   private final class Recording implements Operation {
@@ -178,6 +184,7 @@ public final class OperationRecorder {
     private int conflicts;
     private int transientFailures;
     private int unknownOutcomes;
+    private volatile boolean cancelled;
 
     Recording(String aggregateType, String operation) {
       this.aggregateType = aggregateType;
@@ -188,6 +195,16 @@ public final class OperationRecorder {
     @Override
     public void attempt() {
       attempts++;
+    }
+
+    @Override
+    public void cancel() {
+      cancelled = true;
+    }
+
+    @Override
+    public boolean cancelled() {
+      return cancelled;
     }
 
     @Override

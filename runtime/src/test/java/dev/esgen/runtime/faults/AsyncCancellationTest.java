@@ -1,0 +1,93 @@
+package dev.esgen.runtime.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.DynamoDbAsyncEventStore;
+import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.counter.Counter;
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterEvent;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
+import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.testing.AsyncDynamo;
+import dev.esgen.runtime.testing.TestDynamo;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+
+/**
+ * Cancelling the future an asynchronous {@code transact} returned, or letting {@code orTimeout} give up on
+ * it, while the operation is still reading (its load throttled, waiting for the retry pause): the caller was
+ * told the command did not complete, so it must not append afterwards. (Its decision may still run: the
+ * load it waited for completes.)
+ */
+class AsyncCancellationTest {
+
+  /** How a caller gives up on a command's future. */
+  enum GivingUp {
+    CANCEL {
+      @Override
+      void giveUp(CompletableFuture<?> command) {
+        assertTrue(command.cancel(true), "cancelled while its load waits to be sent again");
+      }
+    },
+    TIME_OUT {
+      @Override
+      void giveUp(CompletableFuture<?> command) {
+        command.orTimeout(50, TimeUnit.MILLISECONDS);
+      }
+    };
+
+    abstract void giveUp(CompletableFuture<?> command);
+  }
+
+  static Stream<Arguments> layoutsAndWaysToGiveUp() {
+    return Stream.of(Layout.JOURNAL, Layout.TIP)
+        .flatMap(layout -> Stream.of(GivingUp.values()).map(way -> Arguments.of(layout, way)));
+  }
+
+  @ParameterizedTest
+  @MethodSource("layoutsAndWaysToGiveUp")
+  void aTransactGivenUpBeforeItsAppendWasSentAppendsNothing(Layout layout, GivingUp way) throws Exception {
+    FaultInjector faults = FaultInjector.builder(3).build();
+    try (DynamoDbAsyncClient client = AsyncDynamo.client(faults)) {
+      AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> counters = new AsyncEventSourcedRepository<>(
+          DynamoDbAsyncEventStore.create(client, StoreConfig.defaults()
+              .withRetryPolicy(new RetryPolicy(6, Duration.ofMillis(300), Duration.ofMillis(300)))),
+          layout.counters(TestDynamo.store()).definition()) {};
+      CounterRepository clean = layout.counters(TestDynamo.store());
+      CounterId id = CounterId.random();
+      clean.create(new CounterCreated(id, "c"));
+      faults.enqueue(GetItemRequest.class, Fault.THROTTLED, Fault.THROTTLED);
+      AtomicInteger decided = new AtomicInteger();
+
+      CompletableFuture<Versioned<Counter>> command = counters.transact(id, c -> {
+        decided.incrementAndGet();
+        return c.increment("cancelled");
+      });
+      way.giveUp(command);
+      // The throttled load's two pauses pass, the load completes and the command decides; then its append
+      // would be sent.
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (decided.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertEquals(1, decided.get(), "the command went on to decide after its caller cancelled it");
+      Thread.sleep(500);
+      assertEquals(0, StoredStreams.read(clean.definition(), id.value()).count(new Incremented(1, "cancelled")),
+          "the cancelled command was appended");
+    }
+  }
+}
