@@ -32,17 +32,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.core.SdkRequest;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -164,21 +159,6 @@ class AsyncFaultScenariosTest {
 
     assertEquals(other.loadVersioned(id), appended);
     assertEquals(List.of(new CounterCreated(id, "c"), new Incremented(1, "once")), whole(layout, id).events());
-  }
-
-  /** Runs {@code first} before the next transaction is sent, then times that attempt out unsent. */
-  private static final class RaceBeforeFirstTransaction implements ExecutionInterceptor {
-    private volatile Runnable first;
-
-    @Override
-    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-      Runnable run = first;
-      if (run != null && context.request() instanceof TransactWriteItemsRequest) {
-        first = null;
-        run.run();
-        throw ApiCallAttemptTimeoutException.create(100);
-      }
-    }
   }
 
   @ParameterizedTest

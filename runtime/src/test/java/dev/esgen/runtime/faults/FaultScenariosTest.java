@@ -43,10 +43,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.core.SdkRequest;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -400,21 +396,6 @@ class FaultScenariosTest {
     assertEquals(other.loadVersioned(id), appended);
     assertEquals(List.of(new CounterCreated(id, "c"), new Incremented(1, "once")), whole(counters, id).events(),
         "each command stored once");
-  }
-
-  /** Runs {@code first} before the next transaction is sent, then times that attempt out unsent. */
-  private static final class RaceBeforeFirstTransaction implements ExecutionInterceptor {
-    private volatile Runnable first;
-
-    @Override
-    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-      Runnable run = first;
-      if (run != null && context.request() instanceof TransactWriteItemsRequest) {
-        first = null;
-        run.run();
-        throw ApiCallAttemptTimeoutException.create(100);
-      }
-    }
   }
 
   @ParameterizedTest
