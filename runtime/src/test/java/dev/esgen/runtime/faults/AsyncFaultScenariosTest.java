@@ -61,21 +61,11 @@ class AsyncFaultScenariosTest {
   }
 
   static List<Arguments> layoutsWithAndWithoutCommandIds() {
-    List<Arguments> arguments = new ArrayList<>();
-    for (Layout layout : Layout.values()) {
-      arguments.add(Arguments.of(layout, false));
-      arguments.add(Arguments.of(layout, true));
-    }
-    return arguments;
+    return Layout.each(false, true);
   }
 
   static List<Arguments> layoutsAndRefusals() {
-    List<Arguments> arguments = new ArrayList<>();
-    for (Layout layout : Layout.values()) {
-      arguments.add(Arguments.of(layout, Fault.THROTTLED));
-      arguments.add(Arguments.of(layout, Fault.TRANSACTION_CONFLICT));
-    }
-    return arguments;
+    return Layout.each(Fault.THROTTLED, Fault.TRANSACTION_CONFLICT);
   }
 
   @ParameterizedTest

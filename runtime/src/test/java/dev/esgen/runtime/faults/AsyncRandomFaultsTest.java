@@ -2,7 +2,6 @@ package dev.esgen.runtime.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.DynamoDbAsyncEventStore;
@@ -32,7 +31,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -47,13 +45,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  */
 class AsyncRandomFaultsTest {
 
-  static Stream<Arguments> layoutsAndCache() {
-    List<Arguments> arguments = new ArrayList<>();
-    for (Layout layout : Layout.values()) {
-      arguments.add(Arguments.of(layout, false));
-      arguments.add(Arguments.of(layout, true));
-    }
-    return arguments.stream();
+  static List<Arguments> layoutsAndCache() {
+    return Layout.each(false, true);
   }
 
   @ParameterizedTest

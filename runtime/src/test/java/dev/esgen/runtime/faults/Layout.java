@@ -6,6 +6,9 @@ import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.provider.Arguments;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -66,6 +69,20 @@ enum Layout {
     return kind == LayoutKind.JOURNAL || withCommandId || this == TIP_WRITE_THROUGH
         ? TransactWriteItemsRequest.class
         : UpdateItemRequest.class;
+  }
+
+  /**
+   * The arguments of a parameterized test over every layout and each of {@code values}: one per pair, layout
+   * by layout, e.g. {@code each(false, true)} for every layout with and without a command id.
+   */
+  static List<Arguments> each(Object... values) {
+    List<Arguments> arguments = new ArrayList<>();
+    for (Layout layout : values()) {
+      for (Object value : values) {
+        arguments.add(Arguments.of(layout, value));
+      }
+    }
+    return arguments;
   }
 
   /** The request of a create: the tip layout sends a single PutItem unless it carries a command id. */

@@ -53,6 +53,13 @@ class UniqueValueStoredBeforeItsColumnTest {
     return state.value() == 0 ? state.name() : "v" + state.value() + "-" + state.id().value();
   }
 
+  /** Counters of type {@code aggregate} on {@code layout}, with the unique label column or (before it existed) without. */
+  private static CounterRepository counters(String aggregate, LayoutKind layout, boolean uniqueLabel) {
+    DynamoDbEventStore store = TestDynamo.store();
+    var builder = CounterRepository.builder(aggregate, store.objectMapper(), SnapshotPolicy.every(5), layout);
+    return new CounterRepository(store, (uniqueLabel ? builder.indexColumns(new Columns()) : builder).build());
+  }
+
   private static Optional<String> holder(String aggregate, String value) {
     Map<String, AttributeValue> item = TestDynamo.client().getItem(b -> b
         .tableName(StoreConfig.defaults().snapshotTable())
@@ -65,13 +72,9 @@ class UniqueValueStoredBeforeItsColumnTest {
   @ParameterizedTest
   @EnumSource(LayoutKind.class)
   void anAggregateHoldingAValueTooLongToReserveCanChangeIt(LayoutKind layout) {
-    DynamoDbEventStore store = TestDynamo.store();
     String aggregate = "labelled-" + UUID.randomUUID().toString().substring(0, 8);
-    CounterRepository before = new CounterRepository(store,
-        CounterRepository.builder(aggregate, store.objectMapper(), SnapshotPolicy.every(5), layout).build());
-    CounterRepository after = new CounterRepository(TestDynamo.store(),
-        CounterRepository.builder(aggregate, store.objectMapper(), SnapshotPolicy.every(5), layout)
-            .indexColumns(new Columns()).build());
+    CounterRepository before = counters(aggregate, layout, false);
+    CounterRepository after = counters(aggregate, layout, true);
     CounterId id = CounterId.random();
     // Stored while the component was not yet @Unique: nothing checked its length.
     before.create(new CounterCreated(id, "n".repeat(3000)));
@@ -89,13 +92,9 @@ class UniqueValueStoredBeforeItsColumnTest {
   @ParameterizedTest
   @EnumSource(LayoutKind.class)
   void reindexAllNamesTheAggregateWhoseValueNoKeyCanHold(LayoutKind layout) {
-    DynamoDbEventStore store = TestDynamo.store();
     String aggregate = "labelled-" + UUID.randomUUID().toString().substring(0, 8);
-    CounterRepository before = new CounterRepository(store,
-        CounterRepository.builder(aggregate, store.objectMapper(), SnapshotPolicy.every(5), layout).build());
-    CounterRepository after = new CounterRepository(TestDynamo.store(),
-        CounterRepository.builder(aggregate, store.objectMapper(), SnapshotPolicy.every(5), layout)
-            .indexColumns(new Columns()).build());
+    CounterRepository before = counters(aggregate, layout, false);
+    CounterRepository after = counters(aggregate, layout, true);
     CounterId tooLong = CounterId.random();
     CounterId fine = CounterId.random();
     before.create(new CounterCreated(tooLong, "n".repeat(3000)));
