@@ -50,6 +50,21 @@ class AttributeUpdateTest {
   }
 
   @Test
+  void theSetSizeCountsWhatTheUpdateSetsAsTheItemSizeRulesDo() {
+    AttributeUpdate head = new AttributeUpdate();
+    head.set("version", AttributeValue.fromN("8"));
+    head.set("payload", AttributeValue.fromS("x".repeat(100)));
+    head.remove("ix0_pk");
+    long before = head.setSize();
+    head.set("payload", AttributeValue.fromS("y"));   // a change forgets the sizes measured before
+
+    assertEquals(ItemSize.of(Map.of("version", AttributeValue.fromN("8"), "payload", AttributeValue.fromS("x".repeat(100)))),
+        before);
+    assertEquals(ItemSize.of(Map.of("version", AttributeValue.fromN("8"), "payload", AttributeValue.fromS("y"))),
+        head.setSize());
+  }
+
+  @Test
   void placeholdersGoOnPastTheFirstSixteen() {
     AttributeUpdate wide = new AttributeUpdate();
     for (int i = 0; i < 18; i++) {

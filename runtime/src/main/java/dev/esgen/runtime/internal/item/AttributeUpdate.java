@@ -102,6 +102,18 @@ public final class AttributeUpdate {
     return size;
   }
 
+  /**
+   * The size of what this update sets, names included: what DynamoDB counts toward a transaction's bytes
+   * for an update (with its key), which leaves the attributes it does not name out.
+   */
+  public long setSize() {
+    long size = 0;
+    for (long attribute : setSizes().values()) {
+      size += attribute;
+    }
+    return size;
+  }
+
   private Map<String, Long> setSizes() {
     if (setSizes == null) {
       setSizes = ItemSize.ofEach(set);

@@ -231,7 +231,7 @@ final class JournalAppender {
             Map.of("#expectedVersion", VERSION), Map.of(":expected", number(baseVersion)));
     // DynamoDB counts what the update writes toward the transaction's 4 MB: its key and the attributes it
     // sets (a due snapshot as much as an event), not the attributes it leaves in place.
-    long written = ItemSize.of(key) + ItemSize.of(head.values());
+    long written = ItemSize.of(key) + head.setSize();
     transaction.addVersioned(headLabel, TransactWriteItem.builder().update(headUpdate).build(), written);
     if (snapshot != null && policy.keep() > 0) {
       Map<String, AttributeValue> older = new HashMap<>(Map.of(
