@@ -44,9 +44,7 @@ final class TablesOnFirstUse implements EventStore, StoreInternals {
 
   @Override
   public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
-    if (definition.indexColumns().slotted().size() > slots) {
-      provision(definition);
-    }
+    provisionFor(definition);
     return store.layoutFor(definition);
   }
 
@@ -89,6 +87,13 @@ final class TablesOnFirstUse implements EventStore, StoreInternals {
     return new AsyncTablesOnFirstUse((AsyncStoreInternals) store.withAsyncClient(asyncClient));
   }
 
+  /** Creates the tables, or adds index slots, that {@code definition} needs and no earlier one did. */
+  private void provisionFor(AggregateDefinition<?, ?, ?> definition) {
+    if (definition.indexColumns().slotted().size() > slots) {
+      provision(definition);
+    }
+  }
+
   private synchronized void provision(AggregateDefinition<?, ?, ?> definition) {
     int needed = definition.indexColumns().slotted().size();
     if (needed > slots) {
@@ -113,9 +118,7 @@ final class TablesOnFirstUse implements EventStore, StoreInternals {
 
     @Override
     public AsyncStorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
-      if (definition.indexColumns().slotted().size() > slots) {
-        provision(definition);
-      }
+      provisionFor(definition);
       return async.layoutFor(definition);
     }
 
