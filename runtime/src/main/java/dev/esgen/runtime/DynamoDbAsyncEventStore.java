@@ -6,6 +6,7 @@ import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.AsyncStoreInternals;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.StoreParts;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.journal.AsyncJournalLayout;
@@ -39,20 +40,19 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
  * BankAccountAsyncRepository accounts = new BankAccountAsyncRepository(store);
  * }</pre>
  */
-public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStoreInternals {
+public final class DynamoDbAsyncEventStore implements AsyncEventStore {
+
+  static {
+    StoreAccess.registerAsync(DynamoDbAsyncEventStore.class, store -> store.internals);
+  }
 
   private final StoreParts parts;
-  private final Executor executor;
-  private final AsyncJournalLayout journal;
-  private final AsyncTipLayout tip;
+  private final Internals internals;
 
   /** A store on {@code client} with {@code parts}, which a synchronous store may share with it. */
   DynamoDbAsyncEventStore(DynamoDbAsyncClient client, StoreParts parts) {
     this.parts = parts;
-    this.executor = ForkJoinPool.commonPool();
-    RetryingAsyncClient sending = new RetryingAsyncClient(client, executor);
-    this.journal = new AsyncJournalLayout(sending, parts.config(), parts.recorder());
-    this.tip = new AsyncTipLayout(sending, parts.config(), parts.recorder());
+    this.internals = new Internals(parts, client, ForkJoinPool.commonPool());
   }
 
   /** A store on {@code client} with {@code config}, with a state cache and name claims of its own. */
@@ -72,33 +72,50 @@ public final class DynamoDbAsyncEventStore implements AsyncEventStore, AsyncStor
     return parts.objectMapper();
   }
 
-  @Override
-  public void claimName(AggregateDefinition<?, ?, ?> definition) {
-    parts.claimName(definition);
-  }
+  /** What asynchronous repositories need of the store, out of its public API (see {@link StoreAccess}). */
+  private static final class Internals implements AsyncStoreInternals {
 
-  @Override
-  public AsyncStorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
-    return definition.layout() == LayoutKind.TIP ? tip : journal;
-  }
+    private final StoreParts parts;
+    private final Executor executor;
+    private final AsyncJournalLayout journal;
+    private final AsyncTipLayout tip;
 
-  @Override
-  public OperationRecorder recorder() {
-    return parts.recorder();
-  }
+    Internals(StoreParts parts, DynamoDbAsyncClient client, Executor executor) {
+      this.parts = parts;
+      this.executor = executor;
+      RetryingAsyncClient sending = new RetryingAsyncClient(client, executor);
+      this.journal = new AsyncJournalLayout(sending, parts.config(), parts.recorder());
+      this.tip = new AsyncTipLayout(sending, parts.config(), parts.recorder());
+    }
 
-  @Override
-  public ReadConsistency readConsistency(String aggregateType) {
-    return parts.readConsistency(aggregateType);
-  }
+    @Override
+    public void claimName(AggregateDefinition<?, ?, ?> definition) {
+      parts.claimName(definition);
+    }
 
-  @Override
-  public StateCache stateCache() {
-    return parts.stateCache();
-  }
+    @Override
+    public AsyncStorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+      return definition.layout() == LayoutKind.TIP ? tip : journal;
+    }
 
-  @Override
-  public Executor executor() {
-    return executor;
+    @Override
+    public OperationRecorder recorder() {
+      return parts.recorder();
+    }
+
+    @Override
+    public ReadConsistency readConsistency(String aggregateType) {
+      return parts.readConsistency(aggregateType);
+    }
+
+    @Override
+    public StateCache stateCache() {
+      return parts.stateCache();
+    }
+
+    @Override
+    public Executor executor() {
+      return executor;
+    }
   }
 }

@@ -6,6 +6,7 @@ import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.DuplicateAggregateNameException;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.StoreParts;
 import dev.esgen.runtime.internal.cache.StateCache;
@@ -39,21 +40,20 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * BankAccountRepository accounts = new BankAccountRepository(store);
  * }</pre>
  */
-public final class DynamoDbEventStore implements EventStore, StoreInternals {
+public final class DynamoDbEventStore implements EventStore {
+
+  static {
+    StoreAccess.register(DynamoDbEventStore.class, store -> store.internals);
+  }
 
   private final StoreParts parts;
   private final DynamoDbClient client;
-  private final DynamoDbClient sending;
-  private final JournalLayout journal;
-  private final TipLayout tip;
+  private final Internals internals;
 
   private DynamoDbEventStore(DynamoDbClient client, StoreConfig config) {
     this.parts = StoreParts.of(config);
     this.client = client;
-    // Retries outside metering, so that every request sent again is counted and billed as such.
-    this.sending = new RetryingDynamoDbClient(parts.recorder().meter(client), parts.budgets());
-    this.journal = new JournalLayout(sending, config, parts.recorder());
-    this.tip = new TipLayout(sending, config, parts.recorder());
+    this.internals = new Internals(parts, client);
   }
 
   /** A store on {@code client} with {@code config}. */
@@ -62,7 +62,6 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   }
 
   /** The settings this store was created with. */
-  @Override
   public StoreConfig config() {
     return parts.config();
   }
@@ -70,40 +69,6 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
   @Override
   public ObjectMapper objectMapper() {
     return parts.objectMapper();
-  }
-
-  /**
-   * Compared by class name, not by class: a class reloaded by another class loader (a development
-   * server's restart) is still the same aggregate type.
-   */
-  @Override
-  public void claimName(AggregateDefinition<?, ?, ?> definition) {
-    parts.claimName(definition);
-  }
-
-  @Override
-  public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
-    return definition.layout() == LayoutKind.TIP ? tip : journal;
-  }
-
-  @Override
-  public OperationRecorder recorder() {
-    return parts.recorder();
-  }
-
-  @Override
-  public ReadConsistency readConsistency(String aggregateType) {
-    return parts.readConsistency(aggregateType);
-  }
-
-  @Override
-  public StateCache stateCache() {
-    return parts.stateCache();
-  }
-
-  @Override
-  public DynamoDbClient client() {
-    return sending;
   }
 
   /**
@@ -133,5 +98,61 @@ public final class DynamoDbEventStore implements EventStore, StoreInternals {
    */
   public AsyncEventStore withAsyncClient(DynamoDbAsyncClient asyncClient) {
     return new DynamoDbAsyncEventStore(Objects.requireNonNull(asyncClient, "asyncClient"), parts);
+  }
+
+  /** What repositories and the change feed need of the store, out of its public API (see {@link StoreAccess}). */
+  private static final class Internals implements StoreInternals {
+
+    private final StoreParts parts;
+    private final DynamoDbClient sending;
+    private final JournalLayout journal;
+    private final TipLayout tip;
+
+    Internals(StoreParts parts, DynamoDbClient client) {
+      this.parts = parts;
+      // Retries outside metering, so that every request sent again is counted and billed as such.
+      this.sending = new RetryingDynamoDbClient(parts.recorder().meter(client), parts.budgets());
+      this.journal = new JournalLayout(sending, parts.config(), parts.recorder());
+      this.tip = new TipLayout(sending, parts.config(), parts.recorder());
+    }
+
+    /**
+     * Compared by class name, not by class: a class reloaded by another class loader (a development
+     * server's restart) is still the same aggregate type.
+     */
+    @Override
+    public void claimName(AggregateDefinition<?, ?, ?> definition) {
+      parts.claimName(definition);
+    }
+
+    @Override
+    public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+      return definition.layout() == LayoutKind.TIP ? tip : journal;
+    }
+
+    @Override
+    public OperationRecorder recorder() {
+      return parts.recorder();
+    }
+
+    @Override
+    public ReadConsistency readConsistency(String aggregateType) {
+      return parts.readConsistency(aggregateType);
+    }
+
+    @Override
+    public StateCache stateCache() {
+      return parts.stateCache();
+    }
+
+    @Override
+    public StoreConfig config() {
+      return parts.config();
+    }
+
+    @Override
+    public DynamoDbClient client() {
+      return sending;
+    }
   }
 }

@@ -46,7 +46,7 @@ class ConcurrencyTest {
   void ofTwoWritersAtTheSameVersionExactlyOneWinsAndNothingIsOverwritten() {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
-    StorageLayout layout = store.layoutFor(counters.definition());
+    StorageLayout layout = TestDynamo.internals(store).layoutFor(counters.definition());
     LoadedStream<Counter> seenByA = layout.load(counters.definition(), id).orElseThrow();
     LoadedStream<Counter> seenByB = layout.load(counters.definition(), id).orElseThrow();
 

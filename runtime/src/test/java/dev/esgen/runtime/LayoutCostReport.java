@@ -92,10 +92,10 @@ class LayoutCostReport {
     double appendUnits = 0;
     int measured = 0;
     while (events < length) {
-      LoadedStream<Counter> loaded = store.layoutFor(counters.definition()).load(counters.definition(), id).orElseThrow();
+      LoadedStream<Counter> loaded = TestDynamo.internals(store).layoutFor(counters.definition()).load(counters.definition(), id).orElseThrow();
       Noted noted = new Noted(text);
       heard.clear();
-      store.recorder().record(CounterRepository.NAME, "append", attempts -> store.layoutFor(counters.definition())
+      TestDynamo.internals(store).recorder().record(CounterRepository.NAME, "append", attempts -> TestDynamo.internals(store).layoutFor(counters.definition())
           .append(new AppendRequest<>(counters.definition(), id, Optional.of(loaded), List.of(noted),
               counters.definition().replay().apply(loaded.state(), noted))));
       appendRequests += heard.get(0).requests();

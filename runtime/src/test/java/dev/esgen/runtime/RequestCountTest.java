@@ -36,7 +36,7 @@ class RequestCountTest {
     counters.create(List.of(new CounterCreated(id, "c"), new Incremented(1)));
     assertEquals(Map.of("TransactWriteItems", 1), requests.snapshot());
 
-    StorageLayout layout = store.layoutFor(counters.definition());
+    StorageLayout layout = TestDynamo.internals(store).layoutFor(counters.definition());
     LoadedStream<Counter> loaded = layout.load(counters.definition(), id).orElseThrow();
     requests.reset();
     List<CounterEvent> events = List.of(new Incremented(1), new Incremented(1), new Incremented(1));

@@ -15,7 +15,7 @@ import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.config.StoreConfig;
-import dev.esgen.runtime.internal.StoreInternals;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.journal.JournalPosition;
 import dev.esgen.runtime.internal.storage.AppendRequest;
 import dev.esgen.runtime.internal.storage.LoadedStream;
@@ -89,7 +89,7 @@ public final class ScaleBenchmark {
       for (CartEvent event : events) {
         state = definition.replay().apply(state, event);
       }
-      stream = ((StoreInternals) store).layoutFor(definition)
+      stream = StoreAccess.internals(store).orElseThrow().layoutFor(definition)
           .append(new AppendRequest<>(definition, id, Optional.of(stream), events, state));
       written += batch;
     }

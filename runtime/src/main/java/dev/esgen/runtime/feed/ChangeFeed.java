@@ -4,6 +4,7 @@ import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.feed.DeliveryRounds;
 import dev.esgen.runtime.internal.feed.FeedReporter;
@@ -200,11 +201,8 @@ public final class ChangeFeed implements StreamRecordsHandler {
     private int replaySegments = DEFAULT_REPLAY_SEGMENTS;
 
     private Builder(EventStore store) {
-      if (!(Objects.requireNonNull(store, "store") instanceof StoreInternals internals)) {
-        throw new IllegalArgumentException(
-            "a change feed needs one of esgen's stores, not " + store.getClass().getName());
-      }
-      this.store = internals;
+      this.store = StoreAccess.internals(Objects.requireNonNull(store, "store")).orElseThrow(() ->
+          new IllegalArgumentException("a change feed needs one of esgen's stores, not " + store.getClass().getName()));
     }
 
     /**

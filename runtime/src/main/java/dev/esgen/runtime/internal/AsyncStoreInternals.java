@@ -10,11 +10,11 @@ import java.util.concurrent.Executor;
 /**
  * What an asynchronous repository needs from its store beyond the public
  * {@link dev.esgen.runtime.AsyncEventStore}: as {@link StoreInternals} for the synchronous one, plus the
- * executor that runs what follows a pause. Every asynchronous store esgen ships implements it; it is no
- * API for users.
+ * executor that runs what follows a pause. Every asynchronous store esgen ships has one, reached through
+ * {@link StoreAccess}; it is no API for users.
  *
  * <pre>{@code
- * AsyncStorageLayout layout = ((AsyncStoreInternals) store).layoutFor(definition);
+ * AsyncStorageLayout layout = StoreAccess.internals(asyncStore).orElseThrow().layoutFor(definition);
  * }</pre>
  */
 public interface AsyncStoreInternals {

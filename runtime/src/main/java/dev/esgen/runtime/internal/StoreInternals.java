@@ -12,11 +12,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * What a repository needs from its store beyond the public {@link dev.esgen.runtime.EventStore}: the storage layout of an
  * aggregate type, the recorder that runs its operations, how its reads default, and its state cache; and
  * what the change feed needs besides: the store's settings and the client its requests go through. Every
- * store esgen ships implements it; it is
- * no API for users, who only ever hand a store to a repository.
+ * store esgen ships has one, reached through {@link StoreAccess} rather than a public method of the store;
+ * it is no API for users, who only ever hand a store to a repository.
  *
  * <pre>{@code
- * StorageLayout layout = ((StoreInternals) store).layoutFor(definition);
+ * StorageLayout layout = StoreAccess.internals(store).orElseThrow().layoutFor(definition);
  * }</pre>
  */
 public interface StoreInternals {

@@ -10,6 +10,7 @@ import dev.esgen.runtime.history.EventContext;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.AsyncStoreInternals;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.async.CompletableFutures;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
@@ -828,11 +829,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   }
 
   private static AsyncStoreInternals internals(AsyncEventStore store) {
-    if (store instanceof AsyncStoreInternals internals) {
-      return internals;
-    }
-    throw new IllegalArgumentException(store.getClass().getName() + " is not a store esgen made: create one with"
-        + " DynamoDbAsyncEventStore.create(client, config) or DynamoDbEventStore#withAsyncClient");
+    return StoreAccess.internals(store).orElseThrow(() -> new IllegalArgumentException(store.getClass().getName()
+        + " is not a store esgen made: create one with DynamoDbAsyncEventStore.create(client, config) or"
+        + " DynamoDbEventStore#withAsyncClient"));
   }
 
   /** The metadata to store: the options', completed from the calling thread's context. */

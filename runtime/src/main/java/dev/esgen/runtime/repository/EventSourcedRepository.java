@@ -13,6 +13,7 @@ import dev.esgen.runtime.history.EventContext;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.index.IndexColumn;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
@@ -973,11 +974,8 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   private static StoreInternals internals(EventStore store) {
-    if (store instanceof StoreInternals internals) {
-      return internals;
-    }
-    throw new IllegalArgumentException(store.getClass().getName()
-        + " is not a store esgen made: create one with DynamoDbEventStore.create(client, config)");
+    return StoreAccess.internals(store).orElseThrow(() -> new IllegalArgumentException(store.getClass().getName()
+        + " is not a store esgen made: create one with DynamoDbEventStore.create(client, config)"));
   }
 
   private <T> T record(String operation, Function<OperationRecorder.Attempts, T> body) {

@@ -479,7 +479,7 @@ class FaultScenariosTest {
   private static StoredStream whole(CounterRepository counters, CounterId id) {
     StoredStream stored = StoredStreams.read(counters.definition(), id.value());
     assertEquals(List.of(), stored.defects());
-    assertEquals(stored.fold(counters.definition()).orElseThrow(), TestDynamo.store().layoutFor(counters.definition())
+    assertEquals(stored.fold(counters.definition()).orElseThrow(), TestDynamo.internals(TestDynamo.store()).layoutFor(counters.definition())
         .load(counters.definition(), id).orElseThrow().state(), "the loaded state is the stored events' fold");
     return stored;
   }

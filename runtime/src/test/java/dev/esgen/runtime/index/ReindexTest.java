@@ -182,7 +182,7 @@ class ReindexTest {
   @EnumSource(LayoutKind.class)
   void aReindexOfAStaleStreamFailsAndWritesNothing(LayoutKind layout) {
     IndexedCounterRepository counters = counters(layout);
-    StorageLayout storage = store.layoutFor(counters.definition());
+    StorageLayout storage = TestDynamo.internals(store).layoutFor(counters.definition());
     String note = fresh("note");
     Counter withNote = create(counters, fresh("with-note"), new Noted(note));
     Counter without = create(counters, fresh("without-note"));
@@ -224,7 +224,7 @@ class ReindexTest {
         .indexColumns(noteOnly)
         .layout(layout)
         .build());
-    StorageLayout storage = store.layoutFor(counters.definition());
+    StorageLayout storage = TestDynamo.internals(store).layoutFor(counters.definition());
     String aggregateName = counters.definition().name();
     CounterId id = CounterId.random();
     String note = fresh("only");

@@ -1,10 +1,13 @@
 package dev.esgen.runtime.testing;
 
 import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.IndexedCounterRepository;
+import dev.esgen.runtime.internal.StoreAccess;
+import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.provision.TableProvisioner;
@@ -83,6 +86,11 @@ public final class TestDynamo {
   public static DynamoDbEventStore store(StoreConfig config) {
     return DynamoDbEventStore.create(client(), config);
   }
+  /** What repositories reach of {@code store}, for tests that read or write below them (a layout, the recorder). */
+  public static StoreInternals internals(EventStore store) {
+    return StoreAccess.internals(store).orElseThrow();
+  }
+
 
   /** Every item of one stream in {@code table}, in sort-key order (head row first in the snapshot table). */
   public static List<Map<String, AttributeValue>> streamItems(String table, String aggregate, String aid) {

@@ -67,7 +67,7 @@ class TipLayoutTest {
     CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
-    StorageLayout layout = store.layoutFor(counters.definition());
+    StorageLayout layout = TestDynamo.internals(store).layoutFor(counters.definition());
     LoadedStream<Counter> loaded = layout.load(counters.definition(), id).orElseThrow();
     requests.reset();
     layout.append(request(counters, id, loaded, new Incremented(1, "a"), new Incremented(2, "b")));
@@ -131,7 +131,7 @@ class TipLayoutTest {
     CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
-    StorageLayout layout = store.layoutFor(counters.definition());
+    StorageLayout layout = TestDynamo.internals(store).layoutFor(counters.definition());
     LoadedStream<Counter> seenByA = layout.load(counters.definition(), id).orElseThrow();
     LoadedStream<Counter> seenByB = layout.load(counters.definition(), id).orElseThrow();
 
@@ -151,7 +151,7 @@ class TipLayoutTest {
     CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 3, true));
     CounterId id = CounterId.random();
     counters.create(List.of(new CounterCreated(id, "c"), new Incremented(1, "1"), new Incremented(1, "2")));
-    StorageLayout layout = store.layoutFor(counters.definition());
+    StorageLayout layout = TestDynamo.internals(store).layoutFor(counters.definition());
     LoadedStream<Counter> seenByA = layout.load(counters.definition(), id).orElseThrow();
     LoadedStream<Counter> seenByB = layout.load(counters.definition(), id).orElseThrow();
 
@@ -197,7 +197,7 @@ class TipLayoutTest {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     counters.append(id, 1, new Incremented(1, "small"));
-    StorageLayout layout = store.layoutFor(counters.definition());
+    StorageLayout layout = TestDynamo.internals(store).layoutFor(counters.definition());
     LoadedStream<Counter> loaded = layout.load(counters.definition(), id).orElseThrow();
 
     requests.reset();

@@ -8,6 +8,7 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.AsyncStoreInternals;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
@@ -27,13 +28,20 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  */
 final class TablesOnFirstUse implements EventStore, StoreInternals {
 
+  static {
+    StoreAccess.register(TablesOnFirstUse.class, store -> store);
+    StoreAccess.registerAsync(AsyncTablesOnFirstUse.class, store -> store);
+  }
+
   private final DynamoDbEventStore store;
+  private final StoreInternals internals;
   private final TableProvisioner provisioner;
   /** The most index slots provisioned so far; -1 before the tables exist. */
   private volatile int slots = -1;
 
   TablesOnFirstUse(DynamoDbClient client, StoreConfig config) {
     this.store = DynamoDbEventStore.create(client, config);
+    this.internals = StoreAccess.internals(store).orElseThrow();
     this.provisioner = new TableProvisioner(client, config);
   }
 
@@ -45,27 +53,27 @@ final class TablesOnFirstUse implements EventStore, StoreInternals {
   @Override
   public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
     provisionFor(definition);
-    return store.layoutFor(definition);
+    return internals.layoutFor(definition);
   }
 
   @Override
   public OperationRecorder recorder() {
-    return store.recorder();
+    return internals.recorder();
   }
 
   @Override
   public void claimName(AggregateDefinition<?, ?, ?> definition) {
-    store.claimName(definition);
+    internals.claimName(definition);
   }
 
   @Override
   public ReadConsistency readConsistency(String aggregateType) {
-    return store.readConsistency(aggregateType);
+    return internals.readConsistency(aggregateType);
   }
 
   @Override
   public StateCache stateCache() {
-    return store.stateCache();
+    return internals.stateCache();
   }
 
   @Override
@@ -75,7 +83,7 @@ final class TablesOnFirstUse implements EventStore, StoreInternals {
 
   @Override
   public DynamoDbClient client() {
-    return store.client();
+    return internals.client();
   }
 
   /**
@@ -84,7 +92,7 @@ final class TablesOnFirstUse implements EventStore, StoreInternals {
    * them first.
    */
   AsyncEventStore async(DynamoDbAsyncClient asyncClient) {
-    return new AsyncTablesOnFirstUse((AsyncStoreInternals) store.withAsyncClient(asyncClient));
+    return new AsyncTablesOnFirstUse(StoreAccess.internals(store.withAsyncClient(asyncClient)).orElseThrow());
   }
 
   /** Creates the tables, or adds index slots, that {@code definition} needs and no earlier one did. */

@@ -9,6 +9,7 @@ import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.internal.AggregateNameClaims;
 import dev.esgen.runtime.internal.AsyncStoreInternals;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
@@ -72,7 +73,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * TransferService service = new TransferService(accounts, new TransferRepository(store), clock);
  * }</pre>
  */
-public final class InMemoryEventStore implements EventStore, StoreInternals {
+public final class InMemoryEventStore implements EventStore {
+
+  static {
+    StoreAccess.register(InMemoryEventStore.class, store -> store.internals);
+    StoreAccess.registerAsync(AsyncTwin.class, twin -> twin);
+  }
 
   private final StoreConfig config;
   private final AggregateNameClaims claimedNames = new AggregateNameClaims();
@@ -81,6 +87,7 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   private final MemoryLayout tip;
   private final StoredData data = new StoredData();
   private final StateCache stateCache;
+  private final Internals internals = new Internals();
   private final AsyncEventStore async;
 
   private InMemoryEventStore(StoreConfig config) {
@@ -106,7 +113,6 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   }
 
   /** The settings this store was created with. */
-  @Override
   public StoreConfig config() {
     return config;
   }
@@ -114,36 +120,6 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   @Override
   public ObjectMapper objectMapper() {
     return config.objectMapper();
-  }
-
-  @Override
-  public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
-    return definition.layout() == LayoutKind.TIP ? tip : journal;
-  }
-
-  @Override
-  public OperationRecorder recorder() {
-    return recorder;
-  }
-
-  /** As the config says, as on DynamoDB; every read here is strongly consistent whatever it says. */
-  @Override
-  public ReadConsistency readConsistency(String aggregateType) {
-    return config.readConsistencyOf(aggregateType);
-  }
-
-  /**
-   * The state cache the config switches on, as {@code DynamoDbEventStore} keeps it: a read that allows a
-   * cached state gets the one this definition's code last read or wrote here, aged by the config's clock.
-   */
-  @Override
-  public StateCache stateCache() {
-    return stateCache;
-  }
-
-  @Override
-  public void claimName(AggregateDefinition<?, ?, ?> definition) {
-    claimedNames.claim(definition);
   }
 
   /**
@@ -180,22 +156,22 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
 
     @Override
     public void claimName(AggregateDefinition<?, ?, ?> definition) {
-      InMemoryEventStore.this.claimName(definition);
+      internals.claimName(definition);
     }
 
     @Override
     public OperationRecorder recorder() {
-      return InMemoryEventStore.this.recorder();
+      return recorder;
     }
 
     @Override
     public ReadConsistency readConsistency(String aggregateType) {
-      return InMemoryEventStore.this.readConsistency(aggregateType);
+      return internals.readConsistency(aggregateType);
     }
 
     @Override
     public StateCache stateCache() {
-      return InMemoryEventStore.this.stateCache();
+      return stateCache;
     }
 
     /** Where a conflict's backoff resumes; nothing else runs on it, as reads and writes complete at once. */
@@ -208,17 +184,6 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
     public String toString() {
       return InMemoryEventStore.this + ", asynchronous";
     }
-  }
-
-  /**
-   * Always throws: this store sends no DynamoDB requests, so {@code ChangeFeed} needs a
-   * {@code DynamoDbEventStore}; {@link InMemoryFeed} delivers this store's events to the same projections.
-   */
-  @Override
-  public DynamoDbClient client() {
-    throw new UnsupportedOperationException(
-        "the in-memory store has no DynamoDB client: use InMemoryFeed instead of ChangeFeed, which needs a"
-            + " DynamoDbEventStore");
   }
 
   /**
@@ -244,7 +209,12 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
     if (events.length == 0) {
       throw new IllegalArgumentException(definition.name() + ": seed needs at least one stored event");
     }
-    ((MemoryLayout) layoutFor(definition)).seed(definition, definition.keys().idString(id), List.of(events));
+    layoutFor(definition).seed(definition, definition.keys().idString(id), List.of(events));
+  }
+
+  /** Where {@code definition}'s streams are kept here. */
+  MemoryLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+    return definition.layout() == LayoutKind.TIP ? tip : journal;
   }
 
   /** What this store holds, for its change feed. */
@@ -255,5 +225,55 @@ public final class InMemoryEventStore implements EventStore, StoreInternals {
   @Override
   public String toString() {
     return "InMemoryEventStore";
+  }
+
+  /** What repositories reach of this store, out of its public API (see {@link StoreAccess}). */
+  private final class Internals implements StoreInternals {
+
+    @Override
+    public StorageLayout layoutFor(AggregateDefinition<?, ?, ?> definition) {
+      return InMemoryEventStore.this.layoutFor(definition);
+    }
+
+    @Override
+    public OperationRecorder recorder() {
+      return recorder;
+    }
+
+    /** As the config says, as on DynamoDB; every read here is strongly consistent whatever it says. */
+    @Override
+    public ReadConsistency readConsistency(String aggregateType) {
+      return config.readConsistencyOf(aggregateType);
+    }
+
+    /**
+     * The state cache the config switches on, as {@code DynamoDbEventStore} keeps it: a read that allows a
+     * cached state gets the one this definition's code last read or wrote here, aged by the config's clock.
+     */
+    @Override
+    public StateCache stateCache() {
+      return stateCache;
+    }
+
+    @Override
+    public void claimName(AggregateDefinition<?, ?, ?> definition) {
+      claimedNames.claim(definition);
+    }
+
+    @Override
+    public StoreConfig config() {
+      return config;
+    }
+
+    /**
+     * Always throws: this store sends no DynamoDB requests, so {@code ChangeFeed} needs a
+     * {@code DynamoDbEventStore}; {@link InMemoryFeed} delivers this store's events to the same projections.
+     */
+    @Override
+    public DynamoDbClient client() {
+      throw new UnsupportedOperationException(
+          "the in-memory store has no DynamoDB client: use InMemoryFeed instead of ChangeFeed, which needs a"
+              + " DynamoDbEventStore");
+    }
   }
 }

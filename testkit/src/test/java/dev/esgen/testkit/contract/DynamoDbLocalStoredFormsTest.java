@@ -2,6 +2,7 @@ package dev.esgen.testkit.contract;
 
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.testkit.junit.Backend;
 import dev.esgen.testkit.junit.EsgenTestExtension;
@@ -34,8 +35,9 @@ class DynamoDbLocalStoredFormsTest extends StoredFormsContract {
 
   DynamoDbLocalStoredFormsTest(EventStore store) {
     super(store);
-    this.client = ((StoreInternals) store).client();
-    this.config = ((StoreInternals) store).config();
+    StoreInternals internals = StoreAccess.internals(store).orElseThrow();
+    this.client = internals.client();
+    this.config = internals.config();
   }
 
   /** Journal items per event and a head row without snapshot at version 1, in one transaction. */

@@ -4,6 +4,7 @@ import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.internal.StoreAccess;
 import dev.esgen.runtime.internal.StoreInternals;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.repository.EventSourcedRepository;
@@ -90,14 +91,14 @@ final class EsgenTableProvisioning implements BeanPostProcessor, BeanFactoryAwar
    * whatever account that client reaches.
    */
   private static boolean keepsTables(EventStore store) {
-    if (store instanceof StoreInternals internals) {
+    return StoreAccess.internals(store).map(internals -> {
       try {
         internals.client();
+        return true;
       } catch (UnsupportedOperationException noClient) {
         return false;
       }
-    }
-    return true;
+    }).orElse(true);
   }
 
   /** The types of the repository beans, known from their definitions: no bean is created to find them. */
