@@ -2,7 +2,9 @@ package dev.esgen.runtime.error;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -15,8 +17,8 @@ import java.util.Set;
  * too. Logging the decoding error prints its whole cause chain, so the chain keeps what an operator needs
  * to find the fault and nothing of the stored content: each exception's class name, for a JSON error
  * where in the document it occurred (the JSON path, and the line and column), and its stack trace; never
- * its message. Keys of JSON objects read into a {@code Map} are data, so the path shows them as
- * {@code [*]}. Suppressed exceptions are left out.
+ * its message. Keys of JSON objects read into a {@code Map}, or taken by a {@code @JsonAnySetter}, are
+ * data, so the path shows them as {@code [*]}. Suppressed exceptions are left out.
  *
  * <pre>{@code
  * try {
@@ -87,7 +89,7 @@ public final class RedactedException extends Exception {
   private static String path(List<JsonMappingException.Reference> references) {
     StringBuilder path = new StringBuilder("$");
     for (JsonMappingException.Reference reference : references) {
-      if (reference.getFrom() instanceof Map) {
+      if (reference.getFrom() instanceof Map || takenByAnySetter(reference)) {
         path.append("[*]");
       } else if (reference.getFieldName() != null) {
         path.append('.').append(reference.getFieldName());
@@ -98,5 +100,33 @@ public final class RedactedException extends Exception {
       }
     }
     return path.toString();
+  }
+
+  /**
+   * Whether {@code reference} names a key that its class's any-setter took rather than a property the
+   * class declares. The class is read with Jackson's default annotations and naming: a class with an
+   * any-setter shows even a declared property as {@code [*]} when the mapper renames it.
+   */
+  private static boolean takenByAnySetter(JsonMappingException.Reference reference) {
+    Object from = reference.getFrom();
+    String name = reference.getFieldName();
+    if (from == null || name == null) {
+      return false;
+    }
+    Class<?> type = from instanceof Class<?> declaring ? declaring : from.getClass();
+    try {
+      BeanDescription bean = Introspection.MAPPER.getDeserializationConfig()
+          .introspect(Introspection.MAPPER.constructType(type));
+      return bean.findAnySetterAccessor() != null
+          && bean.findProperties().stream().noneMatch(property -> property.getName().equals(name));
+    } catch (RuntimeException unreadable) {
+      // Whatever the class is, the name is withheld rather than risked.
+      return true;
+    }
+  }
+
+  /** A mapper only to read classes' Jackson annotations with, made when an exception first needs it. */
+  private static final class Introspection {
+    static final ObjectMapper MAPPER = new ObjectMapper();
   }
 }

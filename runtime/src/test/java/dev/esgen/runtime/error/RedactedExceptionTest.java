@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.esgen.runtime.codec.EsgenJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,38 @@ class RedactedExceptionTest {
     RedactedException redacted = RedactedException.of(e);
     assertEquals("InvalidFormatException at $.limits[*], line 1, column 41", redacted.summary());
     assertNothingQuotes(redacted);
+  }
+
+  /** Takes every property it does not declare: their names are data, as a map's keys are. */
+  public static final class Profile {
+    public int visits;
+    private final Map<String, Integer> counts = new HashMap<>();
+
+    @JsonAnySetter
+    public void count(String name, Integer count) {
+      counts.put(name, count);
+    }
+  }
+
+  record Tally(String owner, @JsonAnySetter Map<String, Integer> counts) {}
+
+  @Test
+  void keysAnAnySetterTakesAreDataAndLeftOutOfThePath() {
+    String undeclared = "{\"visits\":1,\"" + SECRET + "\":\"many\"}";
+    RedactedException bean = RedactedException.of(
+        assertThrows(Exception.class, () -> mapper.readValue(undeclared, Profile.class)));
+    RedactedException creator = RedactedException.of(assertThrows(Exception.class,
+        () -> mapper.readValue("{\"owner\":\"o\",\"" + SECRET + "\":\"many\"}", Tally.class)));
+    RedactedException declared = RedactedException.of(
+        assertThrows(Exception.class, () -> mapper.readValue("{\"visits\":\"many\"}", Profile.class)));
+
+    assertEquals("InvalidFormatException at $[*], line 1, column 31", bean.summary());
+    assertEquals("InvalidFormatException at $[*], line 1, column 32", creator.summary());
+    assertEquals("InvalidFormatException at $.visits, line 1, column 11", declared.summary(),
+        "a property the class declares is named");
+    assertNothingQuotes(bean);
+    assertNothingQuotes(creator);
+    assertNothingQuotes(new EventDecodingException("member", "42", 3, "profile-updated", bean));
   }
 
   @Test
