@@ -22,6 +22,7 @@ import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,17 @@ class FailureTest {
     CounterId id = streamWithStoredEvent2("incremented", "{\"by\":1,\n\"tag\":" + secret + "}");
     EventDecodingException e = assertThrows(EventDecodingException.class, () -> counters.load(id));
     assertTrue(e.getMessage().endsWith(": JsonParseException at line 2, column 27"), e.getMessage());
+    assertNothingQuotes(secret, e);
+  }
+
+  @Test
+  void anUnreadableRecordingTimeIsADecodingErrorWithoutTheStoredText() {
+    String secret = "ann@example.com";
+    CounterId id = streamWithStoredEvent2("incremented", "{\"by\":1,\"tag\":\"t\"}",
+        Map.of("occurred_at", AttributeValue.fromS(secret)));
+    EventDecodingException e = assertThrows(EventDecodingException.class, () -> counters.events(id).toList());
+    assertEquals("cannot decode event 2 (type 'incremented') of counter " + id.value() + ": DateTimeParseException",
+        e.getMessage());
     assertNothingQuotes(secret, e);
   }
 
@@ -154,17 +166,24 @@ class FailureTest {
 
   /** A stream of two events whose second journal item is then overwritten by hand. */
   private CounterId streamWithStoredEvent2(String type, String payload) {
+    return streamWithStoredEvent2(type, payload, Map.of());
+  }
+
+  /** As {@link #streamWithStoredEvent2(String, String)}, the item holding {@code more} attributes too. */
+  private CounterId streamWithStoredEvent2(String type, String payload, Map<String, AttributeValue> more) {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     counters.append(id, 1, new Incremented(1));
     JournalKeys keys = new JournalKeys(CounterRepository.NAME, 4);
-    TestDynamo.client().putItem(b -> b.tableName("journal").item(Map.of(
+    Map<String, AttributeValue> item = new HashMap<>(more);
+    item.putAll(Map.of(
         "pkey", AttributeValue.fromS(keys.partitionKey(id.value())),
         "skey", AttributeValue.fromS(keys.sortKey(id.value(), 2)),
         "aid", AttributeValue.fromS(id.value()),
         "seq_nr", AttributeValue.fromN("2"),
         "event_type", AttributeValue.fromS(type),
-        "payload", AttributeValue.fromB(SdkBytes.fromUtf8String(payload)))));
+        "payload", AttributeValue.fromB(SdkBytes.fromUtf8String(payload))));
+    TestDynamo.client().putItem(b -> b.tableName("journal").item(item));
     return id;
   }
 }

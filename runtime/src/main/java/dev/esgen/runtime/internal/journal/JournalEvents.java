@@ -50,9 +50,19 @@ public final class JournalEvents {
     }
     String aid = aidValue.s();
     long seqNr = Long.parseLong(seqNrValue.n());
-    Instant recordedAt = recordedAt(item);
-    EventMetadata metadata = MetadataAttributes.JOURNAL.fromAttribute(item.get(METADATA));
-    return StoredEventDecoder.recorded(definition, aid, seqNr, recordedAt, metadata, events(definition, aid, seqNr, item));
+    List<E> events = events(definition, aid, seqNr, item);
+    Instant recordedAt;
+    EventMetadata metadata;
+    try {
+      recordedAt = recordedAt(item);
+      metadata = MetadataAttributes.JOURNAL.fromAttribute(item.get(METADATA));
+    } catch (RuntimeException e) {
+      // A JDK parse error quotes the stored text: reported as the change feed reports it, redacted.
+      String type = item.get(EVENT_TYPE).s();
+      throw new EventDecodingException(definition.name(), aid, seqNr, type,
+          StoredEventDecoder.version(item.get(EVENT_VERSION), definition, aid, seqNr, type), e);
+    }
+    return StoredEventDecoder.recorded(definition, aid, seqNr, recordedAt, metadata, events);
   }
 
   /** The events the journal item {@code seqNr} of stream {@code aid} stands for now, in order. */

@@ -53,11 +53,20 @@ public final class TipEvents {
         continue;
       }
       Map<String, AttributeValue> map = events.get(k).hasM() ? events.get(k).m() : Map.of();
+      List<E> decoded = events(definition, aid, seqNr, cases.get(k), events.get(k));
       AttributeValue at = map.get(TIMESTAMP);
-      Instant recordedAt = at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s());
-      EventMetadata metadata = MetadataAttributes.TIP.fromAttribute(map.get(METADATA));
-      recorded.addAll(StoredEventDecoder.recorded(
-          definition, aid, seqNr, recordedAt, metadata, events(definition, aid, seqNr, cases.get(k), events.get(k))));
+      Instant recordedAt;
+      EventMetadata metadata;
+      try {
+        recordedAt = at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s());
+        metadata = MetadataAttributes.TIP.fromAttribute(map.get(METADATA));
+      } catch (RuntimeException e) {
+        // A JDK parse error quotes the stored text: reported as the change feed reports it, redacted.
+        String type = cases.get(k).s();
+        throw new EventDecodingException(definition.name(), aid, seqNr, type,
+            StoredEventDecoder.version(map.get(EVENT_VERSION), definition, aid, seqNr, type), e);
+      }
+      recorded.addAll(StoredEventDecoder.recorded(definition, aid, seqNr, recordedAt, metadata, decoded));
     }
     return recorded;
   }
