@@ -629,6 +629,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * <pre>{@code
    * ReindexReport<AccountId> report = accounts.reindexAll();
    * if (!report.duplicates().isEmpty()) {
+   *   // a Duplicate's toString names the aggregates and the column, never the value
    *   throw new IllegalStateException("resolve before relying on @Unique email: " + report.duplicates());
    * }
    * }</pre>

@@ -14,7 +14,7 @@ import java.util.Optional;
  * ReindexReport<AccountId> report = accounts.reindexAll();
  * log.info("{} accounts reindexed", report.reindexed());
  * for (ReindexReport.Duplicate<AccountId> d : report.duplicates()) {
- *   log.warn("{} {} '{}' is held by {}", d.id(), d.column(), d.value(), d.holder().orElse(null));
+ *   log.warn("{}: its {} is also held by {}", d.id(), d.column(), d.holder().orElse(null));
  * }
  * }</pre>
  *
@@ -37,8 +37,16 @@ public record ReindexReport<I>(long reindexed, List<Duplicate<I>> duplicates, Op
    *
    * @param id the stream's aggregate
    * @param column the column's stored name
-   * @param value the value as the aggregate holds it
+   * @param value the value as the aggregate holds it; left out of {@link #toString()}, since index values are
+   *     often personal data and a duplicate is typically logged
    * @param holder the aggregate holding the value, when DynamoDB reported it
    */
-  public record Duplicate<I>(I id, String column, String value, Optional<I> holder) {}
+  public record Duplicate<I>(I id, String column, String value, Optional<I> holder) {
+
+    /** The id, the column and the holder; never the value. */
+    @Override
+    public String toString() {
+      return "Duplicate[id=" + id + ", column=" + column + ", holder=" + holder.map(String::valueOf).orElse("unknown") + "]";
+    }
+  }
 }

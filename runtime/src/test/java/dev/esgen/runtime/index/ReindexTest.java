@@ -279,6 +279,9 @@ class ReindexTest {
       CounterId holder = duplicate.holder().orElseThrow();
       assertEquals(pair, Set.of(duplicate.id(), holder));
       assertEquals(holder, counters.loadByNote(notes.get(i)).id());
+      assertFalse(duplicate.toString().toLowerCase().contains(notes.get(i).toLowerCase()),
+          "a duplicate, as logged, leaves the value out: " + duplicate);
+      assertTrue(duplicate.toString().contains(duplicate.id().toString()), duplicate.toString());
     }
     for (int i = 2; i < 7; i++) {
       assertEquals(originals.get(i).id(), counters.loadByNote(notes.get(i)).id());
