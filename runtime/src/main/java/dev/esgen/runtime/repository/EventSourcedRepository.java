@@ -606,7 +606,11 @@ public abstract class EventSourcedRepository<A, I, E> {
    * @return the aggregate as its values were written, at the version it already had
    * @throws AggregateNotFoundException when no stream is stored under {@code id}
    * @throws dev.esgen.runtime.error.DuplicateValueException when another aggregate holds one of its
-   *     {@code @Unique} values (naming column, value and holder); nothing is written
+   *     {@code @Unique} values (naming column and holder; the value is in its {@code value()}); nothing is
+   *     written
+   * @throws dev.esgen.runtime.error.ItemTooLargeException when the index values would take the item that
+   *     carries the stream's version (the journal's head row, the tip) past DynamoDB's 400 KB; nothing is
+   *     written
    * @throws VersionConflictException when appends changed the stream before every attempt
    */
   public final Versioned<A> reindex(I id) {

@@ -32,6 +32,7 @@ import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.storage.AppendRequest;
+import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
 import java.time.Instant;
 import java.util.List;
@@ -95,10 +96,7 @@ final class TipRules implements LayoutRules {
       keptTypeBytes = newTypeBytes;
     }
 
-    long keysAndCounters = stream + attribute(INDEX, number(TipKeys.TIP_INDEX)) + attribute(VERSION, number(version))
-        + attribute(NEXT, number(next)) + attribute(APPENDED, number(events.size()))
-        + attribute(AID, utf8(aid)) + attribute(LISTING, utf8(keys.listingKey(aid, definition.shards())))
-        + ItemSizes.indexSlots(definition, request.newState());
+    long keysAndCounters = keysAndCounters(definition, aid, version, next, events.size(), request.newState());
     long tip = keysAndCounters + attribute(EVENTS, container(keptEvents, keptEventBytes))
         + attribute(CASES, container(keptEvents, keptTypeBytes));
     byte[] body = policy.snapshot() ? Codecs.encodeSnapshot(definition, aid, next, request.newState()) : null;
@@ -145,6 +143,32 @@ final class TipRules implements LayoutRules {
             keptTypeBytes)
         : new MemoryPosition(LayoutKind.TIP, 0, 0, false, List.of(), keptEvents, keptEventBytes, keptTypeBytes);
     return new PlannedAppend(snapshot, snapshot == null, after, skipped);
+  }
+
+  /**
+   * As the tip layout measures a reindex: the tip as loaded (its events and snapshot), with every index slot
+   * of the state and the count of events the last change added set to 0.
+   */
+  @Override
+  public <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded) {
+    MemoryPosition position = (MemoryPosition) loaded.position();
+    long tip = keysAndCounters(definition, aid, loaded.version(), loaded.seqNr(), 0, loaded.state())
+        + attribute(EVENTS, container(position.tipEvents(), position.tipEventBytes()))
+        + attribute(CASES, container(position.tipEvents(), position.tipTypeBytes()))
+        + position.snapshotBytes();
+    if (tip > ItemTooLargeException.LIMIT_BYTES) {
+      throw new ItemTooLargeException(definition.name(), aid, "index values of version " + loaded.version(), tip);
+    }
+  }
+
+  /** The tip's keys, counters, id, listing key and the index slots of {@code state}: all but events and snapshot. */
+  private static <A> long keysAndCounters(AggregateDefinition<A, ?, ?> definition, String aid, long version, long next,
+      int appended, A state) {
+    TipKeys keys = new TipKeys(definition.name());
+    return attribute(STREAM, utf8(keys.streamName(aid))) + attribute(INDEX, number(TipKeys.TIP_INDEX))
+        + attribute(VERSION, number(version)) + attribute(NEXT, number(next)) + attribute(APPENDED, number(appended))
+        + attribute(AID, utf8(aid)) + attribute(LISTING, utf8(keys.listingKey(aid, definition.shards())))
+        + ItemSizes.indexSlots(definition, state);
   }
 
   @Override

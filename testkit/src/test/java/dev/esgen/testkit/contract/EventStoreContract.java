@@ -878,6 +878,36 @@ abstract class EventStoreContract {
     assertEquals(4, after.loadVersioned(full).version());
   }
 
+  /**
+   * On the tip a reindex sets the index values on the tip item beside its events and snapshot: one that would
+   * take a tip of exactly 400 KB past the item limit is refused before anything is sent, and writes nothing.
+   * The tip here keeps no snapshot and no limit on its events, so that a note's event stays on it.
+   */
+  @Test
+  void onTheTipAReindexThatWouldTakeTheTipPastTheItemLimitIsRefusedAndWritesNothing() {
+    assumeTrue(layout == LayoutKind.TIP, "measured on the tip item");
+    AggregateDefinition<Member, MemberId, MemberEvent> type = Definitions.renamed(definition(), freshTypeName())
+        .withLayout(LayoutKind.TIP, new TipPolicy(409_600, 0, false));
+    MemberRepository before = MemberRepository.withDefinition(store, Definitions.withoutColumns(type));
+    MemberRepository after = MemberRepository.withDefinition(store, type);
+    String team = "team-" + UUID.randomUUID();
+    MemberId probe = MemberId.random();
+    before.create(Member.joining(probe, team, email(probe)));
+    int atTheLimit = noteAtTheLimit(before, probe);
+    MemberId full = new MemberId(probe.value().replace('-', '_'));
+    before.create(Member.joining(full, team, email(full)));
+    before.append(full, 1, new Noted("x".repeat(atTheLimit)));
+
+    ItemTooLargeException e = assertThrows(ItemTooLargeException.class, () -> after.reindex(full));
+
+    assertEquals("index values of version 2", e.item());
+    assertTrue(e.sizeBytes() > LIMIT, e.getMessage());
+    assertEquals(List.of(), after.listByTeam(team, PageRequest.first(10)).items(), "the slot was not written");
+    assertEquals(Optional.empty(), after.findByEmail(email(full)), "the reservation was not written");
+    assertEquals(2, after.loadVersioned(full).version());
+    assertEquals("x".repeat(atTheLimit), after.load(full).note());
+  }
+
   // ---------------------------------------------------------------------------------------- transaction bytes
 
   /**

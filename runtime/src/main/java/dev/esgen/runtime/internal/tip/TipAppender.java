@@ -278,7 +278,8 @@ final class TipAppender {
 
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
     boolean transactional = calve || reserves || request.commandId().isPresent();
-    LoadedStream<A> stored = new LoadedStream<>(request.newState(), version, next, new TipPosition(keptEvents, keptCases));
+    LoadedStream<A> stored = new LoadedStream<>(request.newState(), version, next,
+        new TipPosition(keptEvents, keptCases, ItemSize.ofEach(tip)));
     if (creating && !transactional) {
       return new Prepared<>(create(tip), null, null, e -> new AggregateAlreadyExistsException(definition.name(), aid,
           versionIn(e.hasItem() ? e.item() : Map.of())), stored, skipped);

@@ -18,6 +18,7 @@ import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.error.StaleSnapshotException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.ConsistentBatchReader;
+import dev.esgen.runtime.internal.item.ItemSize;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.EventPage;
@@ -267,6 +268,8 @@ final class TipLoader {
     private final long base;
     private final List<AttributeValue> events;
     private final List<AttributeValue> cases;
+    /** The size of each of the tip item's attributes, for a reindex to measure what it adds against. */
+    private final Map<String, Long> tipAttributeBytes;
     private final long from;
     private final long staleAt;
     private final A snapshot;
@@ -287,6 +290,7 @@ final class TipLoader {
       this.next = number(definition, aid, tip, NEXT, "tip");
       this.events = list(definition, aid, tip, EVENTS, "tip");
       this.cases = list(definition, aid, tip, CASES, "tip");
+      this.tipAttributeBytes = ItemSize.ofEach(tip);
       this.base = next - events.size();
       if (events.size() != cases.size() || base < 0 || next < 1) {
         throw new CorruptStreamException(definition.name(), aid, "the tip holds " + events.size() + " events and "
@@ -380,7 +384,7 @@ final class TipLoader {
         throw new CorruptStreamException(definition.name(), aid,
             "no stored event stands for a creating event any more (upcasters dropped them all)");
       }
-      return new LoadedStream<>(state, version, next, new TipPosition(events, cases));
+      return new LoadedStream<>(state, version, next, new TipPosition(events, cases, tipAttributeBytes));
     }
 
     private A checked(A state, Batch batch) {

@@ -2,6 +2,7 @@ package dev.esgen.runtime.internal.tip;
 
 import dev.esgen.runtime.internal.storage.StreamPosition;
 import java.util.List;
+import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -16,15 +17,24 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * @param events the tip's events (maps of timestamp and body), oldest first
  * @param cases their stored type names, parallel to {@code events}
+ * @param tipAttributeBytes the size of each attribute of the tip item as stored, by name (keys included,
+ *     {@code ItemSize.ofEach}), so that a reindex, which sets attributes on the tip and leaves the rest in
+ *     place, is refused before it takes the item past DynamoDB's limit; empty when not known
  */
-public record TipPosition(List<AttributeValue> events, List<AttributeValue> cases)
+public record TipPosition(List<AttributeValue> events, List<AttributeValue> cases, Map<String, Long> tipAttributeBytes)
     implements StreamPosition {
 
   public TipPosition {
     events = List.copyOf(events);
     cases = List.copyOf(cases);
+    tipAttributeBytes = Map.copyOf(tipAttributeBytes);
     if (events.size() != cases.size()) {
       throw new IllegalArgumentException(events.size() + " events but " + cases.size() + " cases");
     }
+  }
+
+  /** The position of a tip whose attribute sizes are not known (a stream not stored yet). */
+  public TipPosition(List<AttributeValue> events, List<AttributeValue> cases) {
+    this(events, cases, Map.of());
   }
 }

@@ -50,7 +50,8 @@ final class TipReindexer {
         LISTING, AttributeValue.fromS(keys.listingKey(aid, definition.shards())),
         APPENDED, AttributeValue.fromN("0"));
     writer.write(
-        new ReindexWriter.Target(definition.name(), aid, stream.version(), config.tipTable(), tip, VERSION, alsoSet),
+        new ReindexWriter.Target(definition.name(), aid, stream.version(), config.tipTable(), tip, VERSION, alsoSet,
+            stream.position() instanceof TipPosition position ? position.tipAttributeBytes() : Map.of()),
         IndexBackfill.of(definition.name(), definition.indexColumns(), stream.state()));
   }
 }
