@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,12 +28,14 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -41,6 +44,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
 /**
@@ -183,10 +187,9 @@ public final class TableProvisioner {
 
     List<String> changed = new ArrayList<>();
     for (String table : streamed) {
-      LOG.info("enabling a DynamoDB stream of view type NEW_IMAGE on table {}", table);
-      client.updateTable(b -> b.tableName(table)
-          .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE)));
-      changed.add(table);
+      if (enableStream(table)) {
+        changed.add(table);
+      }
     }
     if (existingPositions.isEmpty() && create(positions)) {
       LOG.info("creating table {} for the change feed's positions", positions.tableName());
@@ -288,15 +291,83 @@ public final class TableProvisioner {
       if (indexNames(tableName).contains(index.indexName())) {
         continue;
       }
-      LOG.info("adding global secondary index {} to table {}", index.indexName(), tableName);
-      client.updateTable(b -> b
-          .tableName(tableName)
-          .attributeDefinitions(keyAttributes(table, index))
-          .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
-              .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
-              .build()));
+      addIndex(table, index);
       awaitActive(tableName, index.indexName());
     }
+  }
+
+  /**
+   * Adds {@code index} to the existing {@code table}. Another process provisioning the same tables (a
+   * second instance starting) may add it, or another index, between the look and the update: DynamoDB
+   * then refuses the update (an index of that name exists, or one is being created or deleted, and it
+   * changes one at a time). The index added by the other process is just as good once its keys are
+   * checked; while another index is under way, the table is waited for and the update sent again.
+   */
+  private void addIndex(CreateTableRequest table, GlobalSecondaryIndex index) {
+    String tableName = table.tableName();
+    while (true) {
+      LOG.info("adding global secondary index {} to table {}", index.indexName(), tableName);
+      try {
+        client.updateTable(b -> b
+            .tableName(tableName)
+            .attributeDefinitions(keyAttributes(table, index))
+            .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+                .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
+                .build()));
+        return;
+      } catch (DynamoDbException e) {
+        TableDescription now = client.describeTable(b -> b.tableName(tableName)).table();
+        if (now.globalSecondaryIndexes().stream().anyMatch(i -> i.indexName().equals(index.indexName()))) {
+          LOG.info("index {} of table {} was added by someone else meanwhile", index.indexName(), tableName);
+          checkSchema(table, now);
+          return;
+        }
+        if (!busy(e)) {
+          throw e;
+        }
+        await(tableName, "no other change under way", TableProvisioner::settled);
+      }
+    }
+  }
+
+  /**
+   * Enables a {@code NEW_IMAGE} stream on {@code table}; false when another process enabled one between
+   * the look and the update (DynamoDB refuses a second), or throws when that one lacks new images.
+   */
+  private boolean enableStream(String table) {
+    while (true) {
+      LOG.info("enabling a DynamoDB stream of view type NEW_IMAGE on table {}", table);
+      try {
+        client.updateTable(b -> b.tableName(table)
+            .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE)));
+        return true;
+      } catch (DynamoDbException e) {
+        StreamSpecification stream = client.describeTable(b -> b.tableName(table)).table().streamSpecification();
+        if (stream != null && Boolean.TRUE.equals(stream.streamEnabled())) {
+          if (stream.streamViewType() != StreamViewType.NEW_IMAGE
+              && stream.streamViewType() != StreamViewType.NEW_AND_OLD_IMAGES) {
+            throw new StreamViewTypeMismatchException(table, stream.streamViewTypeAsString());
+          }
+          LOG.info("table {} got a stream from someone else meanwhile", table);
+          return false;
+        }
+        if (!busy(e)) {
+          throw e;
+        }
+        await(table, "no other change under way", TableProvisioner::settled);
+      }
+    }
+  }
+
+  /** Whether DynamoDB refused a table change because another change of the table is under way. */
+  private static boolean busy(DynamoDbException e) {
+    return e instanceof ResourceInUseException || e instanceof LimitExceededException;
+  }
+
+  /** Whether {@code table} and each of its indexes are active: no change of it is under way. */
+  private static boolean settled(TableDescription table) {
+    return table.tableStatus() == TableStatus.ACTIVE
+        && table.globalSecondaryIndexes().stream().allMatch(i -> i.indexStatus() == IndexStatus.ACTIVE);
   }
 
   private Set<String> indexNames(String tableName) {
@@ -309,35 +380,39 @@ public final class TableProvisioner {
   }
 
   private void awaitActive(String tableName, String indexName) {
+    await(tableName, "index " + indexName + " active", table -> table.tableStatus() == TableStatus.ACTIVE
+        && table.globalSecondaryIndexes().stream()
+            .anyMatch(i -> i.indexName().equals(indexName) && i.indexStatus() == IndexStatus.ACTIVE));
+  }
+
+  /** Waits until {@code done} holds for the description of {@code tableName}, {@code what} it waits for. */
+  private void await(String tableName, String what, Predicate<TableDescription> done) {
     long started = System.nanoTime();
     long deadline = started + INDEX_CREATION_TIMEOUT.toNanos();
     long nextReport = started + STATUS_INTERVAL.toNanos();
     while (true) {
       TableDescription table = client.describeTable(b -> b.tableName(tableName)).table();
-      Optional<GlobalSecondaryIndexDescription> index = table.globalSecondaryIndexes().stream()
-          .filter(i -> i.indexName().equals(indexName))
-          .findFirst();
-      if (table.tableStatus() == TableStatus.ACTIVE && index.map(i -> i.indexStatus() == IndexStatus.ACTIVE).orElse(false)) {
-        LOG.info("index {} of table {} is active after {} s", indexName, tableName,
-            Duration.ofNanos(System.nanoTime() - started).toSeconds());
+      if (done.test(table)) {
+        LOG.info("table {}: {} after {} s", tableName, what, Duration.ofNanos(System.nanoTime() - started).toSeconds());
         return;
       }
       if (System.nanoTime() > nextReport) {
         // Backfilling an index over a large table takes minutes; say what it is waiting for.
-        LOG.info("still waiting for index {} of table {}: index {}, table {}, {} s so far", indexName, tableName,
-            index.map(GlobalSecondaryIndexDescription::indexStatusAsString).orElse("not listed yet"),
-            table.tableStatusAsString(), Duration.ofNanos(System.nanoTime() - started).toSeconds());
+        LOG.info("still waiting for table {}: {}; table {}, indexes {}, {} s so far", tableName, what,
+            table.tableStatusAsString(), table.globalSecondaryIndexes().stream()
+                .map(i -> i.indexName() + " " + i.indexStatusAsString()).toList(),
+            Duration.ofNanos(System.nanoTime() - started).toSeconds());
         nextReport = System.nanoTime() + STATUS_INTERVAL.toNanos();
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("index " + indexName + " of table " + tableName
-            + " is not active after " + INDEX_CREATION_TIMEOUT + "; it is still being backfilled: call again later");
+        throw new IllegalStateException("table " + tableName + " has not reached " + what + " after "
+            + INDEX_CREATION_TIMEOUT + "; an index is still being backfilled: call again later");
       }
       try {
         Thread.sleep(500);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for index " + indexName, e);
+        throw new IllegalStateException("interrupted while waiting for table " + tableName + ": " + what, e);
       }
     }
   }
@@ -448,9 +523,19 @@ public final class TableProvisioner {
       return;
     }
     LOG.info("enabling time to live on attribute {} of table {}", JournalAttributes.TTL, config.snapshotTable());
-    client.updateTimeToLive(b -> b
-        .tableName(config.snapshotTable())
-        .timeToLiveSpecification(t -> t.attributeName(JournalAttributes.TTL).enabled(true)));
+    try {
+      client.updateTimeToLive(b -> b
+          .tableName(config.snapshotTable())
+          .timeToLiveSpecification(t -> t.attributeName(JournalAttributes.TTL).enabled(true)));
+    } catch (DynamoDbException e) {
+      // Another process provisioning the same tables may have enabled it since we looked.
+      TimeToLiveDescription now = client.describeTimeToLive(b -> b.tableName(config.snapshotTable()))
+          .timeToLiveDescription();
+      if (!JournalAttributes.TTL.equals(now.attributeName())
+          || (now.timeToLiveStatus() != TimeToLiveStatus.ENABLED && now.timeToLiveStatus() != TimeToLiveStatus.ENABLING)) {
+        throw e;
+      }
+    }
   }
 
   private static AttributeDefinition stringKey(String name) {

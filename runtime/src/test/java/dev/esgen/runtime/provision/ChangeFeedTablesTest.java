@@ -13,7 +13,11 @@ import dev.esgen.runtime.error.TableSchemaMismatchException;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -24,6 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 
 /** {@link TableProvisioner#enableChangeFeed()}: streams on the event tables and the positions table, once. */
 class ChangeFeedTablesTest {
@@ -116,6 +121,31 @@ class ChangeFeedTablesTest {
         assertThrows(MissingTableException.class, () -> new TableProvisioner(client, config).enableChangeFeed());
     assertEquals(List.of(config.journalTable()), e.tables());
     assertFalse(client.listTables().tableNames().contains(config.positionsTable()));
+  }
+
+  @Test
+  void streamsAndAPositionsTableAnotherProcessMadeSinceTheLookAreTakenAsTheyAre() {
+    StoreConfig config = freshConfig();
+    new TableProvisioner(client, config).createTablesIfMissing();
+    // Another instance starting does it all between this one's look and its first UpdateTable: DynamoDB
+    // refuses a second stream on a table.
+    AtomicBoolean ran = new AtomicBoolean();
+    DynamoDbClient raced = TestDynamo.clientWith(new ExecutionInterceptor() {
+      @Override
+      public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        if (context.request() instanceof UpdateTableRequest && ran.compareAndSet(false, true)) {
+          new TableProvisioner(client, config).enableChangeFeed();
+        }
+      }
+    });
+
+    assertEquals(List.of(), new TableProvisioner(raced, config).enableChangeFeed());
+
+    assertTrue(ran.get());
+    for (String table : List.of(config.journalTable(), config.tipTable())) {
+      assertEquals(StreamViewType.NEW_IMAGE, describe(table).streamSpecification().streamViewType(), table);
+    }
+    raced.close();
   }
 
   private void enableStream(String table, StreamViewType type) {
