@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Settings of a {@link dev.esgen.runtime.DynamoDbEventStore}: table names, clock, JSON mapper, retry policy, whether
@@ -45,6 +46,10 @@ import java.util.Objects;
  * @param stateCache what the store remembers of the streams it read and wrote; off by default
  * @param positionsTable the table where a {@link dev.esgen.runtime.feed.ChangeFeed} keeps each
  *     projection's position in each stream
+ *
+ * <p>Each table name must be one DynamoDB takes: 3 to 255 characters of {@code a-z A-Z 0-9 _ - .}, or a
+ * table's ARN ({@code arn:aws:dynamodb:region:account:table/name}); another is refused here, not by the
+ * first request.
  */
 public record StoreConfig(
     String journalTable,
@@ -60,16 +65,23 @@ public record StoreConfig(
     StateCachePolicy stateCache,
     String positionsTable) {
 
+  /** DynamoDB's table names: 3 to 255 letters, digits, {@code _}, {@code -} and {@code .}. */
+  private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");
+
+  /** A table's ARN, which DynamoDB takes in place of its name. */
+  private static final Pattern TABLE_ARN =
+      Pattern.compile("arn:[a-z0-9-]+:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[a-zA-Z0-9_.-]{3,255}");
+
   public StoreConfig {
-    Objects.requireNonNull(journalTable, "journalTable");
-    Objects.requireNonNull(snapshotTable, "snapshotTable");
+    requireTableName("journalTable", journalTable);
+    requireTableName("snapshotTable", snapshotTable);
     if (journalTable.equals(snapshotTable)) {
       throw new IllegalArgumentException("journal and snapshot tables must differ, both are '" + journalTable + "'");
     }
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(objectMapper, "objectMapper");
     Objects.requireNonNull(retryPolicy, "retryPolicy");
-    Objects.requireNonNull(tipTable, "tipTable");
+    requireTableName("tipTable", tipTable);
     if (tipTable.equals(journalTable) || tipTable.equals(snapshotTable)) {
       throw new IllegalArgumentException("the tip table must differ from the journal and snapshot tables, is '"
           + tipTable + "'");
@@ -78,7 +90,7 @@ public record StoreConfig(
     Objects.requireNonNull(readConsistency, "readConsistency");
     readConsistencyByType = Map.copyOf(readConsistencyByType);
     Objects.requireNonNull(stateCache, "stateCache");
-    Objects.requireNonNull(positionsTable, "positionsTable");
+    requireTableName("positionsTable", positionsTable);
     if (positionsTable.equals(journalTable) || positionsTable.equals(snapshotTable) || positionsTable.equals(tipTable)) {
       throw new IllegalArgumentException("the positions table must differ from the event store's tables, is '"
           + positionsTable + "'");
@@ -166,6 +178,14 @@ public record StoreConfig(
   public StoreConfig withPositionsTable(String name) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
         readConsistency, readConsistencyByType, stateCache, name);
+  }
+
+  private static void requireTableName(String setting, String name) {
+    Objects.requireNonNull(name, setting);
+    if (!TABLE_NAME.matcher(name).matches() && !TABLE_ARN.matcher(name).matches()) {
+      throw new IllegalArgumentException(setting + " '" + name + "' is no DynamoDB table name: it must have 3 to"
+          + " 255 characters, each a letter, a digit, '_', '-' or '.' (or be the table's ARN)");
+    }
   }
 
   /** How loads and lookups of {@code aggregateType} read when a call does not say. */

@@ -101,13 +101,13 @@ class EsgenAutoConfigurationTest {
 
   @Test
   void propertiesBindToTheStoreConfig() {
-    runner.withPropertyValues("esgen.tables.journal=j", "esgen.tables.snapshot=s", "esgen.tables.tip=t",
+    runner.withPropertyValues("esgen.tables.journal=j-1", "esgen.tables.snapshot=s-1", "esgen.tables.tip=t-1",
         "esgen.retry.max-attempts=3", "esgen.retry.base-delay=5ms", "esgen.retry.max-delay=1s",
         "esgen.retry.deadline=2m", "esgen.aid-index=true").run(context -> {
           StoreConfig config = context.getBean(StoreConfig.class);
-          assertThat(config.journalTable()).isEqualTo("j");
-          assertThat(config.snapshotTable()).isEqualTo("s");
-          assertThat(config.tipTable()).isEqualTo("t");
+          assertThat(config.journalTable()).isEqualTo("j-1");
+          assertThat(config.snapshotTable()).isEqualTo("s-1");
+          assertThat(config.tipTable()).isEqualTo("t-1");
           assertThat(config.retryPolicy())
               .isEqualTo(new RetryPolicy(3, Duration.ofMillis(5), Duration.ofSeconds(1), Duration.ofMinutes(2)));
           assertThat(config.aidIndex()).isTrue();
@@ -136,16 +136,23 @@ class EsgenAutoConfigurationTest {
   }
 
   @Test
+  void aTableNameDynamoDbRefusesFailsTheStartWithStoreConfigsMessage() {
+    runner.withPropertyValues("esgen.tables.snapshot=").run(context ->
+        assertThat(context).hasFailed().getFailure().rootCause()
+            .hasMessageContaining("snapshotTable '' is no DynamoDB table name"));
+  }
+
+  @Test
   void readConsistencyStateCacheAndPositionsTableBindToTheStoreConfig() {
     runner.withPropertyValues("esgen.read-consistency=eventual", "esgen.read-consistency-by-type.bank-account=strong",
         "esgen.state-cache.enabled=true", "esgen.state-cache.max-streams=500", "esgen.state-cache.max-age=30s",
-        "esgen.tables.positions=p").run(context -> {
+        "esgen.tables.positions=p-1").run(context -> {
           StoreConfig config = context.getBean(StoreConfig.class);
           assertThat(config.readConsistency()).isEqualTo(ReadConsistency.EVENTUAL);
           assertThat(config.readConsistencyOf("order")).isEqualTo(ReadConsistency.EVENTUAL);
           assertThat(config.readConsistencyOf("bank-account")).isEqualTo(ReadConsistency.STRONG);
           assertThat(config.stateCache()).isEqualTo(StateCachePolicy.of(500, Duration.ofSeconds(30)));
-          assertThat(config.positionsTable()).isEqualTo("p");
+          assertThat(config.positionsTable()).isEqualTo("p-1");
         });
   }
 
