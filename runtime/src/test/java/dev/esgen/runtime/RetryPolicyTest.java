@@ -5,7 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.counter.CounterCreated;
+import dev.esgen.runtime.counter.CounterId;
+import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +68,27 @@ class RetryPolicyTest {
     }
     assertEquals(Duration.ofMillis(5), policy.delayAfterConflict(Duration.ZERO, Duration.ofMillis(5), random),
         "a cap below the base delay is the wait");
+  }
+
+  @Test
+  void delaysAndDeadlinesBeyondAYearAreRefusedWhenThePolicyIsMade() {
+    Duration forever = ChronoUnit.FOREVER.getDuration();
+    IllegalArgumentException deadline = assertThrows(IllegalArgumentException.class,
+        () -> RetryPolicy.defaults().withDeadline(forever));
+    assertEquals("deadline must be at most 365 days, was " + forever, deadline.getMessage());
+    IllegalArgumentException maxDelay = assertThrows(IllegalArgumentException.class,
+        () -> new RetryPolicy(3, Duration.ofMillis(1), Duration.ofDays(36_500)));
+    assertTrue(maxDelay.getMessage().startsWith("maxDelay must be at most 365 days"), maxDelay.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new RetryPolicy(3, Duration.ofDays(366), Duration.ofDays(1)));
+  }
+
+  @Test
+  void aStoreWithTheLongestDelaysAndDeadlineAppends() {
+    RetryPolicy longest = new RetryPolicy(3, RetryPolicy.MAX_DURATION, RetryPolicy.MAX_DURATION, RetryPolicy.MAX_DURATION);
+    CounterRepository counters = new CounterRepository(TestDynamo.store(StoreConfig.defaults().withRetryPolicy(longest)));
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "patient"));
+    assertEquals(2, counters.transact(id, counter -> List.of(new Incremented(1))).version());
   }
 
   @Test

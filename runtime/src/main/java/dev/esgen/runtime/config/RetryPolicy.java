@@ -37,14 +37,21 @@ import java.util.random.RandomGenerator;
  * }</pre>
  *
  * @param maxAttempts attempts in all, the first included (at least 1; 1 means no retry)
- * @param baseDelay the bound of the first wait before doubling
- * @param maxDelay the largest bound any wait may have
- * @param deadline how long an operation may take in all, its requests and waits included
+ * @param baseDelay the bound of the first wait before doubling (at most {@link #MAX_DURATION})
+ * @param maxDelay the largest bound any wait may have (at most {@link #MAX_DURATION})
+ * @param deadline how long an operation may take in all, its requests and waits included (positive, at
+ *     most {@link #MAX_DURATION})
  */
 public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay, Duration deadline) {
 
   /** The deadline of {@link #defaults()} and of policies made without one. */
   public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(15);
+
+  /**
+   * The longest delay or deadline a policy takes: 365 days. esgen counts them in nanoseconds from
+   * {@link System#nanoTime()}; far longer ones (say {@code ChronoUnit.FOREVER}) would overflow there.
+   */
+  public static final Duration MAX_DURATION = Duration.ofDays(365);
 
   public RetryPolicy {
     if (maxAttempts < 1) {
@@ -58,6 +65,16 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
     }
     if (deadline.isNegative() || deadline.isZero()) {
       throw new IllegalArgumentException("the deadline must be positive, was " + deadline);
+    }
+    requireAtMostMax("baseDelay", baseDelay);
+    requireAtMostMax("maxDelay", maxDelay);
+    requireAtMostMax("deadline", deadline);
+  }
+
+  private static void requireAtMostMax(String setting, Duration duration) {
+    if (duration.compareTo(MAX_DURATION) > 0) {
+      throw new IllegalArgumentException(
+          setting + " must be at most " + MAX_DURATION.toDays() + " days, was " + duration);
     }
   }
 
