@@ -28,9 +28,13 @@ import java.util.Objects;
  *
  * @param maxStreams how many streams the cache holds at most (least recently and least often used go
  *     first); 0 switches the cache off
- * @param maxAge how long after it was read or written a stream's entry is dropped; positive
+ * @param maxAge how long after it was read or written a stream's entry is dropped; positive, at most
+ *     {@link #MAX_AGE}
  */
 public record StateCachePolicy(long maxStreams, Duration maxAge) {
+
+  /** The longest {@code maxAge}: 36,500 days (100 years); the cache counts ages in milliseconds of its clock. */
+  public static final Duration MAX_AGE = Duration.ofDays(36_500);
 
   private static final StateCachePolicy DISABLED = new StateCachePolicy(0, Duration.ofSeconds(1));
 
@@ -41,6 +45,9 @@ public record StateCachePolicy(long maxStreams, Duration maxAge) {
     Objects.requireNonNull(maxAge, "maxAge");
     if (maxAge.isNegative() || maxAge.isZero()) {
       throw new IllegalArgumentException("maxAge must be positive, was " + maxAge);
+    }
+    if (maxAge.compareTo(MAX_AGE) > 0) {
+      throw new IllegalArgumentException("maxAge must be at most " + MAX_AGE.toDays() + " days, was " + maxAge);
     }
   }
 
