@@ -84,10 +84,17 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  */
 public final class TableProvisioner {
 
-  /** How long to wait for an index added to an existing table; a large table takes longer to backfill. */
   private static final Logger LOG = LoggerFactory.getLogger(TableProvisioner.class);
 
+  /** How long to wait for an index added to an existing table; a large table takes longer to backfill. */
   private static final Duration INDEX_CREATION_TIMEOUT = Duration.ofMinutes(30);
+
+  /**
+   * How often a table change refused because another one is under way (another process provisioning the
+   * same tables) is sent again, each after waiting for the table to settle: a refusal that outlasts that
+   * (an account's limit on table changes) is thrown.
+   */
+  private static final int TABLE_UPDATE_ATTEMPTS = 5;
 
   /** How often a wait for an index reports its progress. */
   private static final Duration STATUS_INTERVAL = Duration.ofSeconds(10);
@@ -301,11 +308,12 @@ public final class TableProvisioner {
    * second instance starting) may add it, or another index, between the look and the update: DynamoDB
    * then refuses the update (an index of that name exists, or one is being created or deleted, and it
    * changes one at a time). The index added by the other process is just as good once its keys are
-   * checked; while another index is under way, the table is waited for and the update sent again.
+   * checked; while another index is under way, the table is waited for and the update sent again, at most
+   * {@link #TABLE_UPDATE_ATTEMPTS} times in all.
    */
   private void addIndex(CreateTableRequest table, GlobalSecondaryIndex index) {
     String tableName = table.tableName();
-    while (true) {
+    for (int attempt = 1; ; attempt++) {
       LOG.info("adding global secondary index {} to table {}", index.indexName(), tableName);
       try {
         client.updateTable(b -> b
@@ -322,7 +330,7 @@ public final class TableProvisioner {
           checkSchema(table, now);
           return;
         }
-        if (!busy(e)) {
+        if (!busy(e) || attempt == TABLE_UPDATE_ATTEMPTS) {
           throw e;
         }
         await(tableName, "no other change under way", TableProvisioner::settled);
@@ -332,10 +340,12 @@ public final class TableProvisioner {
 
   /**
    * Enables a {@code NEW_IMAGE} stream on {@code table}; false when another process enabled one between
-   * the look and the update (DynamoDB refuses a second), or throws when that one lacks new images.
+   * the look and the update (DynamoDB refuses a second), or throws when that one lacks new images. While
+   * another change of the table is under way, waits for it and tries again, at most
+   * {@link #TABLE_UPDATE_ATTEMPTS} times in all.
    */
   private boolean enableStream(String table) {
-    while (true) {
+    for (int attempt = 1; ; attempt++) {
       LOG.info("enabling a DynamoDB stream of view type NEW_IMAGE on table {}", table);
       try {
         client.updateTable(b -> b.tableName(table)
@@ -351,7 +361,7 @@ public final class TableProvisioner {
           LOG.info("table {} got a stream from someone else meanwhile", table);
           return false;
         }
-        if (!busy(e)) {
+        if (!busy(e) || attempt == TABLE_UPDATE_ATTEMPTS) {
           throw e;
         }
         await(table, "no other change under way", TableProvisioner::settled);

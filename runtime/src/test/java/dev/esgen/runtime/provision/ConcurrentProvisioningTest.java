@@ -1,6 +1,7 @@
 package dev.esgen.runtime.provision;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
@@ -17,9 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -31,6 +34,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
+import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
@@ -108,6 +112,32 @@ class ConcurrentProvisioningTest {
     }
     assertEquals("ttl", client.describeTimeToLive(b -> b.tableName(config.snapshotTable()))
         .timeToLiveDescription().attributeName());
+  }
+
+  /**
+   * A refusal that waiting does not end (an account's limit on concurrent table changes, which DynamoDB
+   * Local never reaches: injected) is thrown after a bounded number of tries, not sent again forever.
+   */
+  @Test
+  @Timeout(60)
+  void aTableChangeRefusedForAnotherUnderWayIsTriedABoundedNumberOfTimes() {
+    StoreConfig config = freshConfig();
+    new TableProvisioner(client, config).createTablesIfMissing();
+    AtomicInteger updates = new AtomicInteger();
+    try (DynamoDbClient limited = client(new ExecutionInterceptor() {
+      @Override
+      public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        if (context.request() instanceof UpdateTableRequest) {
+          updates.incrementAndGet();
+          throw LimitExceededException.builder().message("too many table operations under way").build();
+        }
+      }
+    })) {
+      assertThrows(LimitExceededException.class,
+          () -> new TableProvisioner(limited, config).createTablesIfMissing(withColumns("one", IndexColumn.indexed("a"))));
+    }
+    assertEquals(5, updates.get());
+    assertEquals(List.of(), indexesOf(config.snapshotTable()));
   }
 
   /**
