@@ -120,7 +120,8 @@ public final class TableProvisioner {
    * @throws IllegalArgumentException when an aggregate has more {@code @Indexed} columns than a table
    *     can have global secondary indexes
    * @throws TableSchemaMismatchException when an existing table, or an existing index of a name esgen
-   *     uses, has other keys than esgen needs; nothing was created or changed then
+   *     uses, has other keys than esgen needs, or the snapshot table has time to live on another attribute
+   *     than {@code ttl}; nothing was created or changed then
    */
   public List<String> createTablesIfMissing(AggregateDefinition<?, ?, ?>... definitions) {
     int slots = slotsNeeded(List.of(definitions));
@@ -133,6 +134,9 @@ public final class TableProvisioner {
     List<CreateTableRequest> missing = new ArrayList<>();
     for (CreateTableRequest table : tables) {
       describe(table.tableName()).ifPresentOrElse(existing -> checkSchema(table, existing), () -> missing.add(table));
+    }
+    if (!missing.contains(snapshot)) {
+      checkSnapshotTtl();
     }
     List<String> created = new ArrayList<>();
     for (CreateTableRequest table : missing) {
@@ -522,6 +526,21 @@ public final class TableProvisioner {
       return Optional.of(client.describeTable(b -> b.tableName(table)).table());
     } catch (ResourceNotFoundException e) {
       return Optional.empty();
+    }
+  }
+
+  /**
+   * A table has one time-to-live attribute: on an existing snapshot table it is off, or {@code ttl}. On
+   * another attribute, the snapshots that aggregates with a snapshot TTL leave behind would never expire.
+   */
+  private void checkSnapshotTtl() {
+    TimeToLiveDescription ttl = client.describeTimeToLive(b -> b.tableName(config.snapshotTable()))
+        .timeToLiveDescription();
+    boolean on = ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING;
+    if (on && !JournalAttributes.TTL.equals(ttl.attributeName())) {
+      throw new TableSchemaMismatchException(config.snapshotTable(), null,
+          "time to live on attribute " + JournalAttributes.TTL + " (or none yet)",
+          "time to live on attribute " + ttl.attributeName());
     }
   }
 
