@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.List;
@@ -40,6 +41,18 @@ class StoreConfigTest {
   void aTablesArnIsTaken() {
     String arn = "arn:aws:dynamodb:eu-west-1:123456789012:table/prod-journal";
     assertEquals(arn, StoreConfig.defaults().withJournalTable(arn).journalTable());
+  }
+
+  @Test
+  void aReadConsistencyIsSetByAnAggregateTypesStoredNameNotItsClassName() {
+    assertEquals(ReadConsistency.EVENTUAL, StoreConfig.defaults()
+        .withReadConsistency("bank-account", ReadConsistency.EVENTUAL).readConsistencyOf("bank-account"));
+    for (String name : List.of("BankAccount", "bank_account", "bank--account", "", "-bank")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> StoreConfig.defaults().withReadConsistency(name, ReadConsistency.EVENTUAL), name);
+      assertTrue(e.getMessage().startsWith("readConsistencyByType names '" + name + "', which is no aggregate type's"
+          + " stored name"), e.getMessage());
+    }
   }
 
   /** Whether DynamoDB takes {@code name} as a table name: it looks for a table of that name. */

@@ -68,6 +68,9 @@ public record StoreConfig(
   /** DynamoDB's table names: 3 to 255 letters, digits, {@code _}, {@code -} and {@code .}. */
   private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");
 
+  /** An aggregate type's stored name, as {@link dev.esgen.runtime.aggregate.AggregateDefinition} requires it. */
+  private static final Pattern AGGREGATE_NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
+
   /** A table's ARN, which DynamoDB takes in place of its name. */
   private static final Pattern TABLE_ARN =
       Pattern.compile("arn:[a-z0-9-]+:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[a-zA-Z0-9_.-]{3,255}");
@@ -89,6 +92,7 @@ public record StoreConfig(
     Objects.requireNonNull(listener, "listener");
     Objects.requireNonNull(readConsistency, "readConsistency");
     readConsistencyByType = Map.copyOf(readConsistencyByType);
+    readConsistencyByType.keySet().forEach(StoreConfig::requireAggregateName);
     Objects.requireNonNull(stateCache, "stateCache");
     requireTableName("positionsTable", positionsTable);
     if (positionsTable.equals(journalTable) || positionsTable.equals(snapshotTable) || positionsTable.equals(tipTable)) {
@@ -178,6 +182,19 @@ public record StoreConfig(
   public StoreConfig withPositionsTable(String name) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
         readConsistency, readConsistencyByType, stateCache, name);
+  }
+
+  /**
+   * A key of {@code readConsistencyByType} is an aggregate type's stored name: one that could not be one
+   * (a class name such as {@code BankAccount}, say) would silently match no aggregate type, and its reads
+   * would keep the store's default.
+   */
+  private static void requireAggregateName(String name) {
+    if (!AGGREGATE_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("readConsistencyByType names '" + name + "', which is no aggregate type's"
+          + " stored name: give @Aggregate(name), such as bank-account (lower-case letters and digits separated"
+          + " by single '-'), not the class name");
+    }
   }
 
   private static void requireTableName(String setting, String name) {
