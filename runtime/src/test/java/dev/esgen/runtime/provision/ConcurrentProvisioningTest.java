@@ -1,35 +1,27 @@
 package dev.esgen.runtime.provision;
 
+import static dev.esgen.runtime.provision.ProvisioningTests.freshConfig;
+import static dev.esgen.runtime.provision.ProvisioningTests.withColumns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
-import dev.esgen.runtime.aggregate.SnapshotPolicy;
-import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
-import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.index.IndexColumn;
-import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.test.DynamoDbLocal;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
@@ -46,15 +38,14 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
  */
 class ConcurrentProvisioningTest {
 
-  // A server of its own, as TableProvisionerTest has: DynamoDB Local builds added indexes on a small thread
-  // pool that each TTL-enabled table keeps busy for good.
+  // A server of its own, as every provisioning test has (see ProvisioningTests).
   private static DynamoDbLocal server;
   private static DynamoDbClient client;
 
   @BeforeAll
   static void startServer() {
     server = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM);
-    client = client(null);
+    client = ProvisioningTests.client(server);
   }
 
   @AfterAll
@@ -124,7 +115,7 @@ class ConcurrentProvisioningTest {
     StoreConfig config = freshConfig();
     new TableProvisioner(client, config).createTablesIfMissing();
     AtomicInteger updates = new AtomicInteger();
-    try (DynamoDbClient limited = client(new ExecutionInterceptor() {
+    try (DynamoDbClient limited = ProvisioningTests.client(server, new ExecutionInterceptor() {
       @Override
       public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
         if (context.request() instanceof UpdateTableRequest) {
@@ -146,7 +137,7 @@ class ConcurrentProvisioningTest {
    */
   private static DynamoDbClient clientRacedBy(Class<?> type, Runnable otherProcess) {
     AtomicBoolean ran = new AtomicBoolean();
-    return client(new ExecutionInterceptor() {
+    return ProvisioningTests.client(server, new ExecutionInterceptor() {
       @Override
       public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
         if (type.isInstance(context.request()) && ran.compareAndSet(false, true)) {
@@ -156,26 +147,6 @@ class ConcurrentProvisioningTest {
     });
   }
 
-  private static DynamoDbClient client(ExecutionInterceptor interceptor) {
-    return DynamoDbClient.builder()
-        .endpointOverride(server.endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> {
-          if (interceptor != null) {
-            c.addExecutionInterceptor(interceptor);
-          }
-        })
-        .build();
-  }
-
-  private static StoreConfig freshConfig() {
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    return StoreConfig.defaults().withJournalTable("j-" + suffix).withSnapshotTable("s-" + suffix)
-        .withTipTable("t-" + suffix);
-  }
-
   private static List<String> indexesOf(String table) {
     return client.describeTable(b -> b.tableName(table)).table().globalSecondaryIndexes().stream()
         .map(i -> i.indexName() + " " + i.indexStatus()).sorted().toList();
@@ -183,28 +154,5 @@ class ConcurrentProvisioningTest {
 
   private static AttributeDefinition string(String name) {
     return AttributeDefinition.builder().attributeName(name).attributeType(ScalarAttributeType.S).build();
-  }
-
-  private static AggregateDefinition<Counter, CounterId, CounterEvent> withColumns(String name, IndexColumn... columns) {
-    AggregateDefinition<Counter, CounterId, CounterEvent> counter =
-        CounterRepository.definition(EsgenJson.newObjectMapper(), SnapshotPolicy.every(100));
-    IndexColumns<Counter> indexColumns = new IndexColumns<>() {
-      @Override
-      public List<IndexColumn> columns() {
-        return List.of(columns);
-      }
-
-      @Override
-      public Map<String, String> values(Counter state) {
-        return Map.of();
-      }
-    };
-    return AggregateDefinition.<Counter, CounterId, CounterEvent>builder(name, Counter.class)
-        .keys(counter.keys())
-        .eventCodec(counter.eventCodec())
-        .snapshotCodec(counter.snapshotCodec())
-        .replay(counter.replay())
-        .indexColumns(indexColumns)
-        .build();
   }
 }

@@ -9,14 +9,9 @@ import dev.esgen.runtime.error.TableSchemaMismatchException;
 import dev.esgen.test.DynamoDbLocal;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -32,20 +27,14 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  */
 class SnapshotTableTtlTest {
 
-  // A server of its own: DynamoDB Local keeps a thread of a small pool busy for every table with TTL on,
-  // which the index builds of the other provisioning tests need.
+  // A server of its own, as every provisioning test has (see ProvisioningTests).
   private static DynamoDbLocal server;
   private static DynamoDbClient client;
 
   @BeforeAll
   static void startServer() {
     server = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM);
-    client = DynamoDbClient.builder()
-        .endpointOverride(server.endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .build();
+    client = ProvisioningTests.client(server);
   }
 
   @AfterAll
@@ -56,9 +45,7 @@ class SnapshotTableTtlTest {
 
   @Test
   void aSnapshotTableWithTimeToLiveOnAnotherAttributeIsRefusedBeforeAnyTableIsTouched() {
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    StoreConfig config = StoreConfig.defaults().withJournalTable("j-" + suffix).withSnapshotTable("s-" + suffix)
-        .withTipTable("t-" + suffix);
+    StoreConfig config = ProvisioningTests.freshConfig();
     client.createTable(b -> b.tableName(config.snapshotTable()).billingMode(BillingMode.PAY_PER_REQUEST)
         .keySchema(KeySchemaElement.builder().attributeName("pkey").keyType(KeyType.HASH).build(),
             KeySchemaElement.builder().attributeName("skey").keyType(KeyType.RANGE).build())
@@ -84,9 +71,7 @@ class SnapshotTableTtlTest {
 
   @Test
   void aSnapshotTableWithEsgensTimeToLiveIsTakenAsItIs() {
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    StoreConfig config = StoreConfig.defaults().withJournalTable("j-" + suffix).withSnapshotTable("s-" + suffix)
-        .withTipTable("t-" + suffix);
+    StoreConfig config = ProvisioningTests.freshConfig();
     new TableProvisioner(client, config).createTablesIfMissing();
 
     assertEquals(List.of(), new TableProvisioner(client, config).createTablesIfMissing());

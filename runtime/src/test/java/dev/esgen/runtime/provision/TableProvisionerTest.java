@@ -1,36 +1,25 @@
 package dev.esgen.runtime.provision;
 
+import static dev.esgen.runtime.provision.ProvisioningTests.freshConfig;
+import static dev.esgen.runtime.provision.ProvisioningTests.withColumns;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.annotations.Normalization;
 import dev.esgen.runtime.DynamoDbEventStore;
-import dev.esgen.runtime.aggregate.AggregateDefinition;
-import dev.esgen.runtime.aggregate.SnapshotPolicy;
-import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.config.StoreConfig;
-import dev.esgen.runtime.counter.Counter;
-import dev.esgen.runtime.counter.CounterEvent;
-import dev.esgen.runtime.counter.CounterId;
-import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.error.TableSchemaMismatchException;
 import dev.esgen.runtime.index.IndexColumn;
-import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.testing.RequestCounter;
 import dev.esgen.test.DynamoDbLocal;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -46,9 +35,8 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 
 class TableProvisionerTest {
 
-  // A server of its own, in a JVM of its own: DynamoDB Local builds added indexes on a small thread pool
-  // that each TTL-enabled table keeps busy for good, and the suite's shared server holds many such tables
-  // (an index build there waited minutes for a free thread).
+  // A server of its own (see ProvisioningTests): the suite's shared server holds many tables with TTL on,
+  // and an index build there waited minutes for a free thread.
   private static final RequestCounter REQUESTS = new RequestCounter();
   private static DynamoDbLocal server;
   private static DynamoDbClient client;
@@ -56,13 +44,7 @@ class TableProvisionerTest {
   @BeforeAll
   static void startServer() {
     server = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM);
-    client = DynamoDbClient.builder()
-        .endpointOverride(server.endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("x", "x")))
-        .httpClient(UrlConnectionHttpClient.create())
-        .overrideConfiguration(c -> c.addExecutionInterceptor(REQUESTS))
-        .build();
+    client = ProvisioningTests.client(server, REQUESTS);
   }
 
   @AfterAll
@@ -308,12 +290,6 @@ class TableProvisionerTest {
     assertEquals(List.of("esgen-index-0", "esgen-index-1"), indexesOf(config.snapshotTable()));
   }
 
-  private static StoreConfig freshConfig() {
-    String suffix = UUID.randomUUID().toString().substring(0, 8);
-    return StoreConfig.defaults().withJournalTable("j-" + suffix).withSnapshotTable("s-" + suffix)
-        .withTipTable("t-" + suffix);
-  }
-
   private void createTable(String name, List<KeySchemaElement> keys, List<AttributeDefinition> attributes,
       GlobalSecondaryIndex... indexes) {
     client.createTable(b -> b.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
@@ -355,26 +331,4 @@ class TableProvisionerTest {
         .map(GlobalSecondaryIndexDescription::indexName).sorted().toList();
   }
 
-  private static AggregateDefinition<Counter, CounterId, CounterEvent> withColumns(String name, IndexColumn... columns) {
-    AggregateDefinition<Counter, CounterId, CounterEvent> counter =
-        CounterRepository.definition(EsgenJson.newObjectMapper(), SnapshotPolicy.every(100));
-    IndexColumns<Counter> indexColumns = new IndexColumns<>() {
-      @Override
-      public List<IndexColumn> columns() {
-        return List.of(columns);
-      }
-
-      @Override
-      public Map<String, String> values(Counter state) {
-        return Map.of();
-      }
-    };
-    return AggregateDefinition.<Counter, CounterId, CounterEvent>builder(name, Counter.class)
-        .keys(counter.keys())
-        .eventCodec(counter.eventCodec())
-        .snapshotCodec(counter.snapshotCodec())
-        .replay(counter.replay())
-        .indexColumns(indexColumns)
-        .build();
-  }
 }
