@@ -22,9 +22,9 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * What the provisioning tests share. Each runs on a DynamoDB Local of its own, in a JVM of its own:
- * DynamoDB Local builds added indexes on a small thread pool that each table with TTL on keeps busy for
- * good, and the provisioner turns TTL on for every snapshot table it makes.
+ * What the provisioning tests share. Those that make snapshot tables run on a DynamoDB Local of their own,
+ * in a JVM of its own: DynamoDB Local builds added indexes on a small thread pool that each table with
+ * TTL on keeps busy for good, and the provisioner turns TTL on for every snapshot table it makes.
  *
  * <pre>{@code
  * server = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM);
