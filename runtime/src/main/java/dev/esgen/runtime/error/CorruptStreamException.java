@@ -9,7 +9,7 @@ package dev.esgen.runtime.error;
  * try {
  *   accounts.load(id);
  * } catch (CorruptStreamException e) {
- *   // "bank-account 5f0c... is corrupt: expected event 8 after 7, found 9"
+ *   // "bank-account 5f0c... is corrupt: expected event 8 in the journal, found 9"
  * }
  * }</pre>
  */

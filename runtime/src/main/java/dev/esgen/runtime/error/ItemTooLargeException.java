@@ -8,7 +8,8 @@ package dev.esgen.runtime.error;
  * try {
  *   documents.append(id, version, new ContentReplaced(hugeText));
  * } catch (ItemTooLargeException e) {
- *   // "event 12 of document 7f3e... is 512,044 bytes, over DynamoDB's item limit of 409,600 bytes"
+ *   // "event 12 of document 7f3e... is 512,044 bytes, over DynamoDB's item limit of 409,600 bytes
+ *   //  (400 KB); nothing was written"
  *   return payloadTooLarge(e.sizeBytes());
  * }
  * }</pre>

@@ -11,7 +11,8 @@ package dev.esgen.runtime.error;
  * try {
  *   accounts.transact(id, commandId, account -> account.deposit(500));
  * } catch (StoreUnavailableException e) {
- *   // "TransactWriteItems on [journal, snapshot] gave up after 20 attempts (last: ThrottlingError)"
+ *   // "TransactWriteItems on [journal, snapshot] gave up after 20 attempts (last: ThrottlingError,
+ *   //  TRANSIENT)"
  *   return serviceUnavailable(e.attempts());
  * }
  * }</pre>

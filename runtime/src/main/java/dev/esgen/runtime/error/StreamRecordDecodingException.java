@@ -12,8 +12,9 @@ package dev.esgen.runtime.error;
  * try {
  *   feed.handle(shardId, records);
  * } catch (StreamRecordDecodingException e) {
- *   // "cannot read stream record 7f3e... (sequence number 4100...) of counter#42: the record has no new
- *   //  image; enable the table's stream with view type NEW_IMAGE"
+ *   // "cannot read stream record 7f3e... (sequence number 4100...) of counter item [counter-3,
+ *   //  counter-42-00000000000000000007]: the record has no new image; enable the table's stream with
+ *   //  view type NEW_IMAGE"
  *   log.error("record {} is not an esgen event", e.eventId(), e);
  * }
  * }</pre>
@@ -28,7 +29,8 @@ public class StreamRecordDecodingException extends StoreException {
   /**
    * @param eventId the stream record's {@code eventID}
    * @param sequenceNumber the record's sequence number in its shard
-   * @param item what the record is about, e.g. {@code counter#42} or {@code the item keyed pkey, skey}
+   * @param item what the record is about, e.g. {@code counter 42} or
+   *     {@code counter item [counter-3, counter-42-00000000000000000007]}
    * @param problem what is wrong with it, without stored values
    */
   public StreamRecordDecodingException(String eventId, String sequenceNumber, String item, String problem) {

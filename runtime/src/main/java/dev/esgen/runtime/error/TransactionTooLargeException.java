@@ -9,7 +9,8 @@ package dev.esgen.runtime.error;
  * try {
  *   ledger.append(id, version, thousandEntries);
  * } catch (TransactionTooLargeException e) {
- *   // "append to ledger 42 needs 1,002 actions, over DynamoDB's transaction limit of 100 ..."
+ *   // "append to ledger 42 needs 1,002 actions of 96,320 bytes in all, over DynamoDB's transaction limit
+ *   //  of 100 actions and 4,194,304 bytes; nothing was written: append fewer or smaller events at a time"
  * }
  * }</pre>
  */

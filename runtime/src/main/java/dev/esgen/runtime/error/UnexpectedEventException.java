@@ -11,8 +11,8 @@ package dev.esgen.runtime.error;
  * try {
  *   BankAccount account = new BankAccountRepository.Replay().create(new MoneyDeposited(500));
  * } catch (UnexpectedEventException e) {
- *   // e.getMessage(): "bank-account cannot handle event MoneyDeposited: only AccountOpened can start a
- *   //                  bank-account stream"
+ *   // e.getMessage(): "bank-account cannot handle event money-deposited: only AccountOpened can start
+ *   //                  a bank-account stream"
  *   log.error("corrupt stream of {}: {} ({})", e.aggregateName(), e.eventTypeName(), e.reason());
  * }
  * }</pre>
