@@ -57,9 +57,11 @@ import java.util.function.Function;
  * <p><b>Failures.</b> The methods never throw: every failure, bad input included (an empty event list, an
  * invalid command id, an item over DynamoDB's size limit), fails the returned future, and for bad input
  * nothing is sent or written. The failure is esgen's exception itself, never wrapped: what
- * {@code exceptionally} and {@code whenComplete} see, and the cause of {@code get()}'s
- * {@link java.util.concurrent.ExecutionException}, is e.g. the {@link VersionConflictException}. The
- * exceptions and what they say about what is stored are those of {@link EventSourcedRepository}.
+ * {@code exceptionally} and {@code whenComplete} see on the returned future, and the cause of {@code get()}'s
+ * {@link java.util.concurrent.ExecutionException}, is e.g. the {@link VersionConflictException}. A stage
+ * chained after it ({@code thenCompose}, {@code thenAccept}, ...) completes with the JDK's
+ * {@link java.util.concurrent.CompletionException} around it. The exceptions and what they say about what
+ * is stored are those of {@link EventSourcedRepository}.
  *
  * <p><b>Contention.</b> A {@code transact} that loses a race makes this store's writers of the stream take
  * turns, as the synchronous one does, and in the same line as the synchronous writers: each then decides
@@ -78,7 +80,7 @@ import java.util.function.Function;
  * accounts.create(new AccountOpened(id, "Ann", "ann@example.com", now))
  *     .thenCompose(opened -> accounts.transact(id, account -> account.deposit(500)))
  *     .thenAccept(deposited -> log.info("balance {}", deposited.state().balanceCents()))
- *     .exceptionally(failure -> {                       // e.g. VersionConflictException itself
+ *     .exceptionally(failure -> {     // chained: a CompletionException around e.g. VersionConflictException
  *       log.warn("deposit failed", failure);
  *       return null;
  *     });
