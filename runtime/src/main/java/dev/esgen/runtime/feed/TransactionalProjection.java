@@ -18,14 +18,16 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * attempt, or when another process got there first) and must only compute, not write.
  *
  * <pre>{@code
- * TransactionalProjection<AccountEvent> balances = recorded -> switch (recorded.event()) {
- *   case MoneyDeposited deposited -> List.of(TransactWriteItem.builder().update(u -> u
+ * TransactionalProjection<AccountEvent> balances = recorded -> {
+ *   if (!(recorded.event() instanceof MoneyDeposited deposited)) {
+ *     return List.of();
+ *   }
+ *   return List.of(TransactWriteItem.builder().update(u -> u
  *       .tableName("balances")
  *       .key(Map.of("account", AttributeValue.fromS(recorded.aggregateId())))
  *       .updateExpression("ADD cents :c")
  *       .expressionAttributeValues(Map.of(":c", AttributeValue.fromN(Long.toString(deposited.cents())))))
  *       .build());
- *   default -> List.of();
  * };
  * ChangeFeed feed = ChangeFeed.builder(store)
  *     .transactionalProjection("balances", accounts.definition(), balances)
