@@ -32,7 +32,7 @@ import java.lang.annotation.Target;
  * public record MoneyDeposited(long cents, String currency) implements AccountEvent {
  *   @Upcast(from = 1)       // version 1 stored euros as "amount"
  *   static ObjectNode centsAndCurrency(ObjectNode v1) {
- *     return v1.put("cents", v1.remove("amount").asLong()).put("currency", "EUR");
+ *     return v1.put("cents", v1.remove("amount").asLong() * 100).put("currency", "EUR");
  *   }
  * }
  *
