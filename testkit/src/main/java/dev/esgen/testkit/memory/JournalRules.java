@@ -218,4 +218,10 @@ final class JournalRules implements LayoutRules {
   public String listingKey(String aggregateName, String aid) {
     return new JournalKeys(aggregateName, 1).headSortKey(aid);
   }
+
+  /** {@inheritDoc} On this layout the head row's sort key. */
+  @Override
+  public String listingAttribute() {
+    return IndexKeys.SKEY;
+  }
 }

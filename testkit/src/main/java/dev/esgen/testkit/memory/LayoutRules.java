@@ -56,4 +56,10 @@ interface LayoutRules {
 
   /** What the layout sorts the streams of one shard by when it lists them: compared in UTF-8 order. */
   String listingKey(String aggregateName, String aid);
+
+  /**
+   * The attribute a {@code listAll} cursor keeps the last {@link #listingKey} in, as the layout's cursors
+   * on DynamoDB do, so that a cursor of the other layout is refused here as it is there.
+   */
+  String listingAttribute();
 }

@@ -32,7 +32,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -211,7 +211,10 @@ final class MemoryLayout implements StorageLayout {
     return loaded;
   }
 
-  /** Shard by shard (0 first), each shard in the order its layout lists: see {@link LayoutRules#listingKey}. */
+  /**
+   * Shard by shard (0 first), each shard in the order its layout lists: see {@link LayoutRules#listingKey}.
+   * Cursors keep the last listing key in the attribute the layout's DynamoDB cursors keep it in.
+   */
   @Override
   public <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
     String name = definition.name();
@@ -219,17 +222,22 @@ final class MemoryLayout implements StorageLayout {
     for (int shard = 0; shard < definition.shards(); shard++) {
       shards.add(new ArrayList<>());
     }
+    Map<String, String> aids = new HashMap<>();
     synchronized (data) {
       for (StoredStream stream : data.streams(type(definition))) {
-        shards.get(TipKeys.shard(stream.aid(), definition.shards())).add(stream.aid());
+        String key = rules.listingKey(name, stream.aid());
+        aids.put(key, stream.aid());
+        shards.get(TipKeys.shard(stream.aid(), definition.shards())).add(key);
       }
     }
-    Comparator<String> order = Comparator.comparing(aid -> rules.listingKey(name, aid), Utf8Order.INSTANCE);
-    shards.forEach(aids -> aids.sort(order));
-    ShardedListing listing = new ShardedListing(name, definition.shards(), AidPositions.INSTANCE);
+    shards.forEach(keys -> keys.sort(Utf8Order.INSTANCE));
+    String attribute = rules.listingAttribute();
+    ShardedListing listing = new ShardedListing(name, definition.shards(), new ListingPositions(attribute));
     Page<Map<String, AttributeValue>> listed = listing.page(page, (shard, start, limit) ->
-        query(shards.get(shard), start == null ? null : start.get(IndexKeys.AID).s(), limit, order));
-    List<I> ids = listed.items().stream().map(item -> definition.keys().parseId(item.get(IndexKeys.AID).s())).toList();
+        query(shards.get(shard), attribute, start == null ? null : start.get(attribute).s(), limit));
+    List<I> ids = listed.items().stream()
+        .map(item -> definition.keys().parseId(aids.get(item.get(attribute).s())))
+        .toList();
     return new Page<>(List.copyOf(loadAll(definition, ids).values()), listed.nextCursor());
   }
 
@@ -258,7 +266,7 @@ final class MemoryLayout implements StorageLayout {
       }
     }
     holding.sort(Utf8Order.INSTANCE);
-    QueryResponse response = query(holding, after, page.size(), Utf8Order.INSTANCE);
+    QueryResponse response = query(holding, IndexKeys.AID, after, page.size());
     List<I> ids = response.items().stream()
         .map(item -> definition.keys().parseId(item.get(IndexKeys.AID).s()))
         .toList();
@@ -319,17 +327,18 @@ final class MemoryLayout implements StorageLayout {
   }
 
   /**
-   * One page of a sorted key list after {@code after}, as a DynamoDB query with a limit answers: a
-   * last-evaluated key whenever the page is full, even when nothing follows.
+   * One page of a key list sorted in UTF-8 order after {@code after}, each key in an item's
+   * {@code attribute}, as a DynamoDB query with a limit answers: a last-evaluated key whenever the page is
+   * full, even when nothing follows.
    */
-  private static QueryResponse query(List<String> sorted, String after, int limit, Comparator<String> order) {
+  private static QueryResponse query(List<String> sorted, String attribute, String after, int limit) {
     List<Map<String, AttributeValue>> items = new ArrayList<>();
-    for (String aid : sorted) {
+    for (String key : sorted) {
       if (items.size() == limit) {
         break;
       }
-      if (after == null || order.compare(aid, after) > 0) {
-        items.add(Map.of(IndexKeys.AID, AttributeValue.fromS(aid)));
+      if (after == null || Utf8Order.INSTANCE.compare(key, after) > 0) {
+        items.add(Map.of(attribute, AttributeValue.fromS(key)));
       }
     }
     QueryResponse.Builder response = QueryResponse.builder().items(items);
@@ -368,18 +377,23 @@ final class MemoryLayout implements StorageLayout {
     return stream == null ? OptionalLong.empty() : OptionalLong.of(stream.version());
   }
 
-  /** Listing cursors keep the last id read, as the tip layout's do. */
-  private enum AidPositions implements ShardedListing.Positions {
-    INSTANCE;
+  /**
+   * Listing cursors keep the last listing key read in one attribute, and take back only a position in it
+   * that DynamoDB would take as a range key.
+   */
+  private record ListingPositions(String attribute) implements ShardedListing.Positions {
 
     @Override
     public Map<String, AttributeValue> position(Map<String, AttributeValue> lastEvaluatedKey) {
-      return SlotIndexQuery.position(lastEvaluatedKey);
+      return Map.of(attribute, lastEvaluatedKey.get(attribute));
     }
 
     @Override
     public Optional<Map<String, AttributeValue>> startKey(int shard, Map<String, AttributeValue> position) {
-      return SlotIndexQuery.aid(position).map(aid -> Map.of(IndexKeys.AID, AttributeValue.fromS(aid)));
+      AttributeValue key = position.get(attribute);
+      return position.size() == 1 && key != null && SlotIndexQuery.isRangeKey(key.s())
+          ? Optional.of(Map.of(attribute, key))
+          : Optional.empty();
     }
   }
 }

@@ -181,6 +181,12 @@ final class TipRules implements LayoutRules {
     return aid;
   }
 
+  /** {@inheritDoc} On this layout the aid. */
+  @Override
+  public String listingAttribute() {
+    return AID;
+  }
+
   /**
    * The events a calving append writes to a batch item: how many, their sizes in the lists, and the
    * {@code next} the batch ends at.

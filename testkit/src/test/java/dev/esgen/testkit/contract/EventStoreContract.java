@@ -448,6 +448,26 @@ abstract class EventStoreContract {
         () -> members.listByTeam(team, PageRequest.after(byTeam.substring(0, byTeam.length() - 2), 1))).problem());
   }
 
+  @Test
+  void aListAllCursorOfTheOtherLayoutIsRefused() {
+    AggregateDefinition<Member, MemberId, MemberEvent> type = Definitions.renamed(definition(), freshTypeName());
+    LayoutKind other = layout == LayoutKind.JOURNAL ? LayoutKind.TIP : LayoutKind.JOURNAL;
+    MemberRepository here = MemberRepository.withDefinition(store, type);
+    MemberRepository there = MemberRepository.withDefinition(store, type.withLayout(other, type.tipPolicy()));
+    for (MemberRepository repository : List.of(here, there)) {
+      for (int i = 0; i < 2; i++) {
+        MemberId id = MemberId.random();
+        repository.create(Member.joining(id, "red", email(id)));
+      }
+    }
+    // The same aggregate name and listing, but a position in the other layout's keys (an aggregate type
+    // moved to the other layout, with a cursor kept from before).
+    String fromThere = there.listAll(PageRequest.first(1)).nextCursor().orElseThrow();
+
+    assertEquals(InvalidCursorException.Problem.MALFORMED, assertThrows(InvalidCursorException.class,
+        () -> here.listAll(PageRequest.after(fromThere, 1))).problem());
+  }
+
   // ---------------------------------------------------------------------------------------- history
 
   @Test
