@@ -519,7 +519,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   private CompletableFuture<Page<A>> indexedPage(
       IndexColumn column, String value, PageRequest page, OperationRecorder.Operation operation) {
     if (!IndexKeys.fits(definition.name(), column, value)) {
-      return CompletableFuture.completedFuture(new Page<>(List.of(), Optional.empty()));
+      return CompletableFuture.completedFuture(IndexLookups.noHolders(definition, column, value, page));
     }
     return layout.findIndexed(definition, column, value, page, operation).thenCompose(ids -> layout
         .loadAll(definition, ids.items(), consistency(ReadOptions.defaults()), cache().findEach(definition, ids.items()),

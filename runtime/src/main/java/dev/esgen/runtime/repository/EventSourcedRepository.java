@@ -566,7 +566,7 @@ public abstract class EventSourcedRepository<A, I, E> {
   protected final Page<A> listByIndex(IndexColumn column, String value, PageRequest page) {
     IndexLookups.requireValue(definition, column, value);
     if (!IndexKeys.fits(definition.name(), column, value)) {
-      return new Page<>(List.of(), Optional.empty());
+      return IndexLookups.noHolders(definition, column, value, page);
     }
     return record("listBy" + column.name(), attempts -> {
       Page<I> ids = layout().findIndexed(definition, column, value, page);

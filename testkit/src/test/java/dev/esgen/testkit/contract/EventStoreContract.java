@@ -449,6 +449,21 @@ abstract class EventStoreContract {
   }
 
   @Test
+  void aCursorOfAnotherListingIsRefusedAlsoForAValueNoAggregateCanHold() {
+    String team = "team-" + UUID.randomUUID();
+    for (int i = 0; i < 2; i++) {
+      MemberId id = MemberId.random();
+      members.create(Member.joining(id, team, email(id)));
+    }
+    String byTeam = members.listByTeam(team, PageRequest.first(1)).nextCursor().orElseThrow();
+    String unfit = "x".repeat(3000);   // longer than any index key: no aggregate can hold it
+
+    assertEquals(new Page<>(List.of(), Optional.empty()), members.listByTeam(unfit, PageRequest.first(1)));
+    assertEquals(InvalidCursorException.Problem.OTHER_QUERY, assertThrows(InvalidCursorException.class,
+        () -> members.listByTeam(unfit, PageRequest.after(byTeam, 1))).problem());
+  }
+
+  @Test
   void aListAllCursorOfTheOtherLayoutIsRefused() {
     AggregateDefinition<Member, MemberId, MemberEvent> type = Definitions.renamed(definition(), freshTypeName());
     LayoutKind other = layout == LayoutKind.JOURNAL ? LayoutKind.TIP : LayoutKind.JOURNAL;

@@ -8,7 +8,9 @@ import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.error.InvalidCursorException;
 import dev.esgen.runtime.error.VersionConflictException;
+import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.testkit.member.Member;
@@ -16,6 +18,7 @@ import dev.esgen.testkit.member.MemberAsyncRepository;
 import dev.esgen.testkit.member.MemberId;
 import dev.esgen.testkit.member.MemberRepository;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -94,6 +97,23 @@ class InMemoryAsyncRepositoryTest {
 
     assertEquals(3, members(layout).load(id).points());
     assertEquals(1, decided.get());
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void aCursorOfAnotherListingFailsTheFutureAlsoForAValueNoAggregateCanHold(LayoutKind layout) {
+    MemberAsyncRepository async = asyncMembers(layout);
+    String team = "team-" + MemberId.random().value();
+    for (int i = 0; i < 2; i++) {
+      MemberId id = MemberId.random();
+      async.create(Member.joining(id, team, id.value() + "@example.com")).join();
+    }
+    String byTeam = async.listByTeam(team, PageRequest.first(1)).join().nextCursor().orElseThrow();
+    String unfit = "x".repeat(3000);   // longer than any index key: no aggregate can hold it
+
+    assertEquals(new Page<>(List.of(), Optional.empty()), async.listByTeam(unfit, PageRequest.first(1)).join());
+    assertEquals(InvalidCursorException.Problem.OTHER_QUERY, assertInstanceOf(InvalidCursorException.class,
+        failure(async.listByTeam(unfit, PageRequest.after(byTeam, 1)))).problem());
   }
 
   /** What {@code future} failed with, as the future holds it (not wrapped as {@code join()} wraps it). */
