@@ -477,7 +477,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    * for a moment, see {@code docs/index-columns.md}), in the storage layout's stable order:
    * shard by shard, then on the tip layout by id string, on the journal layout by head-row sort key
    * ({@code {aggregate}-{id}-0...0}), which is id string order except where one id continues another with
-   * a character below {@code -} ({@code "a!"} is listed before {@code "a"}; see {@code docs/schema.md}).
+   * a character below {@code -}, or with {@code -} and up to 19 {@code 0}s followed by nothing or by a
+   * character below {@code 0} ({@code "a!"}, {@code "a-"} and {@code "a-0"} are listed before {@code "a"};
+   * see {@code docs/schema.md}).
    * Aggregates created while paging may or may not appear, depending on where they sort.
    */
   public final Page<A> listAll(PageRequest page) {

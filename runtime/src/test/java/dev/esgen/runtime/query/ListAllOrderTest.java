@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * listAll's order within a shard, as its Javadoc states it: the tip lists by id string; the journal by
- * head-row sort key, where "{id}!" sorts before "{id}" because '!' compares with the '-' that follows the id.
+ * head-row sort key, where "{id}!" sorts before "{id}" because '!' compares with the '-' that follows the id,
+ * and so do "{id}-" and "{id}-0", whose "-" and "-0" compare with the "-" and zeros of the seq_nr.
  */
 class ListAllOrderTest {
 
@@ -30,7 +31,7 @@ class ListAllOrderTest {
     CounterRepository counters = new CounterRepository(store, CounterRepository.builder(
         name, store.objectMapper(), SnapshotPolicy.every(100), layout).shards(1).build());
     String base = "id-" + UUID.randomUUID();
-    for (String id : List.of(base + "!", base, base + "0")) {
+    for (String id : List.of(base + "!", base, base + "0", base + "-", base + "-0", base + "-1")) {
       counters.create(new CounterCreated(new CounterId(id), "c"));
     }
     if (layout == LayoutKind.TIP) {
@@ -38,7 +39,8 @@ class ListAllOrderTest {
     }
     List<String> listed = counters.listAll(PageRequest.first(10)).items().stream().map(c -> c.id().value()).toList();
     // The tip's listing index is ordered by aid; the journal's head rows by sort key, as documented.
-    assertEquals(layout == LayoutKind.TIP ? List.of(base, base + "!", base + "0") : List.of(base + "!", base, base + "0"),
-        listed);
+    assertEquals(layout == LayoutKind.TIP
+        ? List.of(base, base + "!", base + "-", base + "-0", base + "-1", base + "0")
+        : List.of(base + "!", base + "-", base + "-0", base, base + "-1", base + "0"), listed);
   }
 }

@@ -388,9 +388,10 @@ abstract class EventStoreContract {
     AggregateDefinition<Member, MemberId, MemberEvent> type = Definitions.renamed(definition(), freshTypeName());
     MemberRepository ofType = MemberRepository.withDefinition(store, type);
     String run = UUID.randomUUID().toString().substring(0, 8);
-    // Characters below '-' sort an id before its prefix by the journal's head-row key, after it by id.
+    // Characters below '-', and "-" with zeros, sort an id before its prefix by the journal's head-row key,
+    // after it by id.
     List<String> ids = new ArrayList<>();
-    for (String stem : List.of("a", "a b", "a-b", "a.b", "a!", "b", "c", "d")) {
+    for (String stem : List.of("a", "a b", "a-b", "a.b", "a!", "a-", "a-0", "b", "c", "d")) {
       ids.add(run + stem);
     }
     for (String value : ids) {

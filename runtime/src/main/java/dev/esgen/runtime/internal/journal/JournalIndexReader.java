@@ -59,7 +59,7 @@ final class JournalIndexReader {
   }
 
   /**
-   * Head rows shard by shard, each shard in sort-key order ({@code {aggregate}-{aid}-0...0}: by aid, but {@code a!} before {@code a}):
+   * Head rows shard by shard, each shard in sort-key order ({@code {aggregate}-{aid}-0...0}: by aid, but {@code a!}, {@code a-} and {@code a-0} before {@code a}):
    * a strongly consistent query per partition, keeping only head rows (the ones with a version).
    *
    */

@@ -110,7 +110,8 @@ public final class JournalLayout implements StorageLayout {
 
   /**
    * Shard by shard (0 first), within a shard in the order of the head rows' sort keys: by aid, except that
-   * an aid continued by a character below {@code -} sorts before the aid it continues.
+   * an aid continued by a character below {@code -}, or by {@code -} and up to 19 {@code 0}s followed by
+   * nothing or a character below {@code 0}, sorts before the aid it continues.
    */
   @Override
   public <A, I, E> Page<LoadedStream<A>> listAll(AggregateDefinition<A, I, E> definition, PageRequest page) {
