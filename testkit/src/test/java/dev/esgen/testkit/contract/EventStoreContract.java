@@ -396,7 +396,11 @@ abstract class EventStoreContract {
     }
     for (String value : ids) {
       MemberId id = new MemberId(value);
-      ofType.create(Member.joining(id, "red", email(id)));
+      Versioned<Member> created = ofType.create(Member.joining(id, "red", email(id)));
+      if (value.endsWith("a") || value.endsWith("b")) {
+        // Two snapshots, so the journal keeps the older one beside the head row.
+        ofType.append(ofType.append(created, threePoints()), threePoints());
+      }
     }
 
     List<Page<Member>> pages = pages(ofType::listAll, 3);
@@ -408,6 +412,9 @@ abstract class EventStoreContract {
         .sorted(Comparator.comparingLong((String aid) -> shard(aid, type.shards())).thenComparing(withinShard))
         .toList();
     assertEquals(expected, pages.stream().flatMap(p -> p.items().stream()).map(m -> m.id().value()).toList());
+    // Full until the last, on the journal too: kept older snapshot rows, which count against DynamoDB's
+    // query limit, are read past within the page.
+    assertTrue(pages.subList(0, pages.size() - 1).stream().allMatch(page -> page.items().size() == 3));
   }
 
   @Test
@@ -1033,6 +1040,10 @@ abstract class EventStoreContract {
     CRC32 crc = new CRC32();
     crc.update(utf8(aid));
     return crc.getValue() % shards;
+  }
+
+  private static List<MemberEvent> threePoints() {
+    return List.of(new PointsAwarded(1), new PointsAwarded(1), new PointsAwarded(1));
   }
 
   private static List<Long> rangeClosed(long from, long to) {
