@@ -1,6 +1,7 @@
 package dev.esgen.runtime.feed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
@@ -20,6 +21,7 @@ import dev.esgen.runtime.faults.FaultInjector;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -187,6 +189,31 @@ class ChangeFeedUpcastingTest {
 
     assertEquals(2, totals.total(id.value()), "the two increments the split note stands for, once each");
     assertEquals(3, totals.changes(id.value()), "the creation and the two increments");
+    assertEquals(4, fixture.position("totals", id.value()));
+  }
+
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void aSplitStoredEventIsCommittedWhenItIsTheFirstEventOfTheStreamToWrite(FeedFixture.Layout layout) {
+    FeedFixture fixture = new FeedFixture();
+    CounterId id = CounterId.random();
+    writeNotes(fixture, layout, id);
+    CounterRepository now = counters(fixture, layout, new Evolved(fixture.store));
+    CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
+    // The creation writes nothing: the parts of the split note are the stream's first commits, from no
+    // position, and the first of them stores the position as 0 while it counts its part.
+    TransactionalProjection<CounterEvent> incrementsOnly =
+        recorded -> recorded.event() instanceof Incremented ? totals.writes(recorded) : List.of();
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .transactionalProjection("totals", now.definition(), incrementsOnly)
+        .build();
+    List<Record> records = fixture.records(layout);
+
+    assertTimeoutPreemptively(Duration.ofSeconds(30), () -> feed.handle("shard-1", records));
+    feed.handle("shard-1", records);
+
+    assertEquals(2, totals.total(id.value()), "the two increments the split note stands for, once each");
+    assertEquals(2, totals.changes(id.value()));
     assertEquals(4, fixture.position("totals", id.value()));
   }
 

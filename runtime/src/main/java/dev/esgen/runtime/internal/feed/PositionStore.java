@@ -177,9 +177,10 @@ public final class PositionStore {
     values.put(":t", AttributeValue.fromS(clock.instant().toString()));
     values.put(":sp", number(seqNr));
     StringBuilder condition = new StringBuilder();
-    if (before.seqNr() == 0) {
+    if (before.seqNr() == 0 && before.partsTaken() == 0) {
       condition.append("attribute_not_exists(#n)");
     } else {
+      // Part way through a stored event, the item exists, holding the position it had: 0 too.
       condition.append("#n = :expected");
       values.put(":expected", number(before.seqNr()));
     }
