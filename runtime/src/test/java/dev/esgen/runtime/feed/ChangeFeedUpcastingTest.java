@@ -244,6 +244,34 @@ class ChangeFeedUpcastingTest {
     assertEquals(4, fixture.position("totals", id.value()));
   }
 
+  @Test
+  void aDeliveryThatStopsBetweenTheEventsOfASplitStoredEventAfterAnEventWithoutWritesCommitsEachOnce() {
+    FeedFixture fixture = new FeedFixture();
+    CounterId id = CounterId.random();
+    // A note the projection writes nothing for comes between the creation and the split note.
+    counters(fixture, FeedFixture.Layout.JOURNAL, new Written(fixture.store)).create(
+        List.of(new CounterCreated(id, "c"), new Noted("kept"), new Noted("split")));
+    CounterRepository now = counters(fixture, FeedFixture.Layout.JOURNAL, new Evolved(fixture.store));
+    CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
+    AtomicInteger fromSplit = new AtomicInteger();
+    TransactionalProjection<CounterEvent> failingOnce = recorded -> {
+      if (recorded.event() instanceof Incremented incremented && incremented.tag().equals("from-split")
+          && fromSplit.incrementAndGet() == 2) {
+        throw new IllegalStateException("the read model is not reachable");
+      }
+      return totals.writes(recorded);
+    };
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .transactionalProjection("totals", now.definition(), failingOnce)
+        .build();
+    feed.handle("shard-1", fixture.records(FeedFixture.Layout.JOURNAL));
+
+    assertEquals(2, totals.total(id.value()), "each event of the split note applied once");
+    assertEquals(3, totals.changes(id.value()), "the creation and the two increments, once each");
+    assertEquals(3, fixture.position("totals", id.value()));
+    assertEquals(3, fromSplit.get(), "the first event once, the second twice: it failed, then it was taken");
+  }
+
   @ParameterizedTest
   @EnumSource(FeedFixture.Layout.class)
   void aCommitOfAPartWhoseResponseWasLostIsAppliedOnce(FeedFixture.Layout layout) {

@@ -163,7 +163,8 @@ public final class PositionStore {
    * Writes {@code writes}, those of event {@code part} (from 0) of the events the stored event {@code seqNr}
    * stands for now, and counts the events up to it as taken, atomically, conditioned on the position being
    * {@code from}. Each part with writes commits on its own: two parts often write one read-model item,
-   * which one transaction cannot. Committing the {@code last} part moves the position to {@code seqNr}.
+   * which one transaction cannot. Committing the {@code last} part moves the position to {@code seqNr},
+   * any other to {@code seqNr - 1}: the delivery took every event before it.
    *
    * @param from the position the delivery read: before {@code seqNr}, part way through it or not yet in it
    * @return true when committed (or found committed after a lost response); false when the position was
@@ -194,9 +195,11 @@ public final class PositionStore {
     if (last) {
       expression = "SET #n = :sp, #t = :t REMOVE #sp, #pt";
     } else {
-      // The position itself stays; it is written for a projection that has no item yet.
+      // The position moves to the event before: the events without writes the delivery took since
+      // {@code from} are recorded with the part, so that nothing moves the position later without the
+      // part count. It is written for a projection that has no item yet, too.
       expression = "SET #n = :n, #sp = :sp, #pt = :next, #t = :t";
-      values.put(":n", number(before.seqNr()));
+      values.put(":n", number(seqNr - 1));
       values.put(":next", number(part + 1));
     }
     Update update = Update.builder()
@@ -209,7 +212,7 @@ public final class PositionStore {
         .build();
     return commit(key, update, writes,
         stored -> stored.seqNr() >= seqNr
-            || (stored.seqNr() == before.seqNr() && stored.splitSeqNr() == seqNr && stored.partsTaken() > part),
+            || (stored.seqNr() == seqNr - 1 && stored.splitSeqNr() == seqNr && stored.partsTaken() > part),
         stored -> stored.equals(before));
   }
 

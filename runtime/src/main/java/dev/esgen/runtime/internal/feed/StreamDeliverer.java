@@ -215,7 +215,10 @@ public final class StreamDeliverer {
         if (writes.isEmpty()) {
           taken = seqNr;
         } else if (positions.commitPart(key, at, seqNr, part, last, writes)) {
-          at = last ? new PositionStore.Position(seqNr, 0, 0) : new PositionStore.Position(stored, seqNr, part + 1);
+          at = last ? new PositionStore.Position(seqNr, 0, 0) : new PositionStore.Position(seqNr - 1, seqNr, part + 1);
+          // The events without writes taken before this one are recorded with the part: a later
+          // record() must not move the position again, which would drop the part count.
+          stored = at.seqNr();
         } else {
           stored = positions.read(key);
           taken = stored;
