@@ -17,6 +17,7 @@ import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.ProjectionFailedException;
 import dev.esgen.runtime.faults.Fault;
 import dev.esgen.runtime.faults.FaultInjector;
+import dev.esgen.runtime.internal.feed.PositionStore;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,9 +26,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
@@ -116,6 +121,45 @@ class ExactlyOnceProjectionTest {
 
     assertEquals(12, totals.total(id.value()));
     assertEquals(3, totals.changes(id.value()));
+  }
+
+  @Test
+  void aCommitFindingThePositionMovedPartWayGoesOnFromThereWithoutSkippingAnEventOfTheGap() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
+    CounterId id = CounterId.random();
+    counters.create(List.of(new CounterCreated(id, "c"), new Noted("no write"), new Incremented(1, "one"),
+        new Incremented(10, "ten"), new Incremented(100, "hundred")));
+    CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
+    // Another process takes the note (no write) and moves the position from 1 to 2 just before this
+    // feed commits the first increment, conditioned on position 1.
+    AtomicInteger commits = new AtomicInteger();
+    ExecutionInterceptor otherProcess = new ExecutionInterceptor() {
+      @Override
+      public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+        if (context.request() instanceof TransactWriteItemsRequest && commits.incrementAndGet() == 2) {
+          TestDynamo.client().updateItem(b -> b
+              .tableName(fixture.config.positionsTable())
+              .key(Map.of(PositionStore.PROJECTION, AttributeValue.fromS("totals"),
+                  PositionStore.STREAM, AttributeValue.fromS(CounterRepository.NAME + "#" + id.value())))
+              .updateExpression("SET #n = :n")
+              .conditionExpression("#n = :before")
+              .expressionAttributeNames(Map.of("#n", PositionStore.SEQ_NR))
+              .expressionAttributeValues(Map.of(":n", AttributeValue.fromN("2"), ":before", AttributeValue.fromN("1"))));
+        }
+      }
+    };
+    DynamoDbEventStore racedStore = DynamoDbEventStore.create(TestDynamo.clientWith(otherProcess), fixture.config);
+    ChangeFeed feed = ChangeFeed.builder(racedStore)
+        .transactionalProjection("totals", counters.definition(), totals)
+        .build();
+    List<Record> records = fixture.records(FeedFixture.Layout.JOURNAL);
+
+    feed.handle("shard-1", records.subList(records.size() - 1, records.size()));   // events 1 to 4 are a gap
+
+    assertEquals(111, totals.total(id.value()), "every increment applied once");
+    assertEquals(4, totals.changes(id.value()));
+    assertEquals(5, fixture.position("totals", id.value()));
   }
 
   @Test

@@ -144,6 +144,11 @@ public final class StreamDeliverer {
         Map<Long, List<RecordedEvent<E>>> bySeqNr = page.events().stream()
             .collect(Collectors.groupingBy(RecordedEvent::seqNr));
         for (long seqNr = first; seqNr <= last; seqNr++) {
+          if (taken < seqNr - 1) {
+            // A commit found the position moved by another delivery, but not as far as this page got: the
+            // next page starts after it.
+            break;
+          }
           List<RecordedEvent<E>> events = bySeqNr.getOrDefault(seqNr, List.of());
           nextType = events.isEmpty() ? null : events.get(0).eventType();
           take(seqNr, events);
