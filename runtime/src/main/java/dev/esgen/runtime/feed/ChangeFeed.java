@@ -11,6 +11,7 @@ import dev.esgen.runtime.internal.feed.FeedReporter;
 import dev.esgen.runtime.internal.feed.OfferedEvents;
 import dev.esgen.runtime.internal.feed.PositionKey;
 import dev.esgen.runtime.internal.feed.PositionStore;
+import dev.esgen.runtime.internal.feed.ProjectionNames;
 import dev.esgen.runtime.internal.feed.StreamDeliverer;
 import dev.esgen.runtime.internal.feed.StreamLocks;
 import dev.esgen.runtime.internal.feed.StreamRecordDecoder;
@@ -215,7 +216,7 @@ public final class ChangeFeed implements StreamRecordsHandler {
      *     aggregate type
      */
     public <E> Builder projection(String name, AggregateDefinition<?, ?, E> definition, Projection<E> projection) {
-      return add(Subscription.atLeastOnce(checked(name), definition, projection));
+      return add(Subscription.atLeastOnce(ProjectionNames.checked(name), definition, projection));
     }
 
     /**
@@ -226,7 +227,7 @@ public final class ChangeFeed implements StreamRecordsHandler {
      */
     public <E> Builder transactionalProjection(
         String name, AggregateDefinition<?, ?, E> definition, TransactionalProjection<E> projection) {
-      return add(Subscription.exactlyOnce(checked(name), definition, projection));
+      return add(Subscription.exactlyOnce(ProjectionNames.checked(name), definition, projection));
     }
 
     /**
@@ -277,15 +278,6 @@ public final class ChangeFeed implements StreamRecordsHandler {
       named.add(subscription);
       byAggregate.computeIfAbsent(aggregate, a -> new ArrayList<>()).add(subscription);
       return this;
-    }
-
-    private static String checked(String name) {
-      Objects.requireNonNull(name, "name");
-      if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
-        throw new IllegalArgumentException("projection name '" + name + "' must be 1 to 128 letters, digits, '.',"
-            + " '_' or '-', starting with a letter or digit");
-      }
-      return name;
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.esgen.runtime.feed.FeedListener;
 import dev.esgen.runtime.feed.Projection;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.feed.FeedReporter;
+import dev.esgen.runtime.internal.feed.ProjectionNames;
 import dev.esgen.runtime.internal.storage.EventPage;
 import dev.esgen.testkit.memory.StoredData.StreamType;
 import java.time.Duration;
@@ -396,10 +397,13 @@ public final class InMemoryFeed implements AutoCloseable {
     /**
      * {@code projection}, named {@code name}, takes the events of {@code definition}'s aggregate type.
      *
-     * @throws IllegalArgumentException when {@code name} already follows this aggregate type
+     * @param name as {@code ChangeFeed} takes it: 1 to 128 letters, digits, {@code .}, {@code _} or {@code -},
+     *     starting with a letter or digit
+     * @throws IllegalArgumentException when {@code name} is not such a name, or already follows this
+     *     aggregate type
      */
     public <E> Builder projection(String name, AggregateDefinition<?, ?, E> definition, Projection<E> projection) {
-      Objects.requireNonNull(name, "name");
+      ProjectionNames.checked(name);
       Objects.requireNonNull(definition, "definition");
       Objects.requireNonNull(projection, "projection");
       if (subscriptions.stream().anyMatch(s -> s.projection().equals(name)

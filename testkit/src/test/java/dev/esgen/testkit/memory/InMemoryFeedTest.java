@@ -193,6 +193,17 @@ class InMemoryFeedTest {
     assertEquals("an in-memory feed needs at least one projection", none.getMessage());
   }
 
+  @Test
+  void aProjectionNameChangeFeedRefusesIsRefusedHereToo() {
+    for (String name : List.of("", "balances v2", "-balances", "a".repeat(129), "kontostände")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> InMemoryFeed.builder(store).projection(name, members.definition(), new Seen()), name);
+      assertEquals("projection name '" + name + "' must be 1 to 128 letters, digits, '.', '_' or '-', starting with"
+          + " a letter or digit", e.getMessage());
+    }
+    InMemoryFeed.builder(store).projection("balances_v2.1-" + "a".repeat(114), members.definition(), new Seen());
+  }
+
   private MemberId join() {
     MemberId id = MemberId.random();
     members.create(Member.joining(id, "red", id.value() + "@example.com"));
