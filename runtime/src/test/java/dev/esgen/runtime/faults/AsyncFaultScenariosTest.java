@@ -20,6 +20,9 @@ import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.faults.StoredStreams.StoredAppend;
 import dev.esgen.runtime.faults.StoredStreams.StoredStream;
+import dev.esgen.runtime.metrics.FailedAttempt;
+import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.AsyncDynamo;
@@ -29,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -332,6 +336,41 @@ class AsyncFaultScenariosTest {
   }
 
   @ParameterizedTest
+  @MethodSource("layoutsWithAndWithoutCommandIds")
+  void aLostResponseThatReadingBackSettlesIsReportedAsOneFailedAttemptOfUnknownOutcome(
+      Layout layout, boolean withCommandId) {
+    List<FailedAttempt> failed = new CopyOnWriteArrayList<>();
+    List<OperationMetrics> operations = new CopyOnWriteArrayList<>();
+    StoreListener listener = new StoreListener() {
+      @Override
+      public void onOperation(OperationMetrics metrics) {
+        operations.add(metrics);
+      }
+
+      @Override
+      public void onFailedAttempt(FailedAttempt attempt) {
+        failed.add(attempt);
+      }
+    };
+    AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> counters = async(layout, faults, SMALL, listener);
+    CounterId id = CounterId.random();
+    layout.counters(TestDynamo.store()).create(new CounterCreated(id, "c"));
+    faults.enqueue(layout.appendRequest(withCommandId), Fault.LOST_RESPONSE);
+
+    Versioned<Counter> appended = await(withCommandId
+        ? counters.transact(id, "lost-1", c -> c.increment("mine"))
+        : counters.transact(id, c -> c.increment("mine")));
+
+    assertEquals(1, faults.injected().get(Fault.LOST_RESPONSE));
+    assertEquals(2, appended.version());
+    assertEquals(List.of(FailureKind.OUTCOME_UNKNOWN), failed.stream().map(FailedAttempt::kind).toList());
+    OperationMetrics transact = operations.stream()
+        .filter(m -> m.operation().equals("transact")).findFirst().orElseThrow();
+    assertEquals(1, transact.unknownOutcomes(), transact.toString());
+    assertEquals(1, whole(layout, id).count(new Incremented(1, "mine")));
+  }
+
+  @ParameterizedTest
   @EnumSource(Layout.class)
   void aTransactionCancelledOnlyForTransientReasonsIsSentAgainNotReportedAsAConflict(Layout layout) {
     AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> counters = async(layout, faults, SMALL);
@@ -353,9 +392,15 @@ class AsyncFaultScenariosTest {
 
   private AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> async(
       Layout layout, FaultInjector injector, RetryPolicy policy) {
+    return async(layout, injector, policy, StoreListener.NONE);
+  }
+
+  private AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> async(
+      Layout layout, FaultInjector injector, RetryPolicy policy, StoreListener listener) {
     DynamoDbAsyncClient client = AsyncDynamo.client(injector);
     clients.add(client);
-    AsyncEventStore store = DynamoDbAsyncEventStore.create(client, StoreConfig.defaults().withRetryPolicy(policy));
+    AsyncEventStore store = DynamoDbAsyncEventStore.create(client,
+        StoreConfig.defaults().withRetryPolicy(policy).withListener(listener));
     return new AsyncEventSourcedRepository<>(store, layout.counters(TestDynamo.store()).definition()) {};
   }
 

@@ -255,6 +255,31 @@ class FaultScenariosTest {
 
   @ParameterizedTest
   @MethodSource("layoutsWithAndWithoutCommandIds")
+  void aLostResponseThatReadingBackSettlesIsReportedAsOneFailedAttemptOfUnknownOutcome(
+      Layout layout, boolean withCommandId) {
+    CounterRepository counters = layout.counters(faultyStore(SMALL));
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    attempts.failed.clear();
+    attempts.operations.clear();
+    faults.enqueue(layout.appendRequest(withCommandId), Fault.LOST_RESPONSE);
+
+    Versioned<Counter> appended = transact(
+        counters, id, withCommandId ? Optional.of("lost-1") : Optional.empty(), c -> c.increment("mine"));
+
+    assertEquals(1, faults.injected().get(Fault.LOST_RESPONSE));
+    assertEquals(2, appended.version());
+    // Whether settled by a resend with the transaction's token or by reading the tip back, the lost
+    // response was a failed attempt: the listener hears of it, as docs/metrics.md says.
+    assertEquals(List.of(FailureKind.OUTCOME_UNKNOWN), attempts.failed.stream().map(FailedAttempt::kind).toList());
+    OperationMetrics transact = attempts.operations.stream()
+        .filter(m -> m.operation().equals("transact")).findFirst().orElseThrow();
+    assertEquals(1, transact.unknownOutcomes(), transact.toString());
+    assertEquals(1, whole(counters, id).count(new Incremented(1, "mine")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("layoutsWithAndWithoutCommandIds")
   void unknownOutcomesOfAnAppendNotAppliedUntilTheBudgetEndsAreReportedAsUnknownAndNothingIsStored(
       Layout layout, boolean withCommandId) {
     CounterRepository counters = layout.counters(faultyStore(SMALL));
@@ -518,9 +543,12 @@ class FaultScenariosTest {
   /** Collects the failed attempts esgen reports. */
   private static final class Attempts implements StoreListener {
     final List<FailedAttempt> failed = Collections.synchronizedList(new ArrayList<>());
+    final List<OperationMetrics> operations = Collections.synchronizedList(new ArrayList<>());
 
     @Override
-    public void onOperation(OperationMetrics metrics) {}
+    public void onOperation(OperationMetrics metrics) {
+      operations.add(metrics);
+    }
 
     @Override
     public void onFailedAttempt(FailedAttempt attempt) {

@@ -213,6 +213,8 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
       }
       if (cause instanceof AmbiguousWriteException ambiguous) {
         RuntimeException last = ambiguous.lastFailure();
+        // A failed attempt however reading back settles it: counted and reported before the read-back.
+        Optional<Duration> pause = operation.budget().pauseBeforeRetry(FailureKind.OUTCOME_UNKNOWN, last);
         return readBack(request, last, operation).thenCompose(outcome -> {
           if (outcome == StoredOutcome.THIS_APPEND) {
             return CompletableFuture.completedFuture(prepared.stored(recorder));
@@ -220,7 +222,6 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
           if (outcome == StoredOutcome.ANOTHER_APPEND) {
             throw StoredOutcome.lostTo(request, last);
           }
-          Optional<Duration> pause = operation.budget().pauseBeforeRetry(FailureKind.OUTCOME_UNKNOWN, last);
           if (pause.isEmpty()) {
             throw StoredOutcome.unknown(request, last);
           }

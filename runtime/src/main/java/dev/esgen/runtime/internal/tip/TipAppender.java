@@ -444,6 +444,9 @@ final class TipAppender {
         return;
       } catch (AmbiguousWriteException e) {
         ambiguity = e.lastFailure();
+        // A failed attempt however reading back settles it: counted and reported to the listener before
+        // the read-back, as a transaction's lost response is before its resend.
+        boolean again = budget.retry(FailureKind.OUTCOME_UNKNOWN, ambiguity);
         StoredOutcome outcome = readBack(client, request, ambiguity);
         if (outcome == StoredOutcome.THIS_APPEND) {
           return;
@@ -451,7 +454,7 @@ final class TipAppender {
         if (outcome == StoredOutcome.ANOTHER_APPEND) {
           throw StoredOutcome.lostTo(request, ambiguity);
         }
-        if (!budget.retry(FailureKind.OUTCOME_UNKNOWN, ambiguity)) {
+        if (!again) {
           throw StoredOutcome.unknown(request, ambiguity);
         }
       } catch (StoreUnavailableException e) {
