@@ -17,12 +17,17 @@ import java.util.Optional;
  *
  * @param aggregateType the aggregate's stored name, e.g. {@code "bank-account"}
  * @param operation the repository method: {@code create}, {@code append}, {@code transact},
- *     {@code load}, {@code loadVersioned}, {@code findById} or {@code findVersioned}
+ *     {@code load}, {@code loadVersioned}, {@code findById}, {@code findVersioned}, {@code findAll},
+ *     {@code listAll}, {@code reindex}, {@code reindexAll}, {@code events} (one per page of events read), or
+ *     {@code findBy}/{@code listBy} and the stored column name for an index lookup ({@code loadBy...} too)
  * @param requests DynamoDB requests sent, every resend counted (esgen switches the SDK's own retries off)
  * @param readCapacityUnits read capacity units DynamoDB reported, summed over the requests
  * @param writeCapacityUnits write capacity units DynamoDB reported, summed over the requests
- * @param attempts write attempts: 1 for a plain append or create, 1 or more for {@code transact}, 0 for reads
- * @param conflicts attempts that lost to another writer (a version conflict)
+ * @param attempts write attempts: 1 for a plain append or create, 1 or more for {@code transact} and
+ *     {@code reindex} (one or more per stream for {@code reindexAll}), 0 for reads
+ * @param conflicts attempts that lost to another writer (a version conflict) and were retried or given up
+ *     on by {@code transact} or a reindex; a plain append or create refused for its version ends with a
+ *     {@code VersionConflictException} as its {@code failure} instead
  * @param transientFailures requests DynamoDB refused for a while (throttling, transaction conflicts)
  *     and esgen sent again or gave up on
  * @param unknownOutcomes requests whose outcome was unknown (time-outs, lost responses, server errors)
