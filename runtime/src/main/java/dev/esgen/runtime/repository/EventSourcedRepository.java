@@ -497,11 +497,12 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     normalised as the column says
    */
   protected final Optional<A> findByUnique(IndexColumn column, String value) {
-    IndexLookups.requireValue(definition, column, value);
-    if (!IndexKeys.fits(definition.name(), column, value)) {
-      return Optional.empty();
-    }
+    // Checked inside the operation, so that the listener hears of these lookups as the async repository's.
     return record("findBy" + column.name(), attempts -> {
+      IndexLookups.requireValue(definition, column, value);
+      if (!IndexKeys.fits(definition.name(), column, value)) {
+        return Optional.empty();
+      }
       ReadConsistency consistency = consistency(ReadOptions.defaults());
       Optional<I> holder = layout().findUnique(definition, column, value, consistency);
       if (holder.isEmpty()) {
@@ -566,11 +567,12 @@ public abstract class EventSourcedRepository<A, I, E> {
    * more follow.
    */
   protected final Page<A> listByIndex(IndexColumn column, String value, PageRequest page) {
-    IndexLookups.requireValue(definition, column, value);
-    if (!IndexKeys.fits(definition.name(), column, value)) {
-      return IndexLookups.noHolders(definition, column, value, page);
-    }
+    // Checked inside the operation, so that the listener hears of these lookups as the async repository's.
     return record("listBy" + column.name(), attempts -> {
+      IndexLookups.requireValue(definition, column, value);
+      if (!IndexKeys.fits(definition.name(), column, value)) {
+        return IndexLookups.noHolders(definition, column, value, page);
+      }
       Page<I> ids = layout().findIndexed(definition, column, value, page);
       Map<I, LoadedStream<A>> loaded = layout().loadAll(
           definition, ids.items(), consistency(ReadOptions.defaults()), cache().findEach(definition, ids.items()));

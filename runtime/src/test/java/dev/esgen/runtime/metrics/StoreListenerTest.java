@@ -14,6 +14,8 @@ import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.counter.IndexedCounterRepository;
+import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.List;
@@ -118,6 +120,29 @@ class StoreListenerTest {
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     assertEquals(0, counters.load(id).value());
+  }
+
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void aLookupOfAValueNoKeyCanHoldIsReportedAsTheAsynchronousRepositoryReportsIt(LayoutKind layout) {
+    IndexedCounterRepository counters = new IndexedCounterRepository(store, layout, 0);
+    String tooLong = "x".repeat(3_000);
+
+    assertTrue(counters.findByNote(tooLong).isEmpty());
+    OperationMetrics unique = only();
+    assertEquals("findBynote", unique.operation());
+    assertEquals(0, unique.requests());
+    assertTrue(unique.failure().isEmpty());
+
+    assertTrue(counters.listByName(tooLong, PageRequest.first(10)).items().isEmpty());
+    OperationMetrics listed = only();
+    assertEquals("listByname", listed.operation());
+    assertEquals(0, listed.requests());
+
+    assertThrows(IllegalArgumentException.class, () -> counters.findByNote(null));
+    OperationMetrics refused = only();
+    assertEquals("findBynote", refused.operation());
+    assertInstanceOf(IllegalArgumentException.class, refused.failure().orElseThrow());
   }
 
   private OperationMetrics only() {
