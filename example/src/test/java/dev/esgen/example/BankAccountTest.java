@@ -49,7 +49,7 @@ class BankAccountTest {
         .when(account -> account.withdraw(501, "rent"))
         .thenThrows(AccountRuleException.class);
 
-    assertEquals("account " + id.value() + " holds 500 cents, cannot withdraw 501", refused.getMessage());
+    assertEquals("account " + id.value() + ": the balance does not cover the withdrawal", refused.getMessage());
     ACCOUNTS.given(opened, new MoneyDeposited(500, "salary"))
         .when(account -> account.withdraw(500, "rent"))
         .thenEvents(new MoneyWithdrawn(500, "rent"))

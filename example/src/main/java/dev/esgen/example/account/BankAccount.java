@@ -57,8 +57,8 @@ public record BankAccount(
     requireOpen();
     requirePositive(cents);
     if (cents > balanceCents) {
-      throw new AccountRuleException(
-          "account " + id.value() + " holds " + balanceCents + " cents, cannot withdraw " + cents);
+      // The id, not the amounts: an exception message ends up in logs, and balances are stored data.
+      throw new AccountRuleException("account " + id.value() + ": the balance does not cover the withdrawal");
     }
     return List.of(new MoneyWithdrawn(cents, reference));
   }
@@ -89,7 +89,7 @@ public record BankAccount(
 
   private static void requirePositive(long cents) {
     if (cents <= 0) {
-      throw new AccountRuleException("amount must be positive, was " + cents);
+      throw new AccountRuleException("amount must be positive");
     }
   }
 }
