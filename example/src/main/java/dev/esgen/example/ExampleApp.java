@@ -104,23 +104,32 @@ public final class ExampleApp {
         .transactionalProjection(AccountBalances.PROJECTION, accounts.definition(), balances.projection())
         .build();
     DynamoDbServiceClientConfiguration settings = client.serviceClientConfiguration();
-    DynamoDbStreamsClient streamsClient = DynamoDbStreamsClient.builder()
-        .endpointOverride(settings.endpointOverride().orElse(null))
-        .region(settings.region())
-        .credentialsProvider(settings.credentialsProvider())
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .build();
-    StreamPoller poller = StreamPoller.builder()
-        .streamsClient(streamsClient)
-        .dynamoDbClient(client)
-        .tableName(config.journalTable())
-        .checkpointTable("esgen-feed")
-        .consumer(AccountBalances.PROJECTION)
-        .handler(feed)
-        .pollInterval(Duration.ofMillis(200))
-        .build();
-    poller.start();
+    // The poller's thread is not a daemon: close it on every path, or a failure below leaves the JVM running.
+    try (DynamoDbStreamsClient streamsClient = DynamoDbStreamsClient.builder()
+            .endpointOverride(settings.endpointOverride().orElse(null))
+            .region(settings.region())
+            .credentialsProvider(settings.credentialsProvider())
+            .httpClientBuilder(UrlConnectionHttpClient.builder())
+            .build();
+        StreamPoller poller = StreamPoller.builder()
+            .streamsClient(streamsClient)
+            .dynamoDbClient(client)
+            .tableName(config.journalTable())
+            .checkpointTable("esgen-feed")
+            .consumer(AccountBalances.PROJECTION)
+            .handler(feed)
+            .pollInterval(Duration.ofMillis(200))
+            .build()) {
+      poller.start();
+      bank(accounts, transferService, clock, balances, feed, poller);
+    }
+    out.println(costs.table());
+    out.println("Done.");
+  }
 
+  /** The writes, the reads and the read model, while {@code poller} keeps the read model. */
+  private void bank(BankAccountRepository accounts, TransferService transferService, Clock clock,
+      AccountBalances balances, ChangeFeed feed, StreamPoller poller) throws Exception {
     AccountId ann = AccountId.random();
     AccountId bob = AccountId.random();
     AccountId annSavings = AccountId.random();
@@ -177,10 +186,6 @@ public final class ExampleApp {
       out.printf("read model: %s owner=%s balance=%d cents closed=%s (%d events)%n",
           id.value(), balance.owner(), balance.cents(), balance.closed(), balance.events());
     }
-    poller.close();
-    streamsClient.close();
-    out.println(costs.table());
-    out.println("Done.");
   }
 
   private static void awaitProjected(ChangeFeed feed, StreamPoller poller, BankAccountRepository accounts,
