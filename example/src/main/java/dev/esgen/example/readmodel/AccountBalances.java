@@ -48,7 +48,7 @@ public final class AccountBalances {
     this.table = table;
   }
 
-  /** Creates the read model's table (on demand, keyed by account id) unless it exists. */
+  /** Creates the read model's table (on demand, keyed by account id) unless it exists, and waits until it is active. */
   public void createTableIfMissing() {
     try {
       client.createTable(b -> b.tableName(table)
@@ -57,7 +57,7 @@ public final class AccountBalances {
               .attributeName("account").attributeType(ScalarAttributeType.S).build())
           .keySchema(KeySchemaElement.builder().attributeName("account").keyType(KeyType.HASH).build()));
     } catch (ResourceInUseException exists) {
-      return;
+      // Exists, or another process is creating it right now: either way, wait below until it is active.
     }
     client.waiter().waitUntilTableExists(b -> b.tableName(table));
   }
