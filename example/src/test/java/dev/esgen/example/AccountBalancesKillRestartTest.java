@@ -136,8 +136,11 @@ class AccountBalancesKillRestartTest {
       AtomicInteger checkpointWrites = new AtomicInteger();
       try (DynamoDbClient crashing = clientCrashingAfterCheckpoints(checkpointWrites)) {
         StreamPoller killed = poller(table, consumer, feed).dynamoDbClient(crashing).build();
+        // Bounded: should the interceptor stop matching the checkpoint writes, fail instead of polling forever.
         PollResult result;
+        int polls = 0;
         do {
+          assertTrue(++polls <= 1_000, "the first poller never failed to checkpoint");
           result = killed.pollOnce();
         } while (result.failingShards().isEmpty());
       }
