@@ -10,6 +10,7 @@ import dev.esgen.example.account.BankAccountRepository;
 import dev.esgen.example.account.MoneyDeposited;
 import dev.esgen.example.transfer.Transfer;
 import dev.esgen.example.transfer.TransferEvent;
+import dev.esgen.example.transfer.TransferId;
 import dev.esgen.example.transfer.TransferRepository;
 import dev.esgen.example.transfer.TransferService;
 import dev.esgen.runtime.EventStore;
@@ -74,6 +75,41 @@ class TransferServiceTest {
     assertEquals(Transfer.Status.FAILED, failed.status());
     assertEquals(10_00, accounts.load(ann).balanceCents());
     assertEquals(0, accounts.load(bob).balanceCents());
+  }
+
+  @Test
+  void aCreditTheTargetRefusesIsRefundedAndTheTransferFails() {
+    AccountId ann = open("Ann", 100_00);
+    AccountId bob = open("Bob", 0);
+    accounts.transact(bob, account -> account.close("moved away"));
+
+    Transfer failed = service.transfer(ann, bob, 40_00);
+
+    assertEquals(Transfer.Status.FAILED, failed.status());
+    assertEquals(100_00, accounts.load(ann).balanceCents(), "the debit was refunded");
+    assertEquals(List.of("transfer-requested", "transfer-debited", "transfer-refunded"),
+        transfers.events(failed.id()).map(RecordedEvent::eventType).toList());
+    List<RecordedEvent<AccountEvent>> anns = accounts.events(ann).toList();
+    assertEquals(new MoneyDeposited(40_00, failed.id().value() + "-refund"), anns.get(anns.size() - 1).event());
+  }
+
+  @Test
+  void aTransferACrashLeftAfterTheDebitIsFinishedByResumeWithoutDebitingTwice() {
+    AccountId ann = open("Ann", 100_00);
+    AccountId bob = open("Bob", 0);
+    TransferId id = TransferId.random();
+    transfers.create(new TransferEvent.Requested(id, ann, bob, 30_00, clock.instant()));
+    // The process debited the source, then crashed before it recorded the step on the transfer.
+    accounts.transact(ann, TransferService.step(id, "debit"), account -> account.withdraw(30_00, id.value()));
+
+    Transfer done = service.resume(id);
+    Transfer again = service.resume(id);
+
+    assertEquals(Transfer.Status.COMPLETED, done.status());
+    assertEquals(done, again);
+    assertEquals(70_00, accounts.load(ann).balanceCents(), "debited once");
+    assertEquals(30_00, accounts.load(bob).balanceCents(), "credited once");
+    assertEquals(3, transfers.events(id).count());
   }
 
   @Test

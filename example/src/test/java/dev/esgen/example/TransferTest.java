@@ -45,6 +45,17 @@ class TransferTest {
   }
 
   @Test
+  void onlyADebitedTransferIsRefundedAndThenItHasFailed() {
+    TRANSFERS.given(requested, new TransferEvent.Debited())
+        .when(transfer -> transfer.refund("account closed"))
+        .thenEvents(new TransferEvent.Refunded("account closed"))
+        .thenState("failed", transfer -> transfer.status() == Transfer.Status.FAILED);
+    TRANSFERS.given(requested)
+        .when(transfer -> transfer.refund("nothing was debited"))
+        .thenThrows(IllegalStateException.class);
+  }
+
+  @Test
   void aTransferIsNotCompletedTwice() {
     TRANSFERS.given(requested, new TransferEvent.Debited(), new TransferEvent.Completed())
         .when(Transfer::complete)

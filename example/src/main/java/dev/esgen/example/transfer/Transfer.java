@@ -17,6 +17,7 @@ public record Transfer(@AggregateId TransferId id, AccountId from, AccountId to,
     REQUESTED,
     DEBITED,
     COMPLETED,
+    /** Nothing moved in the end: the debit was refused, or the credit was and the debit refunded. */
     FAILED
   }
 
@@ -38,6 +39,10 @@ public record Transfer(@AggregateId TransferId id, AccountId from, AccountId to,
     return withStatus(Status.FAILED);
   }
 
+  Transfer apply(TransferEvent.Refunded e) {
+    return withStatus(Status.FAILED);
+  }
+
   public List<TransferEvent> markDebited() {
     requireStatus(Status.REQUESTED);
     return List.of(new TransferEvent.Debited());
@@ -51,6 +56,12 @@ public record Transfer(@AggregateId TransferId id, AccountId from, AccountId to,
   public List<TransferEvent> fail(String reason) {
     requireStatus(Status.REQUESTED);
     return List.of(new TransferEvent.Failed(reason));
+  }
+
+  /** Ends a debited transfer whose credit was refused, once the source has its money back. */
+  public List<TransferEvent> refund(String reason) {
+    requireStatus(Status.DEBITED);
+    return List.of(new TransferEvent.Refunded(reason));
   }
 
   private Transfer withStatus(Status next) {

@@ -20,4 +20,8 @@ public sealed interface TransferEvent {
 
   @EventType("transfer-failed")
   record Failed(String reason) implements TransferEvent {}
+
+  /** The target refused the credit, and the source got its money back. */
+  @EventType("transfer-refunded")
+  record Refunded(String reason) implements TransferEvent {}
 }

@@ -10,8 +10,10 @@ import java.time.Clock;
  * through its constructor and never sees DynamoDB.
  *
  * <p>Each step is its own atomic append: request the transfer, debit the source, mark it debited,
- * credit the target, complete it. Debit and credit carry the transfer id as their reference, so a
- * transfer left half done by a crash can be found and finished.
+ * credit the target, complete it. Every step after the request carries a command id made of the transfer
+ * id and the step, so that running the transfer again after a crash or a time-out ({@link #resume})
+ * takes each step once: a step already stored is not repeated. A credit the target refuses (it was
+ * closed meanwhile) is undone by refunding the source, so money is never left between two accounts.
  */
 public final class TransferService {
 
@@ -29,6 +31,7 @@ public final class TransferService {
    * Transfers {@code cents} from one account to another.
    *
    * @return the finished transfer: {@code COMPLETED}, or {@code FAILED} when the source refused the debit
+   *     or the target the credit (the source then got its money back)
    */
   public Transfer transfer(AccountId from, AccountId to, long cents) {
     if (from.equals(to)) {
@@ -37,13 +40,48 @@ public final class TransferService {
     accounts.load(to); // fail fast, before any money moves, if the target does not exist
     TransferId id = TransferId.random();
     transfers.create(new TransferEvent.Requested(id, from, to, cents, clock.instant()));
-    try {
-      accounts.transact(from, account -> account.withdraw(cents, id.value()));
-    } catch (AccountRuleException refused) {
-      return transfers.transact(id, transfer -> transfer.fail(refused.getMessage())).state();
+    return resume(id);
+  }
+
+  /**
+   * Takes transfer {@code id} from where it stands to its end, each step at most once: call it for a
+   * transfer a crash or a time-out left part way (found by its status), as often as needed.
+   *
+   * @return the finished transfer
+   */
+  public Transfer resume(TransferId id) {
+    Transfer transfer = transfers.load(id);
+    String reference = id.value();
+    if (transfer.status() == Transfer.Status.REQUESTED) {
+      long cents = transfer.cents();
+      try {
+        accounts.transact(transfer.from(), step(id, "debit"), account -> account.withdraw(cents, reference));
+      } catch (AccountRuleException refused) {
+        return transfers.transact(id, step(id, "fail"), t -> t.fail(refused.getMessage())).state();
+      }
+      transfer = transfers.transact(id, step(id, "mark-debited"), Transfer::markDebited).state();
     }
-    transfers.transact(id, Transfer::markDebited);
-    accounts.transact(to, account -> account.deposit(cents, id.value()));
-    return transfers.transact(id, Transfer::complete).state();
+    if (transfer.status() != Transfer.Status.DEBITED) {
+      return transfer;
+    }
+    Transfer debited = transfer;
+    try {
+      accounts.transact(debited.to(), step(id, "credit"), account -> account.deposit(debited.cents(), reference));
+    } catch (AccountRuleException refused) {
+      // The money goes back where it came from. Should the source have been closed meanwhile too, this
+      // throws and the transfer stays DEBITED for a person to settle.
+      accounts.transact(debited.from(), step(id, "refund"),
+          account -> account.deposit(debited.cents(), reference + "-refund"));
+      return transfers.transact(id, step(id, "refunded"), t -> t.refund(refused.getMessage())).state();
+    }
+    return transfers.transact(id, step(id, "complete"), Transfer::complete).state();
+  }
+
+  /**
+   * The command id of step {@code step} ({@code debit}, {@code credit}, {@code refund}, ...) of transfer
+   * {@code id}: the same whenever the step is run again, so that it is stored once.
+   */
+  public static String step(TransferId id, String step) {
+    return "transfer-" + id.value() + "-" + step;
   }
 }
