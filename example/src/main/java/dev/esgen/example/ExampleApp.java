@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -56,7 +57,7 @@ public final class ExampleApp {
       try (DynamoDbLocal local = DynamoDbLocal.start();
           DynamoDbClient client = local.newClient()) {
         System.out.println("Started " + local);
-        run(client, System.out);
+        run(client, UnaryOperator.identity(), System.out);
       }
     } else {
       try (DynamoDbClient client =
@@ -65,25 +66,36 @@ public final class ExampleApp {
               .httpClientBuilder(UrlConnectionHttpClient.builder())
               .build()) {
         System.out.println("Using DynamoDB at " + endpoint);
-        run(client, System.out);
+        run(client, UnaryOperator.identity(), System.out);
       }
     }
   }
 
-  /** Runs the scenario on {@code client}, writing what happens to {@code out}. */
-  static void run(DynamoDbClient client, PrintStream out) throws Exception {
-    new ExampleApp(out).scenario(client);
+  /**
+   * Runs the scenario on {@code client}, writing what happens to {@code out}, in the tables
+   * {@code tableNames} names from the base names {@code journal}, {@code snapshot}, {@code streams},
+   * {@code positions}, {@code account-balances} and {@code esgen-feed} (a test gives them its own prefix).
+   */
+  static void run(DynamoDbClient client, UnaryOperator<String> tableNames, PrintStream out) throws Exception {
+    new ExampleApp(out, tableNames).scenario(client);
   }
 
   private final PrintStream out;
+  private final UnaryOperator<String> tableNames;
 
-  private ExampleApp(PrintStream out) {
+  private ExampleApp(PrintStream out, UnaryOperator<String> tableNames) {
     this.out = out;
+    this.tableNames = tableNames;
   }
 
   private void scenario(DynamoDbClient client) throws Exception {
     CostReport costs = new CostReport();
-    StoreConfig config = StoreConfig.defaults().withListener(costs);
+    StoreConfig config = StoreConfig.defaults()
+        .withJournalTable(tableNames.apply("journal"))
+        .withSnapshotTable(tableNames.apply("snapshot"))
+        .withTipTable(tableNames.apply("streams"))
+        .withPositionsTable(tableNames.apply("positions"))
+        .withListener(costs);
     // Given the definitions, the provisioner also creates the index the @Indexed owner column needs.
     new TableProvisioner(client, config).createTablesIfMissing(
         BankAccountRepository.definition(config.objectMapper()), TransferRepository.definition(config.objectMapper()));
@@ -96,10 +108,11 @@ public final class ExampleApp {
     TransferService transferService = new TransferService(accounts, transfers, clock);
 
     // The read side: a projection keeps balances in a table of their own, fed by the journal's stream.
-    AccountBalances balances = new AccountBalances(client, "account-balances");
+    AccountBalances balances = new AccountBalances(client, tableNames.apply("account-balances"));
     balances.createTableIfMissing();
     new TableProvisioner(client, config).enableChangeFeed();
-    CheckpointTable.createIfMissing(client, "esgen-feed");
+    String checkpoints = tableNames.apply("esgen-feed");
+    CheckpointTable.createIfMissing(client, checkpoints);
     ChangeFeed feed = ChangeFeed.builder(store)
         .transactionalProjection(AccountBalances.PROJECTION, accounts.definition(), balances.projection())
         .build();
@@ -115,7 +128,7 @@ public final class ExampleApp {
             .streamsClient(streamsClient)
             .dynamoDbClient(client)
             .tableName(config.journalTable())
-            .checkpointTable("esgen-feed")
+            .checkpointTable(checkpoints)
             .consumer(AccountBalances.PROJECTION)
             .handler(feed)
             .pollInterval(Duration.ofMillis(200))

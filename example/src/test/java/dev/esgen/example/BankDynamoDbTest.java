@@ -157,10 +157,12 @@ class BankDynamoDbTest {
   }
 
   @Test
-  void theExampleProgramRunsToTheEndAndShowsTheStoredEventsAndTheirCost(DynamoDbClient client) throws Exception {
+  void theExampleProgramRunsToTheEndAndShowsTheStoredEventsAndTheirCost(DynamoDbClient client, TablePrefix tables)
+      throws Exception {
     ByteArrayOutputStream output = new ByteArrayOutputStream();
 
-    ExampleApp.run(client, new PrintStream(output, true, StandardCharsets.UTF_8));
+    // In tables of this class's prefix, which the extension deletes after the class.
+    ExampleApp.run(client, tables::name, new PrintStream(output, true, StandardCharsets.UTF_8));
 
     String printed = output.toString(StandardCharsets.UTF_8);
     assertTrue(printed.endsWith("Done.\n"), printed);
