@@ -200,6 +200,10 @@ public final class StreamPoller implements AutoCloseable {
     pollLock.lock();
     try {
       coordinator.releaseLease();
+    } catch (RuntimeException e) {
+      // The lease expires by itself; the thread must end all the same, or it keeps the JVM from exiting.
+      LOG.warn("stream poller of consumer {}: its lease could not be given up ({}); another poller takes it once"
+          + " it expires", consumer, Failures.describe(e));
     } finally {
       pollLock.unlock();
     }

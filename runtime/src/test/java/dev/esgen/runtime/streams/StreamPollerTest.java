@@ -49,6 +49,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -680,6 +681,39 @@ class StreamPollerTest {
   }
 
   @Test
+  void closeEndsThePollersThreadAlsoWhenTheLeaseCannotBeGivenUp() throws InterruptedException {
+    StreamTable table = newTable();
+    table.write(2, SECRET);
+    RecordingHandler handler = new RecordingHandler();
+    AtomicBoolean unreachable = new AtomicBoolean();
+    try (DynamoDbClient failingRelease = clientFailingLeaseRelease(unreachable)) {
+      StreamPoller poller = poller(table, "release-fails", handler).dynamoDbClient(failingRelease)
+          .lease(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).build();
+      poller.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (handler.taken().size() < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      unreachable.set(true);
+
+      poller.close();
+
+      assertFalse(poller.isRunning());
+      deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+      while (pollerThreadAlive("esgen-stream-poller-release-fails") && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertFalse(pollerThreadAlive("esgen-stream-poller-release-fails"),
+          "a non-daemon poller thread left running keeps the JVM from exiting");
+    }
+    assertEquals(2, handler.taken().size());
+  }
+
+  private static boolean pollerThreadAlive(String name) {
+    return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
+  }
+
+  @Test
   void aFinishedCheckpointIsNeverWrittenBackToUnfinished() {
     CheckpointStore store = new CheckpointStore(client, checkpoints, "finished-stays", new MutableClock());
     Checkpoint checkpoint = Checkpoint.unread("shardId-x", ShardIteratorType.TRIM_HORIZON);
@@ -767,6 +801,26 @@ class StreamPollerTest {
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
         .httpClientBuilder(UrlConnectionHttpClient.builder())
         .overrideConfiguration(c -> c.addExecutionInterceptor(notFound))
+        .build();
+  }
+
+  /** A client of DynamoDB Local whose DeleteItem of a lease fails, as when DynamoDB cannot be reached, while {@code unreachable}. */
+  private static DynamoDbClient clientFailingLeaseRelease(AtomicBoolean unreachable) {
+    ExecutionInterceptor failLeaseDeletes = new ExecutionInterceptor() {
+      @Override
+      public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        if (unreachable.get() && context.request() instanceof DeleteItemRequest delete
+            && delete.key().get("skey").s().equals("lease")) {
+          throw SdkClientException.create("Unable to execute HTTP request: connect timed out (simulated)");
+        }
+      }
+    };
+    return DynamoDbClient.builder()
+        .endpointOverride(DynamoDbLocal.shared().endpoint())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(failLeaseDeletes))
         .build();
   }
 
