@@ -11,6 +11,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.runtime.internal.streams.Checkpoint;
 import dev.esgen.runtime.internal.streams.CheckpointStore;
 import dev.esgen.runtime.internal.streams.ShardReader;
@@ -169,6 +170,60 @@ class ShardLineageTest {
       StreamPollerTest.pollUntilIdle(again);
     }
     assertEquals(1, after.taken().size(), "the record is handed over again: no checkpoint moved past it");
+  }
+
+  private static StreamPoller leased(SimulatedStream stream, String consumer, String owner, MutableClock clock,
+      StreamRecordsHandler handler) {
+    return StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer)
+        .handler(handler).batchSize(2).clock(clock).lease(Duration.ofSeconds(10)).leaseOwner(owner)
+        .retryBackoff(Duration.ZERO, Duration.ZERO).build();
+  }
+
+  @Test
+  void aHolderWhosePollOverManyShardsOutlastsHalfItsLeaseRenewsItOnTheWayAndKeepsIt() {
+    SimulatedStream stream = new SimulatedStream().shard("A", null).shard("B", null).shard("C", null);
+    stream.put("A", "k1").put("B", "k2").put("C", "k3");
+    MutableClock clock = new MutableClock();
+    String consumer = consumer();
+    RecordingHandler recorded = new RecordingHandler();
+    try (StreamPoller holder = leased(stream, consumer, "a", clock, (shardId, records) -> {
+          recorded.handle(shardId, records);
+          clock.advance(Duration.ofSeconds(4));      // each shard's batch takes 4 s of a 10 s lease
+        });
+        StreamPoller other = leased(stream, consumer, "b", clock, new RecordingHandler())) {
+      PollResult poll = holder.pollOnce();
+
+      assertEquals(3, poll.records());
+      assertTrue(poll.leaseHeld());
+      assertFalse(other.pollOnce().leaseHeld(), "the holder renewed its lease while it read, 12 s into a 10 s lease");
+    }
+  }
+
+  @Test
+  void aHolderWhoseLeaseWasTakenOverWhileItHandledOneShardReadsNoOtherShard() {
+    SimulatedStream stream = new SimulatedStream().shard("A", null).shard("B", null);
+    stream.put("A", "k1").put("B", "k2");
+    MutableClock clock = new MutableClock();
+    String consumer = consumer();
+    RecordingHandler stalledRecorded = new RecordingHandler();
+    RecordingHandler nextRecorded = new RecordingHandler();
+    try (StreamPoller next = leased(stream, consumer, "b", clock, nextRecorded);
+        StreamPoller stalled = leased(stream, consumer, "a", clock, (shardId, records) -> {
+          stalledRecorded.handle(shardId, records);
+          if (shardId.equals("A")) {
+            // The holder stalls past its lease on shard A; meanwhile the next poller takes the lease and reads.
+            clock.advance(Duration.ofSeconds(11));
+            assertTrue(next.pollOnce().leaseHeld());
+          }
+        })) {
+      PollResult poll = stalled.pollOnce();
+
+      assertFalse(poll.leaseHeld(), "the lease was lost during the poll");
+      assertEquals(List.of("A"), stalledRecorded.calls().stream().map(RecordingHandler.Call::shardId).toList(),
+          "once its lease is taken over, the former holder hands nothing more over");
+      assertEquals(List.of("A", "B"), nextRecorded.calls().stream().map(RecordingHandler.Call::shardId).toList());
+    }
   }
 
   @Test

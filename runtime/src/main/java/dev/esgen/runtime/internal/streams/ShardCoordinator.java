@@ -119,6 +119,11 @@ public final class ShardCoordinator {
     List<String> finished = new ArrayList<>();
     List<String> failing = new ArrayList<>();
     for (Shard shard : lineage.readable(checkpoints)) {
+      // A poll over many shards, or a slow handler, may outlast half the lease: it is renewed on the way, and
+      // once another poller has taken it over, this one hands nothing more over.
+      if (lease != null && !holdLease()) {
+        return new PollResult(records, batches, finished, failing, false, false);
+      }
       ShardPoll poll = poll(shard);
       records += poll.records();
       batches += poll.records() > 0 ? 1 : 0;

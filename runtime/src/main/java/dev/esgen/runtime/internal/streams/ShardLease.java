@@ -17,9 +17,10 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  * checkpoints holding the owner and an expiry, taken and renewed with a conditional write that succeeds
  * only while the lease is free, expired or already the owner's.
  *
- * <p>A holder renews once less than half of the lease is left, so an idle poller writes about twice per
- * lease duration. A holder that stalls longer than the lease loses it to the next poller that asks; the
- * two may then both deliver a batch, which the at-least-once contract allows.
+ * <p>A holder renews once less than half of the lease is left (the coordinator asks before each shard's
+ * batch), so an idle poller writes about twice per lease duration. A holder that stalls longer than the
+ * lease loses it to the next poller that asks; the two may then both deliver a batch, which the
+ * at-least-once contract allows.
  *
  * <pre>{@code
  * ShardLease lease = new ShardLease(client, "esgen-feed", "balances", "host-a", Duration.ofSeconds(30), clock);
