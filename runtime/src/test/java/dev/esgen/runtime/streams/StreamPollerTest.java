@@ -50,7 +50,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -318,6 +320,48 @@ class StreamPollerTest {
     poller.close();
 
     assertTrue(poller.failure().orElseThrow() instanceof MissingTableException);
+  }
+
+  @Test
+  void aThrottledGetRecordsIsTriedAgainAfterTheShardsBackoffLikeAnyOtherThrottling() {
+    StreamTable table = newTable();
+    List<String> written = table.write(4, SECRET);
+    AtomicInteger throttles = new AtomicInteger(1);
+    RecordingHandler handler = new RecordingHandler();
+    try (DynamoDbStreamsClient throttled = streamsClientThrottlingGetRecords(throttles);
+        StreamPoller poller = poller(table, "throttled", handler).streamsClient(throttled).build()) {
+      PollResult first = poller.pollOnce();
+
+      assertEquals(1, first.failingShards().size(), "DynamoDB Streams' LimitExceededException is its throttling");
+      assertEquals(0, first.records());
+      pollUntilIdle(poller);
+    }
+    assertEquals(0, throttles.get());
+    assertEquals(written, handler.takenKeys());
+  }
+
+  /** A streams client of DynamoDB Local whose next {@code throttles} GetRecords are refused as DynamoDB Streams throttles them. */
+  private static DynamoDbStreamsClient streamsClientThrottlingGetRecords(AtomicInteger throttles) {
+    ExecutionInterceptor throttle = new ExecutionInterceptor() {
+      @Override
+      public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+        if (context.request() instanceof GetRecordsRequest && throttles.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          throw LimitExceededException.builder()
+              .statusCode(400)
+              .message("Rate exceeded for shard")
+              .awsErrorDetails(AwsErrorDetails.builder().errorCode("LimitExceededException")
+                  .errorMessage("Rate exceeded for shard").build())
+              .build();
+        }
+      }
+    };
+    return DynamoDbStreamsClient.builder()
+        .endpointOverride(DynamoDbLocal.shared().endpoint())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(throttle))
+        .build();
   }
 
   @Test

@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
@@ -370,7 +371,9 @@ public final class ShardCoordinator {
   }
 
   private void retryLater(ShardReader reader, String shardId, String doing, SdkException e) {
-    if (Failures.classify(e) == FailureKind.FATAL) {
+    // DynamoDB Streams answers a GetRecords or GetShardIterator over its rate with LimitExceededException (400),
+    // which neither the SDK nor Failures counts as throttling: the shard is tried again after its backoff.
+    if (Failures.classify(e) == FailureKind.FATAL && !(e instanceof LimitExceededException)) {
       throw e;
     }
     Duration wait = reader.failed(clock.instant(), settings.retryBackoff());
