@@ -134,7 +134,7 @@ public final class StreamPoller implements AutoCloseable {
       if (closed) {
         throw new IllegalStateException("stream poller of consumer " + consumer + " is closed");
       }
-      return coordinator.poll();
+      return coordinator.poll(() -> closed);
     } finally {
       pollLock.unlock();
     }
@@ -227,7 +227,7 @@ public final class StreamPoller implements AutoCloseable {
       if (closed) {
         return;
       }
-      PollResult result = coordinator.poll();
+      PollResult result = coordinator.poll(() -> closed);
       failedPolls = 0;
       delay = result.moreToRead() ? Duration.ZERO : pollInterval;
     } catch (EsgenException e) {

@@ -23,7 +23,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -224,6 +227,41 @@ class ShardLineageTest {
           "once its lease is taken over, the former holder hands nothing more over");
       assertEquals(List.of("A", "B"), nextRecorded.calls().stream().map(RecordingHandler.Call::shardId).toList());
     }
+  }
+
+  @Test
+  void closeWaitsForTheBatchInHandAndHandsNoOtherShardsBatchOver() throws Exception {
+    SimulatedStream stream = new SimulatedStream().shard("A", null).shard("B", null).shard("C", null);
+    stream.put("A", "k1").put("B", "k2").put("C", "k3");
+    String consumer = consumer();
+    RecordingHandler recorded = new RecordingHandler();
+    AtomicReference<StreamPoller> started = new AtomicReference<>();
+    CompletableFuture<Void> closing = new CompletableFuture<>();
+    StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer)
+        .handler((shardId, records) -> {
+          recorded.handle(shardId, records);
+          if (shardId.equals("A")) {
+            // close() is called while shard A's batch is in hand; the batch is finished before the poll ends.
+            closing.completeAsync(() -> {
+              started.get().close();
+              return null;
+            });
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (started.get().isRunning() && System.nanoTime() < deadline) {
+              Thread.onSpinWait();
+            }
+          }
+        })
+        .retryBackoff(Duration.ZERO, Duration.ZERO).build();
+    started.set(poller);
+
+    poller.start();
+    closing.get(30, TimeUnit.SECONDS);
+
+    assertEquals(List.of("A"), recorded.calls().stream().map(RecordingHandler.Call::shardId).toList());
+    Checkpoint a = new CheckpointStore(client, checkpoints, consumer, new MutableClock()).load().checkpoints().get("A");
+    assertEquals(stream.sequenceNumberOf("A", 0), a.sequenceNumber(), "the batch in hand was checkpointed");
   }
 
   @Test

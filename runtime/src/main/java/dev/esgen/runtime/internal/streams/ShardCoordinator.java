@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -110,6 +111,14 @@ public final class ShardCoordinator {
 
   /** Reads and delivers one batch of every shard that may be read now. */
   public PollResult poll() {
+    return poll(() -> false);
+  }
+
+  /**
+   * Reads and delivers one batch of every shard that may be read now, until {@code stopping} says to stop:
+   * it is asked before each shard, so a poller being closed finishes the batch in hand and no other.
+   */
+  public PollResult poll(BooleanSupplier stopping) {
     if (lease != null && !holdLease()) {
       return new PollResult(0, 0, List.of(), List.of(), false, false);
     }
@@ -120,6 +129,9 @@ public final class ShardCoordinator {
     List<String> finished = new ArrayList<>();
     List<String> failing = new ArrayList<>();
     for (Shard shard : lineage.readable(checkpoints)) {
+      if (stopping.getAsBoolean()) {
+        break;
+      }
       // A poll over many shards, or a slow handler, may outlast half the lease: it is renewed on the way, and
       // once another poller has taken it over, this one hands nothing more over.
       if (lease != null && !holdLease()) {
