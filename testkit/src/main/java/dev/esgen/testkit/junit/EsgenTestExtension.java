@@ -66,12 +66,22 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   private record Settings(Backend backend, Instant clockStart, UnaryOperator<StoreConfig> config) {}
 
   /**
-   * What one test class uses.
+   * What one test class uses. {@link #afterAll} removes and releases it; when JUnit calls no afterAll callback
+   * (the constructor of a {@code @TestInstance(PER_CLASS)} class that asked for the store failed), the class's
+   * store releases it as it closes.
    *
    * @param async the asynchronous twin of {@code store}, on the same data
    */
+  // CloseableResource, deprecated since JUnit 5.13 for AutoCloseable, is what every JUnit 5 closes.
+  @SuppressWarnings("deprecation")
   private record ClassStore(EventStore store, MutableClock clock, Backend backend, Supplier<AsyncEventStore> async,
-      AutoCloseable release) {}
+      AutoCloseable release) implements ExtensionContext.Store.CloseableResource {
+
+    @Override
+    public void close() throws Exception {
+      release.close();
+    }
+  }
 
   /** An asynchronous store beside a class's store on DynamoDB Local, and its client, made when first asked for. */
   private static final class AsyncTwin implements AutoCloseable {
@@ -166,7 +176,7 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
     // Removes from this class's store only: a @Nested class finds nothing and leaves its enclosing class's.
     ClassStore resources = context.getStore(NAMESPACE).remove(RESOURCES, ClassStore.class);
     if (resources != null) {
-      resources.release().close();
+      resources.close();
     }
   }
 

@@ -95,6 +95,18 @@ class EsgenTestExtensionTest {
   }
 
   @Test
+  void theTablesAreDeletedAlsoWhenTheConstructorOfAClassWithOneInstanceFails() {
+    run(Map.of(), FailingConstructor.class).containerEvents().assertThatEvents()
+        .haveExactly(1, finishedWithFailure(instanceOf(IllegalStateException.class)));
+
+    String journal = ((TablesOnFirstUse) STORES.get("failing-constructor")).config().journalTable();
+    try (DynamoDbClient client = DynamoDbLocal.shared().newClient()) {
+      assertTrue(client.listTables().tableNames().stream().noneMatch(name -> name.equals(journal)),
+          "the class's tables are deleted after it");
+    }
+  }
+
+  @Test
   void aNestedClassSharesItsEnclosingClassesStoreAndClock() {
     run(Map.of(), Enclosing.class).testEvents().assertStatistics(stats -> stats.started(2).succeeded(2));
 
@@ -221,6 +233,21 @@ class EsgenTestExtensionTest {
       STORES.put("one-instance-test", store);
       storesAMember(store);
     }
+  }
+
+  /** Uses the store in its constructor, creating the tables, then fails: JUnit calls no afterAll callback. */
+  @EsgenTest(backend = Backend.DYNAMODB_LOCAL)
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  static class FailingConstructor {
+
+    FailingConstructor(EventStore store) {
+      STORES.put("failing-constructor", store);
+      storesAMember(store);
+      throw new IllegalStateException("the service under test cannot start");
+    }
+
+    @Test
+    void neverRuns() {}
   }
 
   @EsgenTest
