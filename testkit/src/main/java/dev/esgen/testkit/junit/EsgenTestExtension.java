@@ -72,10 +72,11 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
    *
    * @param async the asynchronous twin of {@code store}, on the same data
    */
-  // CloseableResource, deprecated since JUnit 5.13 for AutoCloseable, is what every JUnit 5 closes.
-  @SuppressWarnings("deprecation")
+  // JUnit 5.13 and later close an AutoCloseable (and warn about a CloseableResource that is not one); earlier
+  // versions close only a CloseableResource, deprecated since 5.13.
+  @SuppressWarnings({"deprecation", "try"})
   private record ClassStore(EventStore store, MutableClock clock, Backend backend, Supplier<AsyncEventStore> async,
-      AutoCloseable release) implements ExtensionContext.Store.CloseableResource {
+      AutoCloseable release) implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     @Override
     public void close() throws Exception {
