@@ -135,9 +135,9 @@ public final class TableProvisioner {
     for (CreateTableRequest table : tables) {
       describe(table.tableName()).ifPresentOrElse(existing -> checkSchema(table, existing), () -> missing.add(table));
     }
-    if (!missing.contains(snapshot)) {
-      checkSnapshotTtl();
-    }
+    // Looked at once: checked now on an existing snapshot table, and what enabling TTL starts from later.
+    Optional<TimeToLiveDescription> existingTtl =
+        missing.contains(snapshot) ? Optional.empty() : Optional.of(checkedSnapshotTtl());
     List<String> created = new ArrayList<>();
     for (CreateTableRequest table : missing) {
       if (create(table)) {
@@ -154,7 +154,7 @@ public final class TableProvisioner {
     }
     addMissingIndexes(snapshot);
     addMissingIndexes(tip);
-    enableSnapshotTtl();
+    enableSnapshotTtl(existingTtl.orElseGet(this::snapshotTtl));
     return created;
   }
 
@@ -308,61 +308,64 @@ public final class TableProvisioner {
   }
 
   /**
-   * Adds {@code index} to the existing {@code table}. Another process provisioning the same tables (a
-   * second instance starting) may add it, or another index, between the look and the update: DynamoDB
-   * then refuses the update (an index of that name exists, or one is being created or deleted, and it
-   * changes one at a time). The index added by the other process is just as good once its keys are
-   * checked; while another index is under way, the table is waited for and the update sent again, at most
-   * {@link #TABLE_UPDATE_ATTEMPTS} times in all.
+   * Adds {@code index} to the existing {@code table} (see {@link #changeTable}). DynamoDB refuses it when an
+   * index of that name exists, or another is being created or deleted (it changes one at a time); an index
+   * of that name another process added meanwhile is just as good once its keys are checked.
    */
   private void addIndex(CreateTableRequest table, GlobalSecondaryIndex index) {
     String tableName = table.tableName();
-    for (int attempt = 1; ; attempt++) {
-      LOG.info("adding global secondary index {} to table {}", index.indexName(), tableName);
-      try {
-        client.updateTable(b -> b
-            .tableName(tableName)
-            .attributeDefinitions(keyAttributes(table, index))
-            .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
-                .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
-                .build()));
-        return;
-      } catch (DynamoDbException e) {
-        TableDescription now = client.describeTable(b -> b.tableName(tableName)).table();
-        if (now.globalSecondaryIndexes().stream().anyMatch(i -> i.indexName().equals(index.indexName()))) {
-          LOG.info("index {} of table {} was added by someone else meanwhile", index.indexName(), tableName);
+    changeTable(tableName, "adding global secondary index " + index.indexName(), () -> client.updateTable(b -> b
+        .tableName(tableName)
+        .attributeDefinitions(keyAttributes(table, index))
+        .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+            .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
+            .build())),
+        now -> {
+          if (now.globalSecondaryIndexes().stream().noneMatch(i -> i.indexName().equals(index.indexName()))) {
+            return false;
+          }
           checkSchema(table, now);
-          return;
-        }
-        if (!busy(e) || attempt == TABLE_UPDATE_ATTEMPTS) {
-          throw e;
-        }
-        await(tableName, "no other change under way", TableProvisioner::settled);
-      }
-    }
+          return true;
+        });
   }
 
   /**
-   * Enables a {@code NEW_IMAGE} stream on {@code table}; false when another process enabled one between
-   * the look and the update (DynamoDB refuses a second), or throws when that one lacks new images. While
-   * another change of the table is under way, waits for it and tries again, at most
-   * {@link #TABLE_UPDATE_ATTEMPTS} times in all.
+   * Enables a {@code NEW_IMAGE} stream on {@code table} (see {@link #changeTable}); false when another
+   * process enabled one meanwhile (DynamoDB refuses a second), or throws when that one lacks new images.
    */
   private boolean enableStream(String table) {
-    for (int attempt = 1; ; attempt++) {
-      LOG.info("enabling a DynamoDB stream of view type NEW_IMAGE on table {}", table);
-      try {
-        client.updateTable(b -> b.tableName(table)
-            .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE)));
-        return true;
-      } catch (DynamoDbException e) {
-        StreamSpecification stream = client.describeTable(b -> b.tableName(table)).table().streamSpecification();
-        if (stream != null && Boolean.TRUE.equals(stream.streamEnabled())) {
+    return changeTable(table, "enabling a DynamoDB stream of view type NEW_IMAGE", () -> client.updateTable(b -> b
+        .tableName(table)
+        .streamSpecification(s -> s.streamEnabled(true).streamViewType(StreamViewType.NEW_IMAGE))),
+        now -> {
+          StreamSpecification stream = now.streamSpecification();
+          if (stream == null || !Boolean.TRUE.equals(stream.streamEnabled())) {
+            return false;
+          }
           if (stream.streamViewType() != StreamViewType.NEW_IMAGE
               && stream.streamViewType() != StreamViewType.NEW_AND_OLD_IMAGES) {
             throw new StreamViewTypeMismatchException(table, stream.streamViewTypeAsString());
           }
-          LOG.info("table {} got a stream from someone else meanwhile", table);
+          return true;
+        });
+  }
+
+  /**
+   * Sends {@code update}, a change of the existing {@code table}; true when it was made. When DynamoDB
+   * refuses it, the table is described again: if {@code doneMeanwhile} finds the change made (by another
+   * process provisioning the same tables, between the look and the update; it may throw when that change
+   * is not esgen's), false. While another change of the table is under way, waits for the table to settle
+   * and sends it again, at most {@link #TABLE_UPDATE_ATTEMPTS} times in all; any other refusal is thrown.
+   */
+  private boolean changeTable(String table, String what, Runnable update, Predicate<TableDescription> doneMeanwhile) {
+    for (int attempt = 1; ; attempt++) {
+      LOG.info("{} on table {}", what, table);
+      try {
+        update.run();
+        return true;
+      } catch (DynamoDbException e) {
+        if (doneMeanwhile.test(client.describeTable(b -> b.tableName(table)).table())) {
+          LOG.info("table {}: done by someone else meanwhile ({})", table, what);
           return false;
         }
         if (!busy(e) || attempt == TABLE_UPDATE_ATTEMPTS) {
@@ -530,25 +533,24 @@ public final class TableProvisioner {
   }
 
   /**
-   * A table has one time-to-live attribute: on an existing snapshot table it is off, or {@code ttl}. On
-   * another attribute, the snapshots that aggregates with a snapshot TTL leave behind would never expire.
+   * The existing snapshot table's time to live, checked: a table has one time-to-live attribute, off or
+   * {@code ttl} here. On another attribute, the snapshots that aggregates with a snapshot TTL leave behind
+   * would never expire.
    */
-  private void checkSnapshotTtl() {
-    TimeToLiveDescription ttl = client.describeTimeToLive(b -> b.tableName(config.snapshotTable()))
-        .timeToLiveDescription();
-    boolean on = ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING;
-    if (on && !JournalAttributes.TTL.equals(ttl.attributeName())) {
+  private TimeToLiveDescription checkedSnapshotTtl() {
+    TimeToLiveDescription ttl = snapshotTtl();
+    if (on(ttl) && !JournalAttributes.TTL.equals(ttl.attributeName())) {
       throw new TableSchemaMismatchException(config.snapshotTable(), null,
           "time to live on attribute " + JournalAttributes.TTL + " (or none yet)",
           "time to live on attribute " + ttl.attributeName());
     }
+    return ttl;
   }
 
-  private void enableSnapshotTtl() {
-    TimeToLiveStatus status = client.describeTimeToLive(b -> b.tableName(config.snapshotTable()))
-        .timeToLiveDescription().timeToLiveStatus();
+  /** Enables TTL on the snapshot table's {@code ttl} unless {@code ttl}, its state as looked at, says it is on. */
+  private void enableSnapshotTtl(TimeToLiveDescription ttl) {
     // DynamoDB rejects enabling TTL again while it is enabled or still being enabled.
-    if (status == TimeToLiveStatus.ENABLED || status == TimeToLiveStatus.ENABLING) {
+    if (on(ttl)) {
       return;
     }
     LOG.info("enabling time to live on attribute {} of table {}", JournalAttributes.TTL, config.snapshotTable());
@@ -558,13 +560,19 @@ public final class TableProvisioner {
           .timeToLiveSpecification(t -> t.attributeName(JournalAttributes.TTL).enabled(true)));
     } catch (DynamoDbException e) {
       // Another process provisioning the same tables may have enabled it since we looked.
-      TimeToLiveDescription now = client.describeTimeToLive(b -> b.tableName(config.snapshotTable()))
-          .timeToLiveDescription();
-      if (!JournalAttributes.TTL.equals(now.attributeName())
-          || (now.timeToLiveStatus() != TimeToLiveStatus.ENABLED && now.timeToLiveStatus() != TimeToLiveStatus.ENABLING)) {
+      TimeToLiveDescription now = snapshotTtl();
+      if (!JournalAttributes.TTL.equals(now.attributeName()) || !on(now)) {
         throw e;
       }
     }
+  }
+
+  private TimeToLiveDescription snapshotTtl() {
+    return client.describeTimeToLive(b -> b.tableName(config.snapshotTable())).timeToLiveDescription();
+  }
+
+  private static boolean on(TimeToLiveDescription ttl) {
+    return ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLED || ttl.timeToLiveStatus() == TimeToLiveStatus.ENABLING;
   }
 
   private static AttributeDefinition stringKey(String name) {
