@@ -3,6 +3,7 @@ package dev.esgen.runtime.aggregate;
 import dev.esgen.runtime.codec.EventCodec;
 import dev.esgen.runtime.codec.SnapshotCodec;
 import dev.esgen.runtime.index.IndexColumns;
+import dev.esgen.runtime.internal.AggregateNames;
 import java.util.Objects;
 
 /**
@@ -47,7 +48,7 @@ public record AggregateDefinition<A, I, E>(
 
   public AggregateDefinition {
     Objects.requireNonNull(name, "name");
-    if (!name.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
+    if (!AggregateNames.isStoredName(name)) {
       throw new IllegalArgumentException(
           "aggregate name '" + name + "' must be lower-case letters and digits separated by single '-'");
     }

@@ -2,6 +2,7 @@ package dev.esgen.runtime.config;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.internal.AggregateNames;
 import dev.esgen.runtime.metrics.StoreListener;
 import java.time.Clock;
 import java.util.HashMap;
@@ -67,9 +68,6 @@ public record StoreConfig(
 
   /** DynamoDB's table names: 3 to 255 letters, digits, {@code _}, {@code -} and {@code .}. */
   private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");
-
-  /** An aggregate type's stored name, as {@link dev.esgen.runtime.aggregate.AggregateDefinition} requires it. */
-  private static final Pattern AGGREGATE_NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
 
   /** A table's ARN, which DynamoDB takes in place of its name. */
   private static final Pattern TABLE_ARN =
@@ -190,7 +188,7 @@ public record StoreConfig(
    * would keep the store's default.
    */
   private static void requireAggregateName(String name) {
-    if (!AGGREGATE_NAME.matcher(name).matches()) {
+    if (!AggregateNames.isStoredName(name)) {
       throw new IllegalArgumentException("readConsistencyByType names '" + name + "', which is no aggregate type's"
           + " stored name: give @Aggregate(name), such as bank-account (lower-case letters and digits separated"
           + " by single '-'), not the class name");
