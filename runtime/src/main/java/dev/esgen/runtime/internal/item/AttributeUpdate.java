@@ -96,10 +96,7 @@ public final class AttributeUpdate {
         size += attribute.getValue();
       }
     }
-    for (long attribute : sizes.values()) {
-      size += attribute;
-    }
-    return size;
+    return size + ItemSize.total(sizes);
   }
 
   /**
@@ -107,11 +104,7 @@ public final class AttributeUpdate {
    * for an update (with its key), which leaves the attributes it does not name out.
    */
   public long setSize() {
-    long size = 0;
-    for (long attribute : setSizes().values()) {
-      size += attribute;
-    }
-    return size;
+    return ItemSize.total(setSizes());
   }
 
   private Map<String, Long> setSizes() {

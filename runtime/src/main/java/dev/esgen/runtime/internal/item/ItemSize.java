@@ -46,6 +46,15 @@ public final class ItemSize {
     return sizes;
   }
 
+  /** The size of the item whose attributes' sizes {@code sizes} holds (from {@link #ofEach}). */
+  public static long total(Map<String, Long> sizes) {
+    long size = 0;
+    for (long attribute : sizes.values()) {
+      size += attribute;
+    }
+    return size;
+  }
+
   /**
    * The size of a list attribute named {@code name} holding {@code elements}, its name included: what
    * {@link #of} counts for it, without building the attribute (which would copy the list).

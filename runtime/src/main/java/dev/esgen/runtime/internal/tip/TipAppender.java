@@ -250,7 +250,9 @@ final class TipAppender {
       tip.put(UNFOLD, AttributeValue.fromM(unfold));
     }
     // Measured once with the snapshot, and again only when something must go: the tip's events are in it too.
-    long tipSize = ItemSize.of(tip);
+    // The last measure is the stored tip's, which its position keeps for a reindex to measure against.
+    Map<String, Long> tipSizes = ItemSize.ofEach(tip);
+    long tipSize = ItemSize.total(tipSizes);
     Optional<SkippedSnapshot> skipped = Optional.empty();
     if (tipSize > ItemTooLargeException.LIMIT_BYTES && !calve && !position.events().isEmpty()) {
       // Past DynamoDB's item limit with the events it held already, though under the policy's thresholds
@@ -260,7 +262,8 @@ final class TipAppender {
       keptCases = newCases;
       tip.put(EVENTS, AttributeValue.fromL(keptEvents));
       tip.put(CASES, AttributeValue.fromL(keptCases));
-      tipSize = ItemSize.of(tip);
+      tipSizes = ItemSize.ofEach(tip);
+      tipSize = ItemSize.total(tipSizes);
     }
     if (snapshot && tipSize > ItemTooLargeException.LIMIT_BYTES) {
       // A snapshot that does not fit must not block the stream: the append is stored without it and the
@@ -269,7 +272,8 @@ final class TipAppender {
       tip.remove(UNFOLD);
       snapshot = false;
       skipped = Optional.of(new SkippedSnapshot(definition.name(), aid, next, tipSize, ItemTooLargeException.LIMIT_BYTES));
-      tipSize = ItemSize.of(tip);
+      tipSizes = ItemSize.ofEach(tip);
+      tipSize = ItemSize.total(tipSizes);
     }
     if (tipSize > ItemTooLargeException.LIMIT_BYTES) {
       String what = "tip with events " + (next - keptEvents.size() + 1) + " to " + next;
@@ -279,7 +283,7 @@ final class TipAppender {
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
     boolean transactional = calve || reserves || request.commandId().isPresent();
     LoadedStream<A> stored = new LoadedStream<>(request.newState(), version, next,
-        new TipPosition(keptEvents, keptCases, ItemSize.ofEach(tip)));
+        new TipPosition(keptEvents, keptCases, tipSizes));
     if (creating && !transactional) {
       return new Prepared<>(create(tip), null, null, e -> new AggregateAlreadyExistsException(definition.name(), aid,
           versionIn(e.hasItem() ? e.item() : Map.of())), stored, skipped);
