@@ -95,12 +95,8 @@ final class TipLoader {
     long next = number(definition, aid, tip, NEXT, "tip");
     List<AttributeValue> tipEvents = list(definition, aid, tip, EVENTS, "tip");
     List<AttributeValue> tipCases = list(definition, aid, tip, CASES, "tip");
-    long base = next - tipEvents.size();
-    // The checks a load makes of the tip (TipFold), so the history calls such a tip corrupt as loads do.
-    if (tipEvents.size() != tipCases.size() || base < 0 || next < 1) {
-      throw new CorruptStreamException(definition.name(), aid, "the tip holds " + tipEvents.size() + " events and "
-          + tipCases.size() + " types but says the stream has " + next + " events");
-    }
+    // The check a load makes of the tip (TipFold), so the history calls such a tip corrupt as loads do.
+    long base = checkedBase(definition.name(), aid, tipEvents, tipCases, next);
     long to = Math.min(toSeqNr, next);
     List<RecordedEvent<E>> events = new ArrayList<>();
     if (fromSeqNr <= to && fromSeqNr <= base) {
@@ -259,6 +255,22 @@ final class TipLoader {
    * batch a concurrent writer calves after the tip was read starts at {@code base} or later and is left
    * out, so the result matches the tip that was read.
    */
+  /**
+   * The seq_nr before the first event a tip holds, which says the stream has {@code next} events.
+   *
+   * @throws CorruptStreamException when the tip's events and types differ in number, or it holds more
+   *     events than the stream has
+   */
+  private static long checkedBase(String aggregateName, String aid, List<AttributeValue> events,
+      List<AttributeValue> cases, long next) {
+    long base = next - events.size();
+    if (events.size() != cases.size() || base < 0 || next < 1) {
+      throw new CorruptStreamException(aggregateName, aid, "the tip holds " + events.size() + " events and "
+          + cases.size() + " types but says the stream has " + next + " events");
+    }
+    return base;
+  }
+
   static final class TipFold<A, E> {
 
     private final AggregateDefinition<A, ?, E> definition;
@@ -291,11 +303,7 @@ final class TipLoader {
       this.events = list(definition, aid, tip, EVENTS, "tip");
       this.cases = list(definition, aid, tip, CASES, "tip");
       this.tipAttributeBytes = ItemSize.ofEach(tip);
-      this.base = next - events.size();
-      if (events.size() != cases.size() || base < 0 || next < 1) {
-        throw new CorruptStreamException(definition.name(), aid, "the tip holds " + events.size() + " events and "
-            + cases.size() + " types but says the stream has " + next + " events");
-      }
+      this.base = checkedBase(definition.name(), aid, events, cases, next);
       long snapshotAt = 0;
       long stale = 0;
       AttributeValue unfold = tip.get(UNFOLD);
