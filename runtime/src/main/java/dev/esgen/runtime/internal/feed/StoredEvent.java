@@ -2,12 +2,10 @@ package dev.esgen.runtime.internal.feed;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.error.EventDecodingException;
-import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.storage.StoredEventDecoder;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -50,14 +48,7 @@ public record StoredEvent(
     int storedVersion = StoredEventDecoder.version(version, definition, aggregateId, seqNr, eventType);
     List<E> events = StoredEventDecoder.decode(
         definition, aggregateId, seqNr, eventType, storedVersion, body.b().asByteArrayUnsafe());
-    Instant at;
-    EventMetadata stored;
-    try {
-      at = recordedAt == null ? Instant.EPOCH : Instant.parse(recordedAt);
-      stored = metadataNames.fromAttribute(metadata);
-    } catch (RuntimeException e) {
-      throw new EventDecodingException(definition.name(), aggregateId, seqNr, eventType, storedVersion, e);
-    }
-    return StoredEventDecoder.recorded(definition, aggregateId, seqNr, at, stored, events);
+    return StoredEventDecoder.recorded(definition, aggregateId, seqNr, eventType, version, recordedAt, metadata,
+        metadataNames, events);
   }
 }

@@ -11,12 +11,10 @@ import static dev.esgen.runtime.internal.journal.JournalAttributes.SEQ_NR;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.EventDecodingException;
-import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.storage.StoredEventDecoder;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -51,18 +49,9 @@ public final class JournalEvents {
     String aid = aidValue.s();
     long seqNr = Long.parseLong(seqNrValue.n());
     List<E> events = events(definition, aid, seqNr, item);
-    Instant recordedAt;
-    EventMetadata metadata;
-    try {
-      recordedAt = recordedAt(item);
-      metadata = MetadataAttributes.JOURNAL.fromAttribute(item.get(METADATA));
-    } catch (RuntimeException e) {
-      // A JDK parse error quotes the stored text: reported as the change feed reports it, redacted.
-      String type = item.get(EVENT_TYPE).s();
-      throw new EventDecodingException(definition.name(), aid, seqNr, type,
-          StoredEventDecoder.version(item.get(EVENT_VERSION), definition, aid, seqNr, type), e);
-    }
-    return StoredEventDecoder.recorded(definition, aid, seqNr, recordedAt, metadata, events);
+    AttributeValue at = item.get(OCCURRED_AT);
+    return StoredEventDecoder.recorded(definition, aid, seqNr, item.get(EVENT_TYPE).s(), item.get(EVENT_VERSION),
+        at == null ? null : at.s(), item.get(METADATA), MetadataAttributes.JOURNAL, events);
   }
 
   /** The events the journal item {@code seqNr} of stream {@code aid} stands for now, in order. */
@@ -77,10 +66,5 @@ public final class JournalEvents {
     }
     int version = StoredEventDecoder.version(item.get(EVENT_VERSION), definition, aid, seqNr, type.s());
     return StoredEventDecoder.decode(definition, aid, seqNr, type.s(), version, payload.b().asByteArrayUnsafe());
-  }
-
-  private static Instant recordedAt(Map<String, AttributeValue> item) {
-    AttributeValue at = item.get(OCCURRED_AT);
-    return at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s());
   }
 }

@@ -4,6 +4,7 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.internal.item.MetadataAttributes;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,15 +45,32 @@ public final class StoredEventDecoder {
   }
 
   /**
-   * {@code events}, what the stored event {@code seqNr} of stream {@code aggregateId} stands for now, as the
-   * history reports them: each with the stored seq_nr, time and metadata, under its current type name.
+   * {@code events}, what the stored event {@code seqNr} of stream {@code aggregateId} (type {@code typeName},
+   * version attribute {@code storedVersion}) stands for now, as the history and the change feed report
+   * them: each with the stored seq_nr, time and metadata, under its current type name.
+   *
+   * @param recordedAt the stored ISO-8601 time, null when the item has none (the epoch then)
+   * @param metadata the stored metadata map, null when the append carried none
+   * @param names the metadata attribute names of the layout that stored it
+   * @throws EventDecodingException when the time or the metadata cannot be read; a JDK parse error quotes
+   *     the stored text, which the exception keeps out of its message and its cause's
    */
   public static <E> List<RecordedEvent<E>> recorded(AggregateDefinition<?, ?, E> definition, String aggregateId,
-      long seqNr, Instant recordedAt, EventMetadata metadata, List<E> events) {
+      long seqNr, String typeName, AttributeValue storedVersion, String recordedAt, AttributeValue metadata,
+      MetadataAttributes names, List<E> events) {
+    Instant at;
+    EventMetadata stored;
+    try {
+      at = recordedAt == null ? Instant.EPOCH : Instant.parse(recordedAt);
+      stored = names.fromAttribute(metadata);
+    } catch (RuntimeException e) {
+      throw new EventDecodingException(definition.name(), aggregateId, seqNr, typeName,
+          version(storedVersion, definition, aggregateId, seqNr, typeName), e);
+    }
     List<RecordedEvent<E>> recorded = new ArrayList<>(events.size());
     for (E event : events) {
       recorded.add(new RecordedEvent<>(definition.name(), aggregateId, seqNr, definition.eventCodec().typeName(event),
-          recordedAt, metadata, event));
+          at, stored, event));
     }
     return recorded;
   }

@@ -7,12 +7,10 @@ import static dev.esgen.runtime.internal.tip.TipAttributes.TIMESTAMP;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.error.EventDecodingException;
-import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
 import dev.esgen.runtime.internal.storage.StoredEventDecoder;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,18 +53,8 @@ public final class TipEvents {
       Map<String, AttributeValue> map = events.get(k).hasM() ? events.get(k).m() : Map.of();
       List<E> decoded = events(definition, aid, seqNr, cases.get(k), events.get(k));
       AttributeValue at = map.get(TIMESTAMP);
-      Instant recordedAt;
-      EventMetadata metadata;
-      try {
-        recordedAt = at == null || at.s() == null ? Instant.EPOCH : Instant.parse(at.s());
-        metadata = MetadataAttributes.TIP.fromAttribute(map.get(METADATA));
-      } catch (RuntimeException e) {
-        // A JDK parse error quotes the stored text: reported as the change feed reports it, redacted.
-        String type = cases.get(k).s();
-        throw new EventDecodingException(definition.name(), aid, seqNr, type,
-            StoredEventDecoder.version(map.get(EVENT_VERSION), definition, aid, seqNr, type), e);
-      }
-      recorded.addAll(StoredEventDecoder.recorded(definition, aid, seqNr, recordedAt, metadata, decoded));
+      recorded.addAll(StoredEventDecoder.recorded(definition, aid, seqNr, cases.get(k).s(), map.get(EVENT_VERSION),
+          at == null ? null : at.s(), map.get(METADATA), MetadataAttributes.TIP, decoded));
     }
     return recorded;
   }
