@@ -136,6 +136,7 @@ public final class StreamPoller implements AutoCloseable {
       }
       return coordinator.poll(() -> closed);
     } finally {
+      releaseLeaseIfClosedDuringPoll();
       pollLock.unlock();
     }
   }
@@ -182,6 +183,10 @@ public final class StreamPoller implements AutoCloseable {
   /**
    * Stops polling: waits for the batch in hand to be handled and checkpointed, gives the lease up and
    * ends the poller's own thread (an executor given to the builder is left running). Idempotent.
+   *
+   * <p>Called from the handler, during a poll, it returns at once: the poll hands no other shard's batch
+   * over, and the lease is given up and the poller's own thread ended when the batch in hand is
+   * checkpointed and the poll returns.
    */
   @Override
   public void close() {
@@ -197,13 +202,18 @@ public final class StreamPoller implements AutoCloseable {
       }
       ownExecutor = givenExecutor == null ? executor : null;
     }
+    if (pollLock.isHeldByCurrentThread()) {
+      // The handler closes the poller mid-poll: waiting here for the poll to end would wait for itself.
+      // The poll gives the lease up as it ends; the own thread ends once its task returns.
+      if (ownExecutor != null) {
+        ownExecutor.shutdown();
+      }
+      LOG.info("stream poller of consumer {} closing after the batch in hand", consumer);
+      return;
+    }
     pollLock.lock();
     try {
-      coordinator.releaseLease();
-    } catch (RuntimeException e) {
-      // The lease expires by itself; the thread must end all the same, or it keeps the JVM from exiting.
-      LOG.warn("stream poller of consumer {}: its lease could not be given up ({}); another poller takes it once"
-          + " it expires", consumer, Failures.describe(e));
+      releaseLease();
     } finally {
       pollLock.unlock();
     }
@@ -249,9 +259,31 @@ public final class StreamPoller implements AutoCloseable {
       LOG.error("stream poller of consumer {} stopped: the poll ended with {}", consumer, e.getClass().getName());
       return;
     } finally {
+      releaseLeaseIfClosedDuringPoll();
       pollLock.unlock();
     }
     schedule(delay);
+  }
+
+  /**
+   * After a poll during which the handler called {@link #close()}: gives the lease up, which that call
+   * left to the end of the poll. Called with the poll lock held.
+   */
+  private void releaseLeaseIfClosedDuringPoll() {
+    if (closed && pollLock.getHoldCount() == 1) {
+      releaseLease();
+    }
+  }
+
+  /** Gives the lease up, if one is held; with the poll lock held. */
+  private void releaseLease() {
+    try {
+      coordinator.releaseLease();
+    } catch (RuntimeException e) {
+      // The lease expires by itself; the thread must end all the same, or it keeps the JVM from exiting.
+      LOG.warn("stream poller of consumer {}: its lease could not be given up ({}); another poller takes it once"
+          + " it expires", consumer, Failures.describe(e));
+    }
   }
 
   private synchronized void schedule(Duration delay) {

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -262,6 +263,89 @@ class ShardLineageTest {
     assertEquals(List.of("A"), recorded.calls().stream().map(RecordingHandler.Call::shardId).toList());
     Checkpoint a = new CheckpointStore(client, checkpoints, consumer, new MutableClock()).load().checkpoints().get("A");
     assertEquals(stream.sequenceNumberOf("A", 0), a.sequenceNumber(), "the batch in hand was checkpointed");
+  }
+
+  @Test
+  void closeFromTheHandlerStopsAfterTheBatchInHandAndGivesTheLeaseUpOnlyThen() throws Exception {
+    SimulatedStream stream = new SimulatedStream().shard("A", null).shard("B", null);
+    stream.put("A", "k1").put("B", "k2");
+    String consumer = consumer();
+    RecordingHandler recorded = new RecordingHandler();
+    AtomicReference<StreamPoller> started = new AtomicReference<>();
+    CompletableFuture<Boolean> leaseHeldAfterClose = new CompletableFuture<>();
+    StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer)
+        .lease(Duration.ofSeconds(30))
+        .handler((shardId, records) -> {
+          recorded.handle(shardId, records);
+          started.get().close();
+          leaseHeldAfterClose.complete(leaseStored(consumer));
+        })
+        .retryBackoff(Duration.ZERO, Duration.ZERO).build();
+    started.set(poller);
+    Logger logger = (Logger) LoggerFactory.getLogger(StreamPoller.class);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.addAppender(logged);
+    try {
+      poller.start();
+      assertTrue(leaseHeldAfterClose.get(30, TimeUnit.SECONDS),
+          "the lease was given up while the handler still had the batch in hand");
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while ((pollerThreadAlive(consumer) || leaseStored(consumer)) && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+    } finally {
+      logger.detachAppender(logged);
+    }
+
+    assertFalse(pollerThreadAlive(consumer), "the poller's own thread did not end");
+    assertFalse(leaseStored(consumer), "the lease was not given up after the poll");
+    assertEquals(1, recorded.calls().size(), "a batch was handed over after close()");
+    String shard = recorded.calls().get(0).shardId();
+    Checkpoint checkpoint =
+        new CheckpointStore(client, checkpoints, consumer, new MutableClock()).load().checkpoints().get(shard);
+    assertEquals(stream.sequenceNumberOf(shard, 0), checkpoint.sequenceNumber(), "the batch in hand was checkpointed");
+    assertTrue(logged.list.stream().noneMatch(e -> e.getLevel() == Level.WARN),
+        "close() from the handler waited for its own thread: " + logged.list);
+  }
+
+  @Test
+  void closeFromTheHandlerOfPollOnceGivesTheLeaseUpWhenThePollReturns() {
+    SimulatedStream stream = new SimulatedStream().shard("A", null).shard("B", null);
+    stream.put("A", "k1").put("B", "k2");
+    String consumer = consumer();
+    RecordingHandler recorded = new RecordingHandler();
+    AtomicReference<StreamPoller> polled = new AtomicReference<>();
+    List<Boolean> leaseHeldAfterClose = new ArrayList<>();
+    StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer)
+        .lease(Duration.ofSeconds(30))
+        .handler((shardId, records) -> {
+          recorded.handle(shardId, records);
+          polled.get().close();
+          leaseHeldAfterClose.add(leaseStored(consumer));
+        })
+        .retryBackoff(Duration.ZERO, Duration.ZERO).build();
+    polled.set(poller);
+
+    poller.pollOnce();
+
+    assertEquals(List.of(true), leaseHeldAfterClose, "the lease was given up while the batch was in hand");
+    assertFalse(leaseStored(consumer), "the lease was not given up when the poll returned");
+    assertEquals(1, recorded.calls().size(), "a batch was handed over after close()");
+    assertThrows(IllegalStateException.class, poller::pollOnce);
+  }
+
+  private static boolean leaseStored(String consumer) {
+    return client.getItem(b -> b.tableName(checkpoints).consistentRead(true).key(Map.of(
+        CheckpointStore.PKEY, AttributeValue.fromS(CheckpointStore.partitionKey(consumer)),
+        CheckpointStore.SKEY, AttributeValue.fromS(CheckpointStore.LEASE_KEY)))).hasItem();
+  }
+
+  private static boolean pollerThreadAlive(String consumer) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(t -> t.getName().equals("esgen-stream-poller-" + consumer) && t.isAlive());
   }
 
   @Test
