@@ -11,10 +11,13 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.esgen.runtime.faults.Fault;
+import dev.esgen.runtime.faults.FaultInjector;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.runtime.internal.streams.Checkpoint;
 import dev.esgen.runtime.internal.streams.CheckpointStore;
 import dev.esgen.runtime.internal.streams.ShardReader;
+import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.test.DynamoDbLocalExtension;
 import dev.esgen.test.TablePrefix;
 import java.time.Duration;
@@ -34,6 +37,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetShardIteratorRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
@@ -335,6 +339,45 @@ class ShardLineageTest {
     assertFalse(leaseStored(consumer), "the lease was not given up when the poll returned");
     assertEquals(1, recorded.calls().size(), "a batch was handed over after close()");
     assertThrows(IllegalStateException.class, poller::pollOnce);
+  }
+
+  @Test
+  void aFinishingCheckpointWhoseResponseWasLostIsNotTakenForAnotherPollersWork() {
+    SimulatedStream stream = new SimulatedStream().shard("A", null);
+    stream.put("A", "k1").close("A");
+    String consumer = consumer();
+    // DynamoDB stores the checkpoint that finishes shard A, its answer is lost, and the SDK sends it again.
+    FaultInjector faults = FaultInjector.builder(1)
+        .targets(request -> request instanceof PutItemRequest put && put.item().containsKey("finished")
+            && put.item().get("finished").bool())
+        .build();
+    faults.enqueue(PutItemRequest.class, Fault.LOST_RESPONSE);
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.esgen");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.setLevel(Level.INFO);
+    logger.addAppender(logged);
+    Checkpoint a;
+    // TestDynamo's DynamoDB Local, which may not be this class's.
+    try (DynamoDbClient lossy = TestDynamo.clientWith(faults)) {
+      CheckpointTable.createIfMissing(lossy, checkpoints);
+      try (StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(lossy)
+          .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer)
+          .handler(new RecordingHandler()).retryBackoff(Duration.ZERO, Duration.ZERO).build()) {
+        StreamPollerTest.pollUntilIdle(poller);
+      } finally {
+        logger.detachAppender(logged);
+        logger.setLevel(null);
+      }
+      a = new CheckpointStore(lossy, checkpoints, consumer, new MutableClock()).load().checkpoints().get("A");
+    }
+
+    assertEquals(1L, faults.injected().get(Fault.LOST_RESPONSE));
+    assertTrue(a.finished());
+    assertEquals(stream.sequenceNumberOf("A", 0), a.sequenceNumber());
+    List<String> messages = logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+    assertTrue(messages.stream().noneMatch(m -> m.contains("another poller")), messages::toString);
+    assertTrue(messages.stream().anyMatch(m -> m.contains("shard A is finished")), messages::toString);
   }
 
   private static boolean leaseStored(String consumer) {

@@ -13,6 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 
 /**
@@ -109,7 +110,9 @@ public final class CheckpointStore {
    * Stores {@code checkpoint} unless the stored one is finished already: a finished shard stays finished,
    * whoever writes after.
    *
-   * @return false when the stored checkpoint was finished, and nothing was written
+   * @return false when the stored checkpoint was finished, and nothing was written; true also when the
+   *     stored one is {@code checkpoint} itself, finished by an earlier attempt of this save whose answer
+   *     was lost before the SDK sent it again
    */
   public boolean save(Checkpoint checkpoint, String streamArn) {
     Map<String, AttributeValue> item = new HashMap<>(key(SHARD_PREFIX + checkpoint.shardId()));
@@ -126,10 +129,13 @@ public final class CheckpointStore {
           .item(item)
           .conditionExpression("attribute_not_exists(#finished) OR #finished = :false")
           .expressionAttributeNames(Map.of("#finished", FINISHED))
-          .expressionAttributeValues(Map.of(":false", AttributeValue.fromBool(false)))));
+          .expressionAttributeValues(Map.of(":false", AttributeValue.fromBool(false)))
+          .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)));
       return true;
     } catch (ConditionalCheckFailedException finishedAlready) {
-      return false;
+      return checkpoint.finished() && finishedAlready.hasItem()
+          && Objects.equals(item.get(SEQUENCE_NUMBER), finishedAlready.item().get(SEQUENCE_NUMBER))
+          && Objects.equals(item.get(STREAM_ARN), finishedAlready.item().get(STREAM_ARN));
     }
   }
 
