@@ -34,7 +34,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@value Backend#PROPERTY} say {@code dynamodb-local}; the test code is the same for both. Each test class
  * gets a store and a clock of its own, created before its first test and dropped (or, on DynamoDB Local,
  * its tables deleted) after its last; its tests share them, as they would share tables, so give each test
- * its own aggregate ids and unique values. A {@code @Nested} class shares its enclosing class's. Classes
+ * its own aggregate ids and unique values. A {@code @Nested} class shares its enclosing class's, unless it
+ * carries {@code @EsgenTest} itself: then it gets a store and clock of its own, with its own settings. Classes
  * may run in parallel; so may the tests of a class, as the store is thread-safe (the clock is shared by
  * them: a test that moves it should not run beside one that reads it).
  *

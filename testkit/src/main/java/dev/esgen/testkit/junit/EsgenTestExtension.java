@@ -150,11 +150,30 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    if (context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class) == null) {
+    if (needsOwnStore(context, context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class))) {
       open(context);
     }
     // Otherwise a @Nested class, whose enclosing class's store serves it, or a class whose instance,
     // created before its @BeforeAll callbacks (@TestInstance(PER_CLASS)), asked for the store already.
+  }
+
+  /**
+   * Whether the class {@code context} runs needs a store of its own, {@code found} being what its context
+   * finds: nothing yet, or only its enclosing class's when it is a {@code @Nested} class that carries
+   * {@code @EsgenTest} itself (with settings of its own, say another backend).
+   */
+  private boolean needsOwnStore(ExtensionContext context, ClassStore found) {
+    if (found == null) {
+      return true;
+    }
+    Class<?> testClass = context.getTestClass().orElse(null);
+    if (settings != null || testClass == null || testClass.getEnclosingClass() == null
+        || !AnnotationSupport.isAnnotated(testClass, EsgenTest.class)) {
+      return false;
+    }
+    return context.getParent()
+        .map(enclosing -> enclosing.getStore(NAMESPACE).get(RESOURCES, ClassStore.class) == found)
+        .orElse(false);
   }
 
   /** Makes the store and clock of the class {@code context} runs, and keeps them in its store. */
@@ -191,7 +210,7 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     ClassStore resources = context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class);
-    if (resources == null && context.getTestMethod().isEmpty() && context.getTestClass().isPresent()) {
+    if (context.getTestMethod().isEmpty() && context.getTestClass().isPresent() && needsOwnStore(context, resources)) {
       // The constructor of a @TestInstance(PER_CLASS) class, which JUnit calls before the @BeforeAll callbacks.
       resources = open(context);
     }

@@ -115,6 +115,22 @@ class EsgenTestExtensionTest {
   }
 
   @Test
+  void aNestedClassWithEsgenTestOfItsOwnGetsItsOwnStoreWhichItsNestedClassesShare() {
+    run(Map.of(), EnclosingWithOwnNested.class).testEvents().assertStatistics(stats -> stats.started(3).succeeded(3));
+
+    assertInstanceOf(InMemoryEventStore.class, STORES.get("own-outer"));
+    TablesOnFirstUse inner = assertInstanceOf(TablesOnFirstUse.class, STORES.get("own-inner"));
+    assertEquals(Instant.parse("2031-01-01T00:00:00Z"), STARTS.get("own-inner"));
+    assertEquals(Instant.parse("2026-01-01T00:00:00Z"), STARTS.get("own-outer"));
+    assertSame(STORES.get("own-inner"), STORES.get("own-deeper"));
+    String journal = inner.config().journalTable();
+    try (DynamoDbClient client = DynamoDbLocal.shared().newClient()) {
+      assertTrue(client.listTables().tableNames().stream().noneMatch(name -> name.equals(journal)),
+          "the nested class's tables are deleted after it");
+    }
+  }
+
+  @Test
   void classesInParallelGetStoresOfTheirOwnAndTestsOfAClassShareOneConcurrently() {
     EngineExecutionResults results = run(Map.of(
         "junit.jupiter.execution.parallel.enabled", "true",
@@ -265,6 +281,35 @@ class EsgenTestExtensionTest {
       void inner(EventStore store, MutableClock clock) {
         STORES.put("inner", store);
         CLOCKS.put("inner", clock);
+      }
+    }
+  }
+
+  @EsgenTest
+  static class EnclosingWithOwnNested {
+
+    @Test
+    void outer(EventStore store, MutableClock clock) {
+      STORES.put("own-outer", store);
+      STARTS.put("own-outer", clock.instant());
+    }
+
+    @Nested
+    @EsgenTest(backend = Backend.DYNAMODB_LOCAL, clockStart = "2031-01-01T00:00:00Z")
+    class OwnInner {
+      @Test
+      void inner(EventStore store, MutableClock clock) {
+        STORES.put("own-inner", store);
+        STARTS.put("own-inner", clock.instant());
+        storesAMember(store);
+      }
+
+      @Nested
+      class Deeper {
+        @Test
+        void deeper(EventStore store) {
+          STORES.put("own-deeper", store);
+        }
       }
     }
   }
