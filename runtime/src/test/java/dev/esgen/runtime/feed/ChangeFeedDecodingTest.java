@@ -198,4 +198,36 @@ class ChangeFeedDecodingTest {
     assertEquals(1, fixture.position("log", id.value()));
   }
 
+
+  @Test
+  void aGapReadHandsOverTheEventsBeforeOneTheCodecCannotReadAndStopsAtThatOne() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    for (int i = 0; i < 4; i++) {
+      counters.transact(id, c -> List.of(new Noted(SECRET)));
+    }
+    List<Record> records = fixture.records(FeedFixture.Layout.JOURNAL);
+    assertEquals(5, records.size());
+    // Stored event 4 gets a type no codec knows; the batch lacks events 2 to 4, which the feed reads.
+    TestDynamo.client().updateItem(b -> b.tableName(fixture.config.journalTable())
+        .key(records.get(3).dynamodb().keys())
+        .updateExpression("SET #type = :type")
+        .expressionAttributeNames(Map.of("#type", JournalAttributes.EVENT_TYPE))
+        .expressionAttributeValues(Map.of(":type", AttributeValue.fromS("renamed"))));
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .projection("log", counters.definition(), taken::add)
+        .retryPolicy(RetryPolicy.noRetries())
+        .build();
+
+    ProjectionFailedException e = assertThrows(ProjectionFailedException.class,
+        () -> feed.handle("shard-1", List.of(records.get(0), records.get(4))));
+
+    assertTrue(e.getMessage().startsWith("projection 'log' failed on event 4 (type 'renamed') of counter "),
+        e.getMessage());
+    assertFalse(e.getMessage().contains(SECRET));
+    assertEquals(List.of(1L, 2L, 3L), taken.stream().map(RecordedEvent::seqNr).toList());
+    assertEquals(3, fixture.position("log", id.value()));
+  }
 }

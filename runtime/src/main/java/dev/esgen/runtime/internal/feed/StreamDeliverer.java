@@ -2,6 +2,7 @@ package dev.esgen.runtime.internal.feed;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.error.CorruptStreamException;
+import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.feed.GapRead;
 import dev.esgen.runtime.feed.TransactionalProjection;
 import dev.esgen.runtime.history.RecordedEvent;
@@ -132,12 +133,18 @@ public final class StreamDeliverer {
         long first = taken + 1;
         long last = Math.min(to, taken + GAP_PAGE);
         nextType = null;
-        EventPage<E> page = store.layoutFor(definition).readEvents(definition, id, first, last)
-            .orElseThrow(() -> new CorruptStreamException(definition.name(), aggregateId,
-                "the change feed saw event " + (to + 1) + ", but the store holds no such stream"));
-        if (page.lastSeqNr() < last) {
-          throw new CorruptStreamException(definition.name(), aggregateId, "the change feed saw event " + (to + 1)
-              + ", but the stored stream ends at event " + page.lastSeqNr());
+        EventPage<E> page;
+        try {
+          page = readPage(id, first, last, to);
+        } catch (EventDecodingException unreadable) {
+          if (unreadable.seqNr() <= first || unreadable.seqNr() > last) {
+            nextType = unreadable.eventType();
+            throw unreadable;
+          }
+          // The events before the one that does not read are handed over, so that the stream stops at that
+          // one, as it does when the batch carries it.
+          last = unreadable.seqNr() - 1;
+          page = readPage(id, first, last, to);
         }
         // The page holds what its stored events stand for now: several for one an upcaster splits (with
         // the same seq_nr), none for one it drops.
@@ -154,6 +161,18 @@ public final class StreamDeliverer {
           take(seqNr, events);
         }
       }
+    }
+
+    /** Stored events {@code first .. last} of the gap up to {@code to}, which must all be there. */
+    private EventPage<E> readPage(I id, long first, long last, long to) {
+      EventPage<E> page = store.layoutFor(definition).readEvents(definition, id, first, last)
+          .orElseThrow(() -> new CorruptStreamException(definition.name(), aggregateId,
+              "the change feed saw event " + (to + 1) + ", but the store holds no such stream"));
+      if (page.lastSeqNr() < last) {
+        throw new CorruptStreamException(definition.name(), aggregateId, "the change feed saw event " + (to + 1)
+            + ", but the stored stream ends at event " + page.lastSeqNr());
+      }
+      return page;
     }
 
     /**
