@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -275,18 +276,9 @@ class ShardLineageTest {
     stream.put("A", "k1").put("B", "k2");
     String consumer = consumer();
     RecordingHandler recorded = new RecordingHandler();
-    AtomicReference<StreamPoller> started = new AtomicReference<>();
     CompletableFuture<Boolean> leaseHeldAfterClose = new CompletableFuture<>();
-    StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
-        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer)
-        .lease(Duration.ofSeconds(30))
-        .handler((shardId, records) -> {
-          recorded.handle(shardId, records);
-          started.get().close();
-          leaseHeldAfterClose.complete(leaseStored(consumer));
-        })
-        .retryBackoff(Duration.ZERO, Duration.ZERO).build();
-    started.set(poller);
+    StreamPoller poller = closingInItsHandler(stream, consumer, recorded, leaseHeldAfterClose::complete);
+    String thread = "esgen-stream-poller-" + consumer;
     Logger logger = (Logger) LoggerFactory.getLogger(StreamPoller.class);
     ListAppender<ILoggingEvent> logged = new ListAppender<>();
     logged.start();
@@ -296,14 +288,14 @@ class ShardLineageTest {
       assertTrue(leaseHeldAfterClose.get(30, TimeUnit.SECONDS),
           "the lease was given up while the handler still had the batch in hand");
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while ((pollerThreadAlive(consumer) || leaseStored(consumer)) && System.nanoTime() < deadline) {
+      while ((StreamPollerTest.pollerThreadAlive(thread) || leaseStored(consumer)) && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
     } finally {
       logger.detachAppender(logged);
     }
 
-    assertFalse(pollerThreadAlive(consumer), "the poller's own thread did not end");
+    assertFalse(StreamPollerTest.pollerThreadAlive(thread), "the poller's own thread did not end");
     assertFalse(leaseStored(consumer), "the lease was not given up after the poll");
     assertEquals(1, recorded.calls().size(), "a batch was handed over after close()");
     String shard = recorded.calls().get(0).shardId();
@@ -320,18 +312,8 @@ class ShardLineageTest {
     stream.put("A", "k1").put("B", "k2");
     String consumer = consumer();
     RecordingHandler recorded = new RecordingHandler();
-    AtomicReference<StreamPoller> polled = new AtomicReference<>();
     List<Boolean> leaseHeldAfterClose = new ArrayList<>();
-    StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
-        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer)
-        .lease(Duration.ofSeconds(30))
-        .handler((shardId, records) -> {
-          recorded.handle(shardId, records);
-          polled.get().close();
-          leaseHeldAfterClose.add(leaseStored(consumer));
-        })
-        .retryBackoff(Duration.ZERO, Duration.ZERO).build();
-    polled.set(poller);
+    StreamPoller poller = closingInItsHandler(stream, consumer, recorded, leaseHeldAfterClose::add);
 
     poller.pollOnce();
 
@@ -380,15 +362,30 @@ class ShardLineageTest {
     assertTrue(messages.stream().anyMatch(m -> m.contains("shard A is finished")), messages::toString);
   }
 
+  /**
+   * A poller of {@code consumer} with a lease, whose handler records each batch in {@code recorded}, closes
+   * the poller and tells {@code leaseHeldAfterClose} whether the lease is stored still.
+   */
+  private static StreamPoller closingInItsHandler(SimulatedStream stream, String consumer, RecordingHandler recorded,
+      Consumer<Boolean> leaseHeldAfterClose) {
+    AtomicReference<StreamPoller> self = new AtomicReference<>();
+    StreamPoller poller = StreamPoller.builder().streamsClient(stream).dynamoDbClient(client)
+        .streamArn(SimulatedStream.ARN).checkpointTable(checkpoints).consumer(consumer)
+        .lease(Duration.ofSeconds(30))
+        .handler((shardId, records) -> {
+          recorded.handle(shardId, records);
+          self.get().close();
+          leaseHeldAfterClose.accept(leaseStored(consumer));
+        })
+        .retryBackoff(Duration.ZERO, Duration.ZERO).build();
+    self.set(poller);
+    return poller;
+  }
+
   private static boolean leaseStored(String consumer) {
     return client.getItem(b -> b.tableName(checkpoints).consistentRead(true).key(Map.of(
         CheckpointStore.PKEY, AttributeValue.fromS(CheckpointStore.partitionKey(consumer)),
         CheckpointStore.SKEY, AttributeValue.fromS(CheckpointStore.LEASE_KEY)))).hasItem();
-  }
-
-  private static boolean pollerThreadAlive(String consumer) {
-    return Thread.getAllStackTraces().keySet().stream()
-        .anyMatch(t -> t.getName().equals("esgen-stream-poller-" + consumer) && t.isAlive());
   }
 
   @Test

@@ -753,7 +753,7 @@ class StreamPollerTest {
     assertEquals(2, handler.taken().size());
   }
 
-  private static boolean pollerThreadAlive(String name) {
+  static boolean pollerThreadAlive(String name) {
     return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
   }
 
