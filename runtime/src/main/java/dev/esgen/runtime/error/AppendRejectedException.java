@@ -24,14 +24,15 @@ public class AppendRejectedException extends StoreException {
 
   private final String aggregateName;
   private final String aggregateId;
-  private final List<String> reasons;
+  // An array rather than a List: an exception is Serializable, and List is not.
+  private final String[] reasons;
 
   /** @param reasons one entry per failed action, naming the action and DynamoDB's code and message */
   public AppendRejectedException(String aggregateName, String aggregateId, List<String> reasons, Throwable cause) {
     super("append to " + aggregateName + " " + aggregateId + " rejected by DynamoDB: " + reasons, cause);
     this.aggregateName = aggregateName;
     this.aggregateId = aggregateId;
-    this.reasons = List.copyOf(reasons);
+    this.reasons = List.copyOf(reasons).toArray(String[]::new);
   }
 
   public String aggregateName() {
@@ -44,6 +45,6 @@ public class AppendRejectedException extends StoreException {
 
   /** DynamoDB's reasons, one per failed action. */
   public List<String> reasons() {
-    return reasons;
+    return List.of(reasons);
   }
 }

@@ -20,7 +20,8 @@ public class MissingTableException extends StoreException {
 
   private static final long serialVersionUID = 1L;
 
-  private final List<String> tables;
+  // An array rather than a List: an exception is Serializable, and List is not.
+  private final String[] tables;
 
   /**
    * @param tables the table that is missing, or the tables one of which is, when DynamoDB did not say
@@ -31,11 +32,11 @@ public class MissingTableException extends StoreException {
             : "one of the tables " + tables + " does not exist")
         + ": create it with new TableProvisioner(client, config).createTablesIfMissing() or as described in"
         + " docs/operations.md", cause);
-    this.tables = List.copyOf(tables);
+    this.tables = List.copyOf(tables).toArray(String[]::new);
   }
 
   /** The table that is missing, or the candidates when DynamoDB did not say which one. */
   public List<String> tables() {
-    return tables;
+    return List.of(tables);
   }
 }

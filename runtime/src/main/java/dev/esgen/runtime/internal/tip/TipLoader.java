@@ -240,22 +240,6 @@ final class TipLoader {
   }
 
   /**
-   * One stream's load from its tip, without sending: the snapshot (when its fingerprint matches; a
-   * snapshot written by other code is not even decoded, the state is folded from the first event, calved
-   * batches included, and the next append rewrites it), then the batches the snapshot does not cover,
-   * read newest first and only as far back as needed, then the tip's events. The caller sends each
-   * {@link #firstPage()} and {@link #visit} answer, then takes {@link #finish()}.
-   *
-   * <p>Given the stream as this store last read or wrote it (the state cache's entry) at seq_nr
-   * {@code n}, no further back than the usable snapshot and not past the tip's last event, the fold
-   * starts from that state instead ({@link LoadedStream#canResumeFold}): the snapshot is not decoded, and
-   * only events {@code n + 1} onwards are read and folded.
-   *
-   * <p>Batches are keyed by their first event's index, all below the tip's first event {@code base}; a
-   * batch a concurrent writer calves after the tip was read starts at {@code base} or later and is left
-   * out, so the result matches the tip that was read.
-   */
-  /**
    * The seq_nr before the first event a tip holds, which says the stream has {@code next} events.
    *
    * @throws CorruptStreamException when the tip's events and types differ in number, or it holds more
@@ -271,6 +255,22 @@ final class TipLoader {
     return base;
   }
 
+  /**
+   * One stream's load from its tip, without sending: the snapshot (when its fingerprint matches; a
+   * snapshot written by other code is not even decoded, the state is folded from the first event, calved
+   * batches included, and the next append rewrites it), then the batches the snapshot does not cover,
+   * read newest first and only as far back as needed, then the tip's events. The caller sends each
+   * {@link #firstPage()} and {@link #visit} answer, then takes {@link #finish()}.
+   *
+   * <p>Given the stream as this store last read or wrote it (the state cache's entry) at seq_nr
+   * {@code n}, no further back than the usable snapshot and not past the tip's last event, the fold
+   * starts from that state instead ({@link LoadedStream#canResumeFold}): the snapshot is not decoded, and
+   * only events {@code n + 1} onwards are read and folded.
+   *
+   * <p>Batches are keyed by their first event's index, all below the tip's first event {@code base}; a
+   * batch a concurrent writer calves after the tip was read starts at {@code base} or later and is left
+   * out, so the result matches the tip that was read.
+   */
   static final class TipFold<A, E> {
 
     private final AggregateDefinition<A, ?, E> definition;
