@@ -144,7 +144,10 @@ class AsyncStateCacheAndReadFaultTest {
       threads.add(Thread.currentThread().getName());
       return c.increment("t");
     }));
-    assertTrue(threads.stream().allMatch(t -> t.startsWith("sdk-async-response") || t.startsWith("ForkJoinPool.commonPool")),
-        "decide ran on " + threads);
+    // The caller's thread too: a load DynamoDB answered before esgen chained the decision onto it (on a busy
+    // machine, say) goes on at once on the thread that chains it; never on Netty's threads.
+    String caller = Thread.currentThread().getName();
+    assertTrue(threads.stream().allMatch(t -> t.startsWith("sdk-async-response")
+        || t.startsWith("ForkJoinPool.commonPool") || t.equals(caller)), "decide ran on " + threads);
   }
 }
