@@ -9,15 +9,16 @@ import java.util.List;
 final class DeferAggregateException extends Exception {
   private static final long serialVersionUID = 1L;
 
-  private final List<String> unresolvedTypes;
+  // An array rather than a List: an exception is Serializable, and List is not.
+  private final String[] unresolvedTypes;
 
   public DeferAggregateException(List<String> unresolvedTypes) {
     super(String.join(", ", unresolvedTypes), null, false, false);
-    this.unresolvedTypes = List.copyOf(unresolvedTypes);
+    this.unresolvedTypes = List.copyOf(unresolvedTypes).toArray(String[]::new);
   }
 
   /** The types that could not be resolved, as written. */
   public List<String> unresolvedTypes() {
-    return unresolvedTypes;
+    return List.of(unresolvedTypes);
   }
 }
