@@ -3,7 +3,6 @@ package dev.esgen.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
@@ -21,17 +20,15 @@ import dev.esgen.runtime.internal.item.ItemSize;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.tip.TipAttributes;
-import dev.esgen.runtime.metrics.OperationMetrics;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
-import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.MutableClock;
+import dev.esgen.runtime.testing.RecordingListener;
 import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.runtime.testing.TipItems;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -48,10 +45,11 @@ class ExactItemSizeTest {
 
   private static final long LIMIT = ItemTooLargeException.LIMIT_BYTES;
 
-  private final List<SkippedSnapshot> skipped = new CopyOnWriteArrayList<>();
+  private final RecordingListener heard = new RecordingListener();
+  private final List<SkippedSnapshot> skipped = heard.skippedSnapshots();
   private final DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults()
       .withClock(new MutableClock(Instant.parse("2026-03-04T05:06:07.890Z")))
-      .withListener(hearingSkips(skipped)));
+      .withListener(heard));
 
   @Test
   void onTheJournalTheListOfKeptSnapshotsCountsWhenASnapshotIsDecided() {
@@ -235,17 +233,6 @@ class ExactItemSizeTest {
     return items.get(items.size() - 1);
   }
 
-  private static StoreListener hearingSkips(List<SkippedSnapshot> skipped) {
-    return new StoreListener() {
-      @Override
-      public void onOperation(OperationMetrics metrics) {}
-
-      @Override
-      public void onSnapshotSkipped(SkippedSnapshot snapshot) {
-        skipped.add(snapshot);
-      }
-    };
-  }
 
   /** Indexes the counter's last note (up to 64 characters); none while it has none. */
   private static final class LastNoteColumn implements IndexColumns<Counter> {

@@ -21,15 +21,13 @@ import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.internal.item.ItemSize;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.keys.JournalKeys;
-import dev.esgen.runtime.metrics.OperationMetrics;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
-import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.testing.RecordingListener;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -89,8 +87,9 @@ class LimitsTest {
   void aSnapshotOverTheItemLimitIsSkippedCountingTheAttributesTheHeadRowKeeps() {
     // A snapshot on every append and an indexed value the appends never change: the head update names
     // neither aid nor that slot, yet the row keeps both and DynamoDB limits the whole row.
-    List<SkippedSnapshot> skipped = new CopyOnWriteArrayList<>();
-    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(hearingSkips(skipped)));
+    RecordingListener heard = new RecordingListener();
+    List<SkippedSnapshot> skipped = heard.skippedSnapshots();
+    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(heard));
     CounterRepository counters = new CounterRepository(store,
         CounterRepository.builder("big-head-counter", store.objectMapper(), SnapshotPolicy.every(1))
             .indexColumns(new NamePrefixColumn())
@@ -119,8 +118,9 @@ class LimitsTest {
 
   @Test
   void aCreatingSnapshotOverTheItemLimitIsSkippedAndTheStreamLoadsFromItsEvents() {
-    List<SkippedSnapshot> skipped = new CopyOnWriteArrayList<>();
-    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(hearingSkips(skipped)));
+    RecordingListener heard = new RecordingListener();
+    List<SkippedSnapshot> skipped = heard.skippedSnapshots();
+    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(heard));
     CounterRepository counters = new CounterRepository(store,
         CounterRepository.builder("big-head-counter", store.objectMapper(), SnapshotPolicy.every(1))
             .indexColumns(new NamePrefixColumn())
@@ -144,18 +144,6 @@ class LimitsTest {
     assertEquals(new Versioned<>(new Counter(id, name, 1, 0, ""), 2, 2), counters.loadVersioned(id));
   }
 
-  /** A listener that adds every skipped snapshot to {@code skipped}. */
-  private static StoreListener hearingSkips(List<SkippedSnapshot> skipped) {
-    return new StoreListener() {
-      @Override
-      public void onOperation(OperationMetrics metrics) {}
-
-      @Override
-      public void onSnapshotSkipped(SkippedSnapshot snapshot) {
-        skipped.add(snapshot);
-      }
-    };
-  }
 
   private static Map<String, AttributeValue> headRow(CounterId id) {
     JournalKeys keys = new JournalKeys("big-head-counter", 4);

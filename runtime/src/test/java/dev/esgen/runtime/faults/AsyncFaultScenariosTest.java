@@ -26,13 +26,13 @@ import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.AsyncDynamo;
+import dev.esgen.runtime.testing.RecordingListener;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -339,19 +339,7 @@ class AsyncFaultScenariosTest {
   @MethodSource("layoutsWithAndWithoutCommandIds")
   void aLostResponseThatReadingBackSettlesIsReportedAsOneFailedAttemptOfUnknownOutcome(
       Layout layout, boolean withCommandId) {
-    List<FailedAttempt> failed = new CopyOnWriteArrayList<>();
-    List<OperationMetrics> operations = new CopyOnWriteArrayList<>();
-    StoreListener listener = new StoreListener() {
-      @Override
-      public void onOperation(OperationMetrics metrics) {
-        operations.add(metrics);
-      }
-
-      @Override
-      public void onFailedAttempt(FailedAttempt attempt) {
-        failed.add(attempt);
-      }
-    };
+    RecordingListener listener = new RecordingListener();
     AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> counters = async(layout, faults, SMALL, listener);
     CounterId id = CounterId.random();
     layout.counters(TestDynamo.store()).create(new CounterCreated(id, "c"));
@@ -363,8 +351,9 @@ class AsyncFaultScenariosTest {
 
     assertEquals(1, faults.injected().get(Fault.LOST_RESPONSE));
     assertEquals(2, appended.version());
-    assertEquals(List.of(FailureKind.OUTCOME_UNKNOWN), failed.stream().map(FailedAttempt::kind).toList());
-    OperationMetrics transact = operations.stream()
+    assertEquals(List.of(FailureKind.OUTCOME_UNKNOWN),
+        listener.failedAttempts().stream().map(FailedAttempt::kind).toList());
+    OperationMetrics transact = listener.operations().stream()
         .filter(m -> m.operation().equals("transact")).findFirst().orElseThrow();
     assertEquals(1, transact.unknownOutcomes(), transact.toString());
     assertEquals(1, whole(layout, id).count(new Incremented(1, "mine")));

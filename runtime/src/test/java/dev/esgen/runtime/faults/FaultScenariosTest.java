@@ -20,13 +20,12 @@ import dev.esgen.runtime.faults.StoredStreams.StoredAppend;
 import dev.esgen.runtime.faults.StoredStreams.StoredStream;
 import dev.esgen.runtime.metrics.FailedAttempt;
 import dev.esgen.runtime.metrics.OperationMetrics;
-import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.Contention;
+import dev.esgen.runtime.testing.RecordingListener;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,7 +58,7 @@ class FaultScenariosTest {
   private static final RetryPolicy SMALL = new RetryPolicy(4, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(15));
 
   private final FaultInjector faults = FaultInjector.builder(8).build();
-  private final Attempts attempts = new Attempts();
+  private final RecordingListener attempts = new RecordingListener();
 
   static List<Arguments> layoutsWithAndWithoutCommandIds() {
     return Layout.each(false, true);
@@ -239,7 +238,7 @@ class FaultScenariosTest {
     CounterRepository counters = layout.counters(faultyStore(SMALL));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
-    attempts.failed.clear();
+    attempts.failedAttempts().clear();
     faults.enqueue(TransactWriteItemsRequest.class, cancellation, cancellation, cancellation);
 
     Versioned<Counter> appended = counters.append(id, 1, "cancelled-3-times", List.of(new Incremented(1, "mine")));
@@ -247,7 +246,7 @@ class FaultScenariosTest {
     assertEquals(3, faults.injected().get(cancellation), reason);
     assertEquals(2, appended.version());
     assertEquals(List.of(FailureKind.TRANSIENT, FailureKind.TRANSIENT, FailureKind.TRANSIENT),
-        attempts.failed.stream().map(FailedAttempt::kind).toList());
+        attempts.failedAttempts().stream().map(FailedAttempt::kind).toList());
     StoredStream stored = whole(counters, id);
     assertEquals(1, stored.count(new Incremented(1, "mine")));
     assertEquals(2, stored.appends().size());
@@ -260,8 +259,8 @@ class FaultScenariosTest {
     CounterRepository counters = layout.counters(faultyStore(SMALL));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
-    attempts.failed.clear();
-    attempts.operations.clear();
+    attempts.failedAttempts().clear();
+    attempts.operations().clear();
     faults.enqueue(layout.appendRequest(withCommandId), Fault.LOST_RESPONSE);
 
     Versioned<Counter> appended = transact(
@@ -271,8 +270,8 @@ class FaultScenariosTest {
     assertEquals(2, appended.version());
     // Whether settled by a resend with the transaction's token or by reading the tip back, the lost
     // response was a failed attempt: the listener hears of it, as docs/metrics.md says.
-    assertEquals(List.of(FailureKind.OUTCOME_UNKNOWN), attempts.failed.stream().map(FailedAttempt::kind).toList());
-    OperationMetrics transact = attempts.operations.stream()
+    assertEquals(List.of(FailureKind.OUTCOME_UNKNOWN), attempts.failedAttempts().stream().map(FailedAttempt::kind).toList());
+    OperationMetrics transact = attempts.operations().stream()
         .filter(m -> m.operation().equals("transact")).findFirst().orElseThrow();
     assertEquals(1, transact.unknownOutcomes(), transact.toString());
     assertEquals(1, whole(counters, id).count(new Incremented(1, "mine")));
@@ -537,22 +536,6 @@ class FaultScenariosTest {
       barrier.await(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  /** Collects the failed attempts esgen reports. */
-  private static final class Attempts implements StoreListener {
-    final List<FailedAttempt> failed = Collections.synchronizedList(new ArrayList<>());
-    final List<OperationMetrics> operations = Collections.synchronizedList(new ArrayList<>());
-
-    @Override
-    public void onOperation(OperationMetrics metrics) {
-      operations.add(metrics);
-    }
-
-    @Override
-    public void onFailedAttempt(FailedAttempt attempt) {
-      failed.add(attempt);
     }
   }
 }

@@ -13,7 +13,6 @@ import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -45,19 +44,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 public final class AsyncStoreFixture implements BeforeEachCallback, AfterEachCallback {
 
   private final AsyncFaults faults = new AsyncFaults();
-  private final List<OperationMetrics> operations = Collections.synchronizedList(new ArrayList<>());
-  private final List<FailedAttempt> failedAttempts = Collections.synchronizedList(new ArrayList<>());
-  private final StoreListener listener = new StoreListener() {
-    @Override
-    public void onOperation(OperationMetrics metrics) {
-      operations.add(metrics);
-    }
-
-    @Override
-    public void onFailedAttempt(FailedAttempt attempt) {
-      failedAttempts.add(attempt);
-    }
-  };
+  private final RecordingListener listener = new RecordingListener();
   private DynamoDbAsyncClient client;
 
   @Override
@@ -77,12 +64,12 @@ public final class AsyncStoreFixture implements BeforeEachCallback, AfterEachCal
 
   /** Every operation the stores of {@link #store} and {@link #listener} reported, in the order they ended. */
   public List<OperationMetrics> operations() {
-    return operations;
+    return listener.operations();
   }
 
   /** Every failed attempt those stores reported. */
   public List<FailedAttempt> failedAttempts() {
-    return failedAttempts;
+    return listener.failedAttempts();
   }
 
   /** The listener that keeps {@link #operations()} and {@link #failedAttempts()}, for stores made otherwise. */
