@@ -217,6 +217,21 @@ class ChangeFeedUpcastingTest {
     assertEquals(4, fixture.position("totals", id.value()));
   }
 
+  /**
+   * {@code totals}' projection, except that the second event of the split note fails the first time it is
+   * asked for; {@code fromSplit} counts how often the split note's events were asked for.
+   */
+  private static TransactionalProjection<CounterEvent> failingOnceOnTheSecondSplitEvent(CounterTotals totals,
+      AtomicInteger fromSplit) {
+    return recorded -> {
+      if (recorded.event() instanceof Incremented incremented && incremented.tag().equals("from-split")
+          && fromSplit.incrementAndGet() == 2) {
+        throw new IllegalStateException("the read model is not reachable");
+      }
+      return totals.writes(recorded);
+    };
+  }
+
   @Test
   void aDeliveryThatStopsBetweenTheEventsOfASplitStoredEventGoesOnAfterThoseItCommitted() {
     FeedFixture fixture = new FeedFixture();
@@ -225,14 +240,7 @@ class ChangeFeedUpcastingTest {
     CounterRepository now = counters(fixture, FeedFixture.Layout.JOURNAL, new Evolved(fixture.store));
     CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
     AtomicInteger fromSplit = new AtomicInteger();
-    TransactionalProjection<CounterEvent> failingOnce = recorded -> {
-      // The second event of the split note fails the first time it is asked for.
-      if (recorded.event() instanceof Incremented incremented && incremented.tag().equals("from-split")
-          && fromSplit.incrementAndGet() == 2) {
-        throw new IllegalStateException("the read model is not reachable");
-      }
-      return totals.writes(recorded);
-    };
+    TransactionalProjection<CounterEvent> failingOnce = failingOnceOnTheSecondSplitEvent(totals, fromSplit);
     ChangeFeed feed = ChangeFeed.builder(fixture.store)
         .transactionalProjection("totals", now.definition(), failingOnce)
         .build();
@@ -254,13 +262,7 @@ class ChangeFeedUpcastingTest {
     CounterRepository now = counters(fixture, FeedFixture.Layout.JOURNAL, new Evolved(fixture.store));
     CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
     AtomicInteger fromSplit = new AtomicInteger();
-    TransactionalProjection<CounterEvent> failingOnce = recorded -> {
-      if (recorded.event() instanceof Incremented incremented && incremented.tag().equals("from-split")
-          && fromSplit.incrementAndGet() == 2) {
-        throw new IllegalStateException("the read model is not reachable");
-      }
-      return totals.writes(recorded);
-    };
+    TransactionalProjection<CounterEvent> failingOnce = failingOnceOnTheSecondSplitEvent(totals, fromSplit);
     ChangeFeed feed = ChangeFeed.builder(fixture.store)
         .transactionalProjection("totals", now.definition(), failingOnce)
         .build();

@@ -355,13 +355,7 @@ class StreamPollerTest {
         }
       }
     };
-    return DynamoDbStreamsClient.builder()
-        .endpointOverride(DynamoDbLocal.shared().endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .overrideConfiguration(c -> c.addExecutionInterceptor(throttle))
-        .build();
+    return streamsClientWith(throttle);
   }
 
   @Test
@@ -839,12 +833,17 @@ class StreamPollerTest {
         }
       }
     };
+    return streamsClientWith(notFound);
+  }
+
+  /** A streams client of DynamoDB Local whose requests go through {@code interceptor}. */
+  private static DynamoDbStreamsClient streamsClientWith(ExecutionInterceptor interceptor) {
     return DynamoDbStreamsClient.builder()
         .endpointOverride(DynamoDbLocal.shared().endpoint())
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
         .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .overrideConfiguration(c -> c.addExecutionInterceptor(notFound))
+        .overrideConfiguration(c -> c.addExecutionInterceptor(interceptor))
         .build();
   }
 
