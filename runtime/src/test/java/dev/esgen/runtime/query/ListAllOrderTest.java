@@ -8,7 +8,6 @@ import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
-import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.List;
 import java.util.UUID;
