@@ -5,8 +5,10 @@ import java.util.Optional;
 /**
  * esgen cannot tell whether an append was stored: a request may have been applied (its response was
  * lost, it timed out, DynamoDB answered with a server error) and reading the stream back did not settle
- * it within the {@link dev.esgen.runtime.config.RetryPolicy}'s attempts and deadline. The append is stored
- * wholly or not at all; which one, only a later read can say.
+ * it within the {@link dev.esgen.runtime.config.RetryPolicy}'s attempts and deadline. Later attempts that
+ * were refused in a way the earlier one need not be (a transaction conflict, a unique value found taken)
+ * settle nothing either: the earlier attempt may still commit. The append is stored wholly or not at all;
+ * which one, only a later read can say.
  *
  * <p>To finish the command safely, repeat it with the same command id
  * ({@code transact(id, commandId, decide)}): if the first try was stored, the repeat returns the stored

@@ -271,7 +271,7 @@ class AsyncFaultScenariosTest {
 
   @ParameterizedTest
   @EnumSource(Layout.class)
-  void anUnknownOutcomeThenTransientCancellationsUntilTheBudgetEndsIsStoreUnavailableAndNothingIsStored(
+  void anUnknownOutcomeThenTransientCancellationsUntilTheBudgetEndsIsOutcomeUnknownAndNothingIsStored(
       Layout layout) {
     AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> counters = async(layout, faults, SMALL);
     CounterId id = CounterId.random();
@@ -279,10 +279,10 @@ class AsyncFaultScenariosTest {
     faults.enqueue(TransactWriteItemsRequest.class, Fault.SERVER_ERROR);
     faults.always(TransactWriteItemsRequest.class, Fault.TRANSACTION_CONFLICT);
 
-    StoreUnavailableException e = assertInstanceOf(StoreUnavailableException.class,
+    AppendOutcomeUnknownException e = assertInstanceOf(AppendOutcomeUnknownException.class,
         failureOf(counters.transact(id, "c-1", c -> c.increment("mine"))));
 
-    assertEquals(FailureKind.TRANSIENT, e.lastFailureKind());
+    assertEquals(1, e.expectedVersion());
     assertOnlyTheCreateIsStored(layout, id);
   }
 

@@ -370,22 +370,23 @@ class FaultScenariosTest {
 
   @ParameterizedTest
   @EnumSource(Layout.class)
-  void anUnknownOutcomeThenTransientCancellationsUntilTheBudgetEndsIsStoreUnavailableAndNothingIsStored(
+  void anUnknownOutcomeThenTransientCancellationsUntilTheBudgetEndsIsOutcomeUnknownAndNothingIsStored(
       Layout layout) {
     // The first attempt fails without being applied, but esgen cannot know; the resends are cancelled for
-    // transaction conflicts until the budget ends. Reading back shows nothing stored: the store was
-    // unavailable, the append was not rejected.
+    // transaction conflicts until the budget ends, and reading back shows nothing stored yet. A conflict
+    // says nothing of the first attempt, which could still commit (LateAttemptOfUnknownOutcomeTest), so
+    // the outcome is unknown rather than "nothing written".
     CounterRepository counters = layout.counters(faultyStore(SMALL));
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
     faults.enqueue(TransactWriteItemsRequest.class, Fault.SERVER_ERROR);
     faults.always(TransactWriteItemsRequest.class, Fault.TRANSACTION_CONFLICT);
 
-    StoreUnavailableException e = assertThrows(StoreUnavailableException.class,
+    AppendOutcomeUnknownException e = assertThrows(AppendOutcomeUnknownException.class,
         () -> counters.transact(id, "c-1", c -> c.increment("mine")));
 
-    assertEquals(FailureKind.TRANSIENT, e.lastFailureKind());
-    assertEquals(SMALL.maxAttempts(), e.attempts(), e.getMessage());
+    assertEquals(1, e.expectedVersion());
+    assertEquals(SMALL.maxAttempts(), faults.injected().get(Fault.TRANSACTION_CONFLICT) + 1);
     assertOnlyTheCreateIsStored(counters, id);
   }
 

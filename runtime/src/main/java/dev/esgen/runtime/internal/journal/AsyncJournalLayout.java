@@ -225,7 +225,7 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
             throw JournalAppender.unreadable(ambiguous, request, CompletableFutures.unwrap(failure));
           }
           RuntimeException notStored = JournalAppender.verdict(JournalAppender.outcome(response, request), ambiguous,
-              prepared.transaction(), request, operation.budget().failedAttempts());
+              prepared.transaction(), request);
           if (notStored != null) {
             throw notStored;
           }

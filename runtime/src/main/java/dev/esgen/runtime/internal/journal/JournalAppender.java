@@ -376,8 +376,7 @@ final class JournalAppender {
     } catch (RuntimeException unreadable) {
       throw unreadable(ambiguous, request, unreadable);
     }
-    RuntimeException notStored = verdict(outcome, ambiguous, transaction, request,
-        recorder.currentBudget().failedAttempts());
+    RuntimeException notStored = verdict(outcome, ambiguous, transaction, request);
     if (notStored != null) {
       throw notStored;
     }
@@ -399,16 +398,14 @@ final class JournalAppender {
   /**
    * What is true of an append of unknown outcome, given what reading back found: null when it is stored,
    * else the error that says why it is not.
-   *
-   * @param failedAttempts the failed attempts of the operation so far
    */
   static RuntimeException verdict(StoredOutcome outcome, AmbiguousWriteException ambiguous,
-      AppendTransaction transaction, AppendRequest<?, ?, ?> request, int failedAttempts) {
+      AppendTransaction transaction, AppendRequest<?, ?, ?> request) {
     RuntimeException last = ambiguous.lastFailure();
     return switch (outcome) {
       case THIS_APPEND -> null;
       case ANOTHER_APPEND -> transaction.lostTo(request, last);
-      case NOTHING -> transaction.notStored(request, last, VERSION, failedAttempts);
+      case NOTHING -> transaction.notStored(request, last, VERSION);
     };
   }
 

@@ -3,16 +3,15 @@ package dev.esgen.runtime.internal.storage;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.CorruptStreamException;
+import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.ItemTooLargeException;
-import dev.esgen.runtime.error.StoreUnavailableException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.internal.command.CommandAlreadyAppliedException;
 import dev.esgen.runtime.internal.index.IndexChanges.UniqueChange;
 import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.retry.Failures;
-import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -204,28 +203,28 @@ public final class AppendTransaction {
 
   /**
    * The error for this transaction when it was sent in doubt (an attempt's outcome was unknown), gave up
-   * with {@code last}, and reading back found it not stored: a cancellation for a failed condition or a
-   * bad request says why; one for transient reasons only, resent until the budget ran out, means the store
-   * was unavailable. Any other answer settles nothing: a resend refused while the earlier attempt was still
-   * in progress ({@code TransactionInProgress}) or throttled before DynamoDB looked at it leaves that attempt
-   * free to commit after the read-back, so the append's outcome stays unknown, as after a last failure of
-   * unknown outcome.
-   *
-   * @param attempts the failed attempts of the operation so far
+   * with {@code last}, and reading back found it not stored (yet). Only a refusal that the attempt of
+   * unknown outcome would meet too, whenever it reaches DynamoDB, settles it: a failed condition on the
+   * stream's version or the command record (both only ever move on), a release the reservations contradict,
+   * an item esgen did not write, a validation error. Anything else leaves that attempt free to commit after
+   * the read-back, so the append's outcome stays unknown:
+   * <ul>
+   *   <li>a cancellation for transient reasons ({@code TransactionConflict}): DynamoDB Local reports the
+   *       attempt still in progress that way, and after one the retrying client sends fresh tokens, whose
+   *       answers say nothing about the earlier attempt;
+   *   <li>a unique value found taken: its holder may give it up before the earlier attempt lands;
+   *   <li>a resend refused while the earlier attempt was in progress ({@code TransactionInProgress}),
+   *       throttled before DynamoDB looked at it, or itself of unknown outcome.
+   * </ul>
    */
-  public RuntimeException notStored(
-      AppendRequest<?, ?, ?> request, RuntimeException last, String versionAttribute, int attempts) {
-    FailureKind kind = Failures.classify(last);
-    boolean cancelled = last instanceof TransactionCanceledException;
-    if (cancelled && kind != FailureKind.TRANSIENT) {
-      return toException((TransactionCanceledException) last, request.expectedVersion(), request.creating(),
-          versionAttribute);
+  public RuntimeException notStored(AppendRequest<?, ?, ?> request, RuntimeException last, String versionAttribute) {
+    if (last instanceof TransactionCanceledException cancelled && Failures.classify(last) != FailureKind.TRANSIENT) {
+      RuntimeException refused = toException(cancelled, request.expectedVersion(), request.creating(), versionAttribute);
+      if (!(refused instanceof DuplicateValueException)) {
+        return refused;
+      }
     }
-    if (kind == FailureKind.OUTCOME_UNKNOWN || (kind == FailureKind.TRANSIENT && !cancelled)) {
-      return StoredOutcome.unknown(request, last);
-    }
-    return new StoreUnavailableException("TransactWriteItems on " + RetryingDynamoDbClient.tables(items), attempts,
-        kind, Failures.describe(last), last);
+    return StoredOutcome.unknown(request, last);
   }
 
   private static boolean failed(List<CancellationReason> reasons, int index) {

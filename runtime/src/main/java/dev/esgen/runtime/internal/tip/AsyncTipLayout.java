@@ -256,8 +256,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
           if (cause instanceof AmbiguousWriteException ambiguous) {
             RuntimeException last = ambiguous.lastFailure();
             return readBack(request, last, operation).thenApply(outcome -> {
-              RuntimeException notStored = TipAppender.verdict(outcome, last, prepared.transaction(), request,
-                  operation.budget().failedAttempts());
+              RuntimeException notStored = TipAppender.verdict(outcome, last, prepared.transaction(), request);
               if (notStored != null) {
                 throw notStored;
               }

@@ -500,7 +500,7 @@ final class TipAppender {
       throw transaction.toException(e, request.expectedVersion(), request.creating(), VERSION);
     } catch (AmbiguousWriteException e) {
       RuntimeException notStored = verdict(readBack(client, request, e.lastFailure()), e.lastFailure(), transaction,
-          request, recorder.currentBudget().failedAttempts());
+          request);
       if (notStored != null) {
         throw notStored;
       }
@@ -520,15 +520,13 @@ final class TipAppender {
   /**
    * What is true of a transactional append of unknown outcome, given what reading back found: null when
    * it is stored, else the error that says why it is not.
-   *
-   * @param failedAttempts the failed attempts of the operation so far
    */
   static RuntimeException verdict(StoredOutcome outcome, RuntimeException last, AppendTransaction transaction,
-      AppendRequest<?, ?, ?> request, int failedAttempts) {
+      AppendRequest<?, ?, ?> request) {
     return switch (outcome) {
       case THIS_APPEND -> null;
       case ANOTHER_APPEND -> transaction.lostTo(request, last);
-      case NOTHING -> transaction.notStored(request, last, VERSION, failedAttempts);
+      case NOTHING -> transaction.notStored(request, last, VERSION);
     };
   }
 
