@@ -266,7 +266,7 @@ class ShardLineageTest {
     closing.get(30, TimeUnit.SECONDS);
 
     assertEquals(List.of("A"), recorded.calls().stream().map(RecordingHandler.Call::shardId).toList());
-    Checkpoint a = new CheckpointStore(client, checkpoints, consumer, new MutableClock()).load().checkpoints().get("A");
+    Checkpoint a = storedCheckpoints(consumer).get("A");
     assertEquals(stream.sequenceNumberOf("A", 0), a.sequenceNumber(), "the batch in hand was checkpointed");
   }
 
@@ -299,8 +299,7 @@ class ShardLineageTest {
     assertFalse(leaseStored(consumer), "the lease was not given up after the poll");
     assertEquals(1, recorded.calls().size(), "a batch was handed over after close()");
     String shard = recorded.calls().get(0).shardId();
-    Checkpoint checkpoint =
-        new CheckpointStore(client, checkpoints, consumer, new MutableClock()).load().checkpoints().get(shard);
+    Checkpoint checkpoint = storedCheckpoints(consumer).get(shard);
     assertEquals(stream.sequenceNumberOf(shard, 0), checkpoint.sequenceNumber(), "the batch in hand was checkpointed");
     assertTrue(logged.list.stream().noneMatch(e -> e.getLevel() == Level.WARN),
         "close() from the handler waited for its own thread: " + logged.list);
@@ -382,6 +381,11 @@ class ShardLineageTest {
     return poller;
   }
 
+  /** The checkpoints {@code consumer} has stored, by shard id. */
+  private static Map<String, Checkpoint> storedCheckpoints(String consumer) {
+    return new CheckpointStore(client, checkpoints, consumer, new MutableClock()).load().checkpoints();
+  }
+
   private static boolean leaseStored(String consumer) {
     return client.getItem(b -> b.tableName(checkpoints).consistentRead(true).key(Map.of(
         CheckpointStore.PKEY, AttributeValue.fromS(CheckpointStore.partitionKey(consumer)),
@@ -424,8 +428,7 @@ class ShardLineageTest {
       StreamPollerTest.pollUntilIdle(poller);
     }
 
-    Map<String, Checkpoint> stored = new CheckpointStore(client, checkpoints, consumer, new MutableClock())
-        .load().checkpoints();
+    Map<String, Checkpoint> stored = storedCheckpoints(consumer);
     assertEquals(new Checkpoint("A", stream.sequenceNumberOf("A", 4), ShardIteratorType.TRIM_HORIZON, true),
         stored.get("A"));
     assertEquals(new Checkpoint("B", stream.sequenceNumberOf("B", 3), ShardIteratorType.TRIM_HORIZON, true),
@@ -602,8 +605,7 @@ class ShardLineageTest {
     }
 
     assertEquals(List.of("orphan"), handler.calls().stream().map(RecordingHandler.Call::shardId).toList());
-    Map<String, Checkpoint> stored = new CheckpointStore(client, checkpoints, consumer, new MutableClock())
-        .load().checkpoints();
+    Map<String, Checkpoint> stored = storedCheckpoints(consumer);
     assertNull(stored.get("P"), "the finished, unlisted parent's checkpoint is deleted");
     assertFalse(stored.get("Q").finished());
   }
@@ -634,8 +636,7 @@ class ShardLineageTest {
     assertTrue(e.currentStreamArn().isEmpty(), "DynamoDB Local has no table of the simulated stream");
     assertEquals(19, handler.taken().size());
     assertEachKeyInWriteOrder(handler.taken());
-    Map<String, Checkpoint> stored = new CheckpointStore(client, checkpoints, consumer, new MutableClock())
-        .load().checkpoints();
+    Map<String, Checkpoint> stored = storedCheckpoints(consumer);
     assertTrue(stored.values().stream().allMatch(Checkpoint::finished), stored.toString());
   }
 
@@ -672,8 +673,7 @@ class ShardLineageTest {
     }
 
     assertEquals(3, handler.taken().size());
-    Map<String, Checkpoint> stored = new CheckpointStore(client, checkpoints, consumer, new MutableClock())
-        .load().checkpoints();
+    Map<String, Checkpoint> stored = storedCheckpoints(consumer);
     assertTrue(stored.get("A").finished() && stored.get("B").finished() && stored.get("A2").finished());
     assertEquals(ShardIteratorType.LATEST, stored.get("A1").startAt());
   }
