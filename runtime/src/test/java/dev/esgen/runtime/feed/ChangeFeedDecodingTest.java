@@ -198,7 +198,6 @@ class ChangeFeedDecodingTest {
     assertEquals(1, fixture.position("log", id.value()));
   }
 
-
   @Test
   void aGapReadHandsOverTheEventsBeforeOneTheCodecCannotReadAndStopsAtThatOne() {
     FeedFixture fixture = new FeedFixture();
