@@ -24,7 +24,9 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
  *
  * <p>Register it on the class and let JUnit pass what a test needs: parameters of type
  * {@link DynamoDbClient}, {@link TablePrefix} and {@link DynamoDbLocal} are resolved in constructors,
- * {@code @BeforeAll} methods, tests and the other lifecycle methods.
+ * {@code @BeforeAll} methods, tests and the other lifecycle methods. A parameter another extension reads
+ * (Spring's {@code @Autowired DynamoDbClient}, Mockito's {@code @Mock}) is left to it, as
+ * {@link ParameterOwnership} says.
  *
  * <pre>{@code
  * @ExtendWith(DynamoDbLocalExtension.class)
@@ -115,7 +117,8 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == DynamoDbClient.class || type == TablePrefix.class || type == DynamoDbLocal.class;
+    return (type == DynamoDbClient.class || type == TablePrefix.class || type == DynamoDbLocal.class)
+        && !ParameterOwnership.belongsToAnotherExtension(parameter.getParameter());
   }
 
   @Override

@@ -52,6 +52,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   }
  * }
  * }</pre>
+ *
+ * <p>A parameter of those types that another extension reads is left to it: {@code @Mock EventStore store}
+ * is Mockito's, {@code @Autowired EventStore store} Spring's (see {@link dev.esgen.test.ParameterOwnership}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -5,6 +5,7 @@ import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.test.DynamoDbLocal;
 import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.test.ParameterOwnership;
 import dev.esgen.test.TablePrefix;
 import dev.esgen.testkit.memory.InMemoryEventStore;
 import dev.esgen.testkit.time.MutableClock;
@@ -203,8 +204,8 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == EventStore.class || type == AsyncEventStore.class || type == MutableClock.class
-        || type == Backend.class;
+    return (type == EventStore.class || type == AsyncEventStore.class || type == MutableClock.class
+        || type == Backend.class) && !ParameterOwnership.belongsToAnotherExtension(parameter.getParameter());
   }
 
   @Override

@@ -32,12 +32,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
+import org.mockito.Mock;
+import org.mockito.Mockito;
+import org.mockito.junit.jupiter.MockitoExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -186,6 +190,14 @@ class EsgenTestExtensionTest {
     assertSame(store.async(), ASYNC_STORES.get("async-in-memory"));
   }
 
+  @Test
+  void aParameterMockitoIsAskedForIsLeftToMockito() {
+    run(Map.of(), BesideMockito.class).testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+
+    assertTrue(Mockito.mockingDetails(STORES.get("mockito")).isMock());
+    assertInstanceOf(InMemoryEventStore.class, STORES.get("esgen"));
+  }
+
   private static EngineExecutionResults run(Map<String, String> parameters, Class<?>... classes) {
     var request = EngineTestKit.engine("junit-jupiter").configurationParameters(parameters);
     for (Class<?> type : classes) {
@@ -218,6 +230,17 @@ class EsgenTestExtensionTest {
       Instant start = clock.instant();
       assertEquals(start, clock.instant());
       assertEquals(start.plus(Duration.ofDays(1)), clock.advance(Duration.ofDays(1)));
+    }
+  }
+
+  @EsgenTest
+  @ExtendWith(MockitoExtension.class)
+  static class BesideMockito {
+
+    @Test
+    void getsAMockAndAStore(@Mock EventStore mocked, EventStore store) {
+      STORES.put("mockito", mocked);
+      STORES.put("esgen", store);
     }
   }
 
