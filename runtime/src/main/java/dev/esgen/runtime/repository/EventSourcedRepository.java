@@ -803,10 +803,12 @@ public abstract class EventSourcedRepository<A, I, E> {
       List<? extends E> events;
       A decided;
       try {
-        events = decide.apply(current.state());
+        A state = current.state();
+        // Outside this operation: a repository call the decision makes is an operation of its own.
+        events = store.recorder().outside(() -> decide.apply(state));
         // The handlers run as part of the decision: one that refuses a remembered state is checked against
         // the stored one, as a refusing decide is.
-        decided = fold(current.state(), events);
+        decided = fold(state, events);
       } catch (RuntimeException rejected) {
         if (confirmed) {
           throw rejected;

@@ -111,6 +111,42 @@ class StoreListenerTest {
     assertEquals(3, counters.load(id).value());
   }
 
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void aRepositoryCallInsideADecisionIsAnOperationOfItsOwn(LayoutKind layout) {
+    CounterRepository counters = counters(layout);
+    CounterId id = CounterId.random();
+    CounterId other = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    counters.create(new CounterCreated(other, "o"));
+    heard.clear();
+
+    int[] decisions = {0};
+    counters.transact(id, counter -> {
+      if (decisions[0]++ == 0) {
+        counters.load(other);
+        // on the same thread, overtakes this decision: the outer write then conflicts once
+        counters.transact(id, c -> c.increment("nested"));
+      }
+      return counter.increment("outer");
+    });
+
+    assertEquals(List.of("load", "transact", "transact"), heard.stream().map(OperationMetrics::operation).toList());
+    OperationMetrics load = heard.get(0);
+    assertEquals(1, load.requests(), load.toString());
+    assertEquals(0, load.attempts());
+    OperationMetrics nested = heard.get(1);
+    assertEquals(1, nested.attempts(), nested.toString());
+    assertEquals(0, nested.conflicts());
+    OperationMetrics outer = heard.get(2);
+    assertEquals(2, outer.attempts(), outer.toString());
+    assertEquals(1, outer.conflicts());
+    assertEquals(2, nested.requests(), nested.toString());
+    assertEquals(4, outer.requests(), "its own load and write, the reload after the conflict and the write only: "
+        + outer);
+    assertEquals(2, counters.load(id).value());
+  }
+
   @Test
   void aListenerThatThrowsDoesNotFailTheOperation() {
     DynamoDbEventStore noisy = TestDynamo.store(StoreConfig.defaults().withListener(m -> {

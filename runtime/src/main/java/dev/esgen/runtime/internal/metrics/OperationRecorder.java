@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -57,8 +58,9 @@ public final class OperationRecorder {
 
   /**
    * Runs {@code body} as one operation with a fresh retry budget and reports it to the listener when it
-   * ends. An operation started inside another on the same thread (a {@code transact} loading the
-   * stream) is part of the outer one, shares its budget and is not reported on its own.
+   * ends. An operation esgen starts inside another on the same thread (a {@code findByX} listing the
+   * column's holders) is part of the outer one, shares its budget and is not reported on its own; one the
+   * caller's code starts inside {@link #outside} is an operation of its own.
    */
   public <T> T record(String aggregateType, String operation, Function<Attempts, T> body) {
     Recording outer = current.get();
@@ -81,6 +83,26 @@ public final class OperationRecorder {
       if (listening) {
         report(recording, recording.started, failure);
       }
+    }
+  }
+
+  /**
+   * Runs the caller's {@code code} (a decide function and the handlers applying its events) outside the
+   * operation running on this thread: a repository call it makes is an operation of its own, with its own
+   * retry budget, reported on its own, and its requests are not counted as the outer operation's.
+   */
+  public <T> T outside(Supplier<T> code) {
+    Recording outer = current.get();
+    if (outer == null) {
+      return code.get();
+    }
+    current.set(null);
+    RetryBudget outerBudget = budgets.suspend();
+    try {
+      return code.get();
+    } finally {
+      budgets.leave(outerBudget);
+      current.set(outer);
     }
   }
 

@@ -59,7 +59,19 @@ public final class RetryBudgets {
   }
 
   /**
-   * Makes {@code outer}, which {@link #enter} returned, the current budget again. The entry stays in the
+   * Leaves this thread without a current budget until {@link #leave}, which must follow in a
+   * {@code finally}; returns the budget it replaces (null when none), for {@code leave}. For the caller's
+   * code that runs inside an operation (a decide function): an operation it starts gets a budget of its
+   * own.
+   */
+  public RetryBudget suspend() {
+    RetryBudget outer = running.get();
+    running.set(null);
+    return outer;
+  }
+
+  /**
+   * Makes {@code outer}, which {@link #enter} or {@link #suspend} returned, the current budget again. The entry stays in the
    * thread's map holding null rather than being removed, as removing it clears a reference in the VM on
    * every operation.
    */
