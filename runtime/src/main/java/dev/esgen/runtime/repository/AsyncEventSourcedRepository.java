@@ -537,6 +537,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> createStream(
       List<? extends E> events, AppendOptions options, OperationRecorder.Operation operation) {
+    Objects.requireNonNull(events, "events");
     if (events.isEmpty()) {
       throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
     }
@@ -556,6 +557,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendCommand(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Operation operation) {
+    Objects.requireNonNull(events, "events");
     EventMetadata metadata = metadata(options);
     return alreadyApplied(id, options.commandId(), operation).thenCompose(repeat -> repeat.isPresent()
         ? CompletableFuture.completedFuture(repeat.get())
@@ -564,6 +566,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendAtVersion(I id, long expectedVersion, AppendOptions options,
       EventMetadata metadata, List<? extends E> events, OperationRecorder.Operation operation) {
+    Objects.requireNonNull(events, "events");
     // As in the synchronous repository: a cached stream at exactly that version is what a load would return
     // if no one wrote since; if someone did, DynamoDB refuses the conditioned append.
     Optional<LoadedStream<A>> cached = cache().find(definition, idString(id))
@@ -702,6 +705,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
       AppendOptions options, EventMetadata metadata, OperationRecorder.Operation operation) {
+    Objects.requireNonNull(events, "events");
     if (events.isEmpty()) {
       return CompletableFuture.completedFuture(versioned(current));
     }

@@ -203,6 +203,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * metadata of {@code options}; see {@link #append(Object, long, String, List)} for what a command id does.
    */
   public final Versioned<A> append(I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
+    Objects.requireNonNull(events, "events");
     AppendOptions checked = options.checked(definition.name());
     return record("append", attempts -> {
       Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
@@ -724,6 +725,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> createStream(
       List<? extends E> events, AppendOptions options, OperationRecorder.Attempts attempts) {
+    Objects.requireNonNull(events, "events");
     if (events.isEmpty()) {
       throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
     }
@@ -743,6 +745,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> appendAtVersion(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Attempts attempts) {
+    Objects.requireNonNull(events, "events");
     // A version names one state of the stream, so a cached stream at exactly that version is what a load
     // would return if no one wrote since; if someone did, DynamoDB refuses the conditioned append.
     // Not Optional.orElseGet: the load's requests would run three frames deeper (see RetryBudgets.enter).
@@ -873,6 +876,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
       AppendOptions options, OperationRecorder.Attempts attempts) {
+    Objects.requireNonNull(events, "events");
     if (events.isEmpty()) {
       return versioned(current);
     }

@@ -60,6 +60,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * The storage contract every esgen store keeps, written once against the generated repository of the test
@@ -886,6 +887,24 @@ abstract class EventStoreContract {
     EventMetadata given = EventMetadata.none().withCorrelationId("").with("k", "").with("\uD83D\uDE00", "v");
     members.create(AppendOptions.metadata(given), List.of(Member.joining(id, "red", email(id))));
     assertEquals(given, members.events(id).toList().get(0).metadata());
+  }
+
+  /** A null list of events is refused, naming the argument, by every way of writing; nothing is stored. */
+  @Test
+  void aNullListOfEventsIsRefusedAndNothingIsStored() {
+    MemberId id = MemberId.random();
+    Versioned<Member> created = members.create(Member.joining(id, "red", email(id)));
+    List<MemberEvent> none = null;
+
+    for (Executable write : List.<Executable>of(
+        () -> members.create(none),
+        () -> members.create("create-" + id.value(), none),
+        () -> members.append(id, 1, none),
+        () -> members.append(id, 1, "append-" + id.value(), none),
+        () -> members.append(created, none))) {
+      assertEquals("events", assertThrows(NullPointerException.class, write).getMessage());
+    }
+    assertEquals(1, members.loadVersioned(id).version());
   }
 
   // ---------------------------------------------------------------------------------------- reindex limits
