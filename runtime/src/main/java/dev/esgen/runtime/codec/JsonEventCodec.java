@@ -118,14 +118,13 @@ public abstract class JsonEventCodec<E> implements EventCodec<E> {
   /**
    * Where the current stored name {@code typeName} is in the type names.
    *
-   * @throws IllegalArgumentException when no event type of the aggregate has that name
+   * @throws UnknownEventTypeException when no event type of the aggregate has that name
    */
   protected final int indexOf(String typeName) {
     Objects.requireNonNull(typeName, "typeName");
     Integer index = indexes.get(typeName);
     if (index == null) {
-      throw new IllegalArgumentException(
-          "aggregate " + aggregateName + " has no event type \"" + typeName + "\"; its event types are " + typeNames);
+      throw new UnknownEventTypeException(aggregateName, typeName, typeNames);
     }
     return index;
   }
@@ -155,8 +154,7 @@ public abstract class JsonEventCodec<E> implements EventCodec<E> {
 
   /** The failure to read {@code version} of stored type {@code typeName}, which no upcaster reads. */
   protected final IOException unknownVersion(String typeName, int version) {
-    return new IOException("aggregate " + aggregateName + " cannot read version " + version + " of event type \""
-        + typeName + "\": no upcaster reads it, and its class is at another version");
+    return new UnknownEventVersionException(aggregateName, typeName, version);
   }
 
   /**

@@ -5,10 +5,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.esgen.runtime.codec.UnknownEventTypeException;
+import dev.esgen.runtime.codec.UnknownEventVersionException;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -18,7 +21,9 @@ import java.util.Set;
  * to find the fault and nothing of the stored content: each exception's class name, for a JSON error
  * where in the document it occurred (the JSON path, and the line and column), and its stack trace; never
  * its message. Keys of JSON objects read into a {@code Map}, or taken by a {@code @JsonAnySetter}, are
- * data, so the path shows them as {@code [*]}. Suppressed exceptions are left out.
+ * data, so the path shows them as {@code [*]}. Suppressed exceptions are left out. The messages of esgen's
+ * {@link UnknownEventTypeException} and {@link UnknownEventVersionException} are kept: they name the
+ * aggregate, the stored type name and version and the code's type names, nothing of the event.
  *
  * <pre>{@code
  * try {
@@ -35,13 +40,14 @@ public final class RedactedException extends Exception {
   private static final long serialVersionUID = 1L;
 
   private final String originalClassName;
-  private final String location;
+  // where a JSON error occurred, or the message of an exception that quotes nothing stored
+  private final String detail;
 
-  private RedactedException(Throwable original, String location, RedactedException cause) {
-    super(original.getClass().getName() + location + " (message withheld: it may quote stored data)", cause,
-        false, true);
+  private RedactedException(Throwable original, String detail, boolean messageKept, RedactedException cause) {
+    super(original.getClass().getName() + detail
+        + (messageKept ? "" : " (message withheld: it may quote stored data)"), cause, false, true);
     this.originalClassName = original.getClass().getName();
-    this.location = location;
+    this.detail = detail;
     setStackTrace(original.getStackTrace());
   }
 
@@ -57,8 +63,11 @@ public final class RedactedException extends Exception {
     seen.add(original);
     Throwable cause = original.getCause();
     // A cause chain may loop back; the loop is cut where it does.
-    return new RedactedException(original, location(original),
-        cause == null || seen.contains(cause) ? null : of(cause, seen));
+    RedactedException redactedCause = cause == null || seen.contains(cause) ? null : of(cause, seen);
+    Optional<String> kept = keptMessage(original);
+    return kept.isPresent()
+        ? new RedactedException(original, ": " + kept.get(), true, redactedCause)
+        : new RedactedException(original, location(original), false, redactedCause);
   }
 
   /** The fully qualified class name of the exception this one stands in for. */
@@ -66,9 +75,20 @@ public final class RedactedException extends Exception {
     return originalClassName;
   }
 
-  /** The original's simple class name and, for a JSON error, where it occurred: for decoding errors' messages. */
+  /**
+   * The original's simple class name and, for a JSON error, where it occurred (or the message it keeps):
+   * for decoding errors' messages.
+   */
   String summary() {
-    return originalClassName.substring(originalClassName.lastIndexOf('.') + 1) + location;
+    return originalClassName.substring(originalClassName.lastIndexOf('.') + 1) + detail;
+  }
+
+  /** The message of {@code original} if it is one of esgen's that quote nothing stored. */
+  private static Optional<String> keptMessage(Throwable original) {
+    return (original instanceof UnknownEventTypeException || original instanceof UnknownEventVersionException)
+            && original.getMessage() != null
+        ? Optional.of(original.getMessage())
+        : Optional.empty();
   }
 
   /** {@code " at $.path, line l, column c"}, as far as the exception knows; empty for other exceptions. */

@@ -11,6 +11,8 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.codec.UnknownEventTypeException;
+import dev.esgen.runtime.codec.UnknownEventVersionException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -110,6 +112,28 @@ class RedactedExceptionTest {
         snapshot.getMessage());
     assertNothingQuotes(event);
     assertNothingQuotes(snapshot);
+  }
+
+  @Test
+  void esgensOwnReasonsForAnUnreadableStoredEventAreKeptAndOthersWithheld() {
+    EventDecodingException type = new EventDecodingException("ledger", "L-1", 2, "coupon-used",
+        new UnknownEventTypeException("ledger", "coupon-used", List.of("ledger-opened", "money-deposited")));
+    EventDecodingException version = new EventDecodingException("ledger", "L-1", 7, "money-deposited", 4,
+        new UnknownEventVersionException("ledger", "money-deposited", 4));
+    EventDecodingException other = new EventDecodingException("ledger", "L-1", 3, "money-deposited",
+        new IllegalArgumentException("not an amount: " + SECRET));
+
+    assertEquals("cannot decode event 2 (type 'coupon-used') of ledger L-1: UnknownEventTypeException: aggregate"
+        + " ledger has no event type \"coupon-used\"; its event types are [ledger-opened, money-deposited]",
+        type.getMessage());
+    assertEquals(UnknownEventTypeException.class.getName() + ": aggregate ledger has no event type \"coupon-used\";"
+        + " its event types are [ledger-opened, money-deposited]", type.getCause().getMessage());
+    assertEquals("cannot decode event 7 (type 'money-deposited', version 4) of ledger L-1:"
+        + " UnknownEventVersionException: aggregate ledger cannot read version 4 of event type \"money-deposited\":"
+        + " no upcaster reads it, and its class is at another version", version.getMessage());
+    assertEquals("cannot decode event 3 (type 'money-deposited') of ledger L-1: IllegalArgumentException",
+        other.getMessage());
+    assertNothingQuotes(other);
   }
 
   private static void assertNothingQuotes(Throwable e) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.codec.UnknownEventTypeException;
+import dev.esgen.runtime.codec.UnknownEventVersionException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -48,11 +50,11 @@ class LedgerEventCodecTest {
   @Test
   void aVersionNoUpcasterReadsIsRefused() {
     for (String type : List.of("money-deposited", "money-withdrawn", "transfer-booked")) {
-      IOException e = assertThrows(IOException.class, () -> read(type, 4, "{}"));
+      UnknownEventVersionException e = assertThrows(UnknownEventVersionException.class, () -> read(type, 4, "{}"));
       assertEquals("aggregate ledger cannot read version 4 of event type \"" + type + "\": no upcaster reads it,"
           + " and its class is at another version", e.getMessage());
     }
-    assertThrows(IOException.class, () -> read("money-deposited", 0, "{}"));
+    assertThrows(UnknownEventVersionException.class, () -> read("money-deposited", 0, "{}"));
   }
 
   @Test
@@ -63,7 +65,7 @@ class LedgerEventCodecTest {
 
   @Test
   void anUnknownNameIsRefusedWithTheKnownOnes() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> read("interest-paid", 1, "{}"));
+    UnknownEventTypeException e = assertThrows(UnknownEventTypeException.class, () -> read("interest-paid", 1, "{}"));
     assertEquals("aggregate ledger has no event type \"interest-paid\"; its event types are [ledger-opened,"
         + " money-deposited, money-withdrawn, fee-charged, ledger-closed]", e.getMessage());
   }
