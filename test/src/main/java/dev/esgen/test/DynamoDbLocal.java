@@ -17,7 +17,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * A DynamoDB Local server on a free loopback port, in memory, with telemetry off.
+ * A DynamoDB Local server on a free loopback port, in memory, with telemetry off. It listens on
+ * {@code 127.0.0.1} only, where DynamoDB Local by itself would listen on every interface without checking
+ * credentials.
  *
  * <p>DynamoDB Local (Maven {@code software.amazon.dynamodb:DynamoDBLocal}, 3.x) is found on the
  * caller's classpath when the server starts; esgen-test brings it as a runtime dependency, and a version
@@ -150,7 +152,7 @@ public final class DynamoDbLocal implements AutoCloseable {
           case IN_PROCESS -> InProcessServer.start(found, port);
           case SEPARATE_JVM -> SeparateJvmServer.start(found, port);
         };
-        return new DynamoDbLocal(mode, URI.create("http://127.0.0.1:" + port), found.version(), server);
+        return new DynamoDbLocal(mode, URI.create("http://" + LoopbackServer.HOST + ":" + port), found.version(), server);
       } catch (IllegalStateException e) {
         if (failure == null) {
           failure = e;

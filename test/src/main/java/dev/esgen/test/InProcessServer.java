@@ -6,9 +6,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 
 /**
- * DynamoDB Local's HTTP server running in this JVM, started through its command-line entry class as
+ * DynamoDB Local's HTTP server running in this JVM, made through its command-line entry class as
  * {@code java -jar DynamoDBLocal.jar} would, so that options mean what DynamoDB Local's documentation
- * says. Reached by reflection because DynamoDB Local is the caller's dependency, found at run time.
+ * says, and listening on loopback only ({@link LoopbackServer}). Reached by reflection because DynamoDB
+ * Local is the caller's dependency, found at run time.
  */
 final class InProcessServer implements RunningServer {
 
@@ -32,8 +33,7 @@ final class InProcessServer implements RunningServer {
     StartingThreadDropped quiet = new StartingThreadDropped(out);
     System.setOut(new PrintStream(quiet, true));
     try {
-      Method create = found.serverRunner().getMethod("createServerFromCommandLineArgs", String[].class);
-      server = create.invoke(null, (Object) RunningServer.arguments(port).toArray(String[]::new));
+      server = LoopbackServer.create(found.serverRunner(), port);
       stop = server.getClass().getMethod("stop");
       server.getClass().getMethod("start").invoke(server);
     } catch (InvocationTargetException e) {

@@ -19,7 +19,9 @@ import java.util.stream.Stream;
 
 /**
  * DynamoDB Local in a child JVM started with this JVM's class path: whatever the caller resolved,
- * DynamoDB Local and its dependencies included, so nothing is fixed when esgen-test is built. The class
+ * DynamoDB Local and its dependencies included, so nothing is fixed when esgen-test is built. Its main
+ * class is {@link LoopbackServer}, which makes the server as DynamoDB Local's command line would, on
+ * loopback only. The class
  * path is handed over as it is, so a manifest-only jar (Maven Surefire's, by default) is expanded by the
  * child as it was by this JVM; it travels in an argument file, which keeps long class paths within
  * Windows' command-line limit.
@@ -75,7 +77,7 @@ final class SeparateJvmServer implements RunningServer {
     SeparateJvmServer server = new SeparateJvmServer(process, directory);
     Runtime.getRuntime().addShutdownHook(server.stopAtExit);
     try {
-      server.awaitReady(URI.create("http://127.0.0.1:" + port));
+      server.awaitReady(URI.create("http://" + LoopbackServer.HOST + ":" + port));
     } catch (IllegalStateException e) {
       server.stop();
       throw e;
@@ -89,8 +91,8 @@ final class SeparateJvmServer implements RunningServer {
     arguments.add("-Dorg.sqlite.tmpdir=" + directory);
     arguments.add("-cp");
     arguments.add(System.getProperty("java.class.path"));
-    arguments.add(DynamoDbLocalOnClasspath.SERVER_RUNNER);
-    arguments.addAll(RunningServer.arguments(port));
+    arguments.add(LoopbackServer.class.getName());
+    arguments.add(Integer.toString(port));
     return arguments;
   }
 

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,6 +52,27 @@ class DynamoDbLocalTest {
     }
     assertFalse(server.isRunning());
     assertFalse(isListening(port), "the server should be gone after close()");
+  }
+
+  /**
+   * DynamoDB Local checks no credentials, so a server reachable from the network would hand the test's
+   * tables to any host there: it listens on loopback only, whatever its own default.
+   */
+  @ParameterizedTest
+  @EnumSource(DynamoDbLocal.Mode.class)
+  void isNotReachableOnTheMachinesOtherAddresses(DynamoDbLocal.Mode mode) throws Exception {
+    List<InetAddress> others = NetworkInterface.networkInterfaces()
+        .flatMap(NetworkInterface::inetAddresses)
+        .filter(address -> !address.isLoopbackAddress() && !address.isLinkLocalAddress())
+        .toList();
+    assumeFalse(others.isEmpty(), "this machine has no address but loopback");
+    try (DynamoDbLocal server = DynamoDbLocal.start(mode)) {
+      int port = server.endpoint().getPort();
+      assertTrue(isListening(InetAddress.getLoopbackAddress(), port));
+      for (InetAddress address : others) {
+        assertFalse(isListening(address, port), "DynamoDB Local answers on " + address + ":" + port);
+      }
+    }
   }
 
   @Test
@@ -198,8 +222,13 @@ class DynamoDbLocalTest {
   }
 
   private static boolean isListening(int port) {
-    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-      return socket.isConnected();
+    return isListening(InetAddress.getLoopbackAddress(), port);
+  }
+
+  private static boolean isListening(InetAddress address, int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress(address, port), 2_000);
+      return true;
     } catch (IOException e) {
       return false;
     }

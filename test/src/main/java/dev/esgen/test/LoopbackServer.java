@@ -1,0 +1,64 @@
+package dev.esgen.test;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+
+/**
+ * Creates DynamoDB Local's server as its command line would, listening on the loopback address only.
+ * DynamoDB Local has no option for the address: its Jetty server listens on every interface, where any
+ * host of the network could read and write the test's tables without credentials. So the connectors of
+ * the Jetty server it made are given the loopback host before it starts. Both ways of running it use
+ * this: {@link InProcessServer} directly, {@link SeparateJvmServer} as the child JVM's main class.
+ */
+final class LoopbackServer {
+
+  /** The address the server listens on, and the endpoint's host. */
+  static final String HOST = "127.0.0.1";
+
+  private LoopbackServer() {}
+
+  /**
+   * DynamoDB Local's server for {@code port}, not started, bound to {@link #HOST}.
+   *
+   * @throws InvocationTargetException when DynamoDB Local refuses the arguments
+   * @throws ReflectiveOperationException when this DynamoDB Local lacks the 3.x entry points or its
+   *     server is not the Jetty server they make
+   */
+  static Object create(Class<?> serverRunner, int port) throws ReflectiveOperationException {
+    Method create = serverRunner.getMethod("createServerFromCommandLineArgs", String[].class);
+    Object server = create.invoke(null, (Object) RunningServer.arguments(port).toArray(String[]::new));
+    Object jetty = jettyServer(server);
+    Object[] connectors = (Object[]) jetty.getClass().getMethod("getConnectors").invoke(jetty);
+    if (connectors.length == 0) {
+      throw new NoSuchFieldException("the Jetty server of " + server.getClass().getName() + " has no connector");
+    }
+    for (Object connector : connectors) {
+      connector.getClass().getMethod("setHost", String.class).invoke(connector, HOST);
+    }
+    return server;
+  }
+
+  private static Object jettyServer(Object server) throws ReflectiveOperationException {
+    for (Class<?> type = server.getClass(); type != null; type = type.getSuperclass()) {
+      for (Field field : type.getDeclaredFields()) {
+        if (field.getType().getName().equals("org.eclipse.jetty.server.Server")) {
+          field.setAccessible(true);
+          return field.get(server);
+        }
+      }
+    }
+    throw new NoSuchFieldException(server.getClass().getName() + " holds no org.eclipse.jetty.server.Server");
+  }
+
+  /**
+   * The child JVM's entry point: {@code port}, then runs the server until the JVM is stopped.
+   *
+   * @param arguments the port
+   */
+  public static void main(String[] arguments) throws Exception {
+    Object server = create(Class.forName(DynamoDbLocalOnClasspath.SERVER_RUNNER), Integer.parseInt(arguments[0]));
+    server.getClass().getMethod("start").invoke(server);
+    server.getClass().getMethod("join").invoke(server);
+  }
+}
