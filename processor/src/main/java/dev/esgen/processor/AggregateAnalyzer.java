@@ -156,6 +156,7 @@ final class AggregateAnalyzer {
     List<Property> properties = columnAnalyzer.properties(type);
     Optional<IdModel> id = columnAnalyzer.checkId(type, aggregate, simpleName, properties);
     List<ColumnModel> columns = columnAnalyzer.checkColumns(type, simpleName, properties);
+    columnAnalyzer.checkIndexedCount(simpleName, properties, columns, options.tip().isPresent());
 
     if (!rootOk) {
       throw new AbortAggregateException();

@@ -372,6 +372,25 @@ final class ColumnAnalyzer {
     return columns;
   }
 
+  /** A DynamoDB table's global secondary indexes (its default quota): one per {@code @Indexed} column. */
+  private static final int MAX_INDEXED = 20;
+
+  /**
+   * Reports the first {@code @Indexed} column past what the layout's table can index: 20 on the journal,
+   * 19 on the tip, whose listing index takes one of the table's 20 (the runtime's {@code IndexKeys}).
+   */
+  void checkIndexedCount(String aggregate, List<Property> properties, List<ColumnModel> columns, boolean tip) {
+    int max = tip ? MAX_INDEXED - 1 : MAX_INDEXED;
+    List<ColumnModel> indexed = columns.stream().filter(column -> !column.unique()).toList();
+    if (indexed.size() <= max) {
+      return;
+    }
+    String first = indexed.get(max).property();
+    Property property = properties.stream().filter(p -> p.name().equals(first)).findFirst().orElseThrow();
+    errors.error(property.element(), Annotations.find(property.element(), Annotations.INDEXED).orElseThrow(),
+        Messages.tooManyIndexed(aggregate, property.name(), indexed.size(), max, tip));
+  }
+
   /** The lookups the generated repository declares for a column read from {@code property}. */
   private static List<String> lookupMethods(String property, boolean unique) {
     String suffix = methodSuffix(property);

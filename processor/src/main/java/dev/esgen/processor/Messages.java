@@ -396,6 +396,13 @@ final class Messages {
         + " is not needed: an aggregate is always found by its id; remove @" + annotation;
   }
 
+  public static String tooManyIndexed(String aggregate, String component, int count, int max, boolean tip) {
+    return "[esgen:too-many-indexed] " + aggregate + " has " + count + " @Indexed columns, " + component
+        + " being number " + (max + 1) + ", but a DynamoDB table has at most 20 global secondary indexes, one per"
+        + " @Indexed column" + (tip ? ", and the tip table's listing index takes one of them, so the tip layout"
+            + " allows " + max : "") + ": make some of them plain components, or @Unique (a reservation, no index)";
+  }
+
   public static String indexedAndUnique(String component) {
     return "[esgen:indexed-and-unique] " + component + " is both @Indexed and @Unique: @Unique alone already"
         + " gives findBy and loadBy (with strongly consistent reads); remove @Indexed";

@@ -1276,6 +1276,33 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(1);
   }
 
+  /**
+   * One global secondary index per @Indexed column, at most 20 per table, one of them the tip table's
+   * listing index: the first column past the layout's limit is the error, @Unique columns do not count.
+   */
+  @Test
+  void noMoreIndexedColumnsThanTheLayoutsTableCanIndex() {
+    JavaFileObject journal = rule("TooManyIndexedOnJournal");
+    Compilation onJournal = compile(journal);
+    assertThat(onJournal)
+        .hadErrorContaining("[esgen:too-many-indexed] Wide has 21 @Indexed columns, c21 being number 21, but a"
+            + " DynamoDB table has at most 20 global secondary indexes, one per @Indexed column: make some of them"
+            + " plain components, or @Unique")
+        .inFile(journal)
+        .onLineContaining("@Indexed String c21");
+    assertThat(onJournal).hadErrorCount(1);
+
+    JavaFileObject tip = rule("TooManyIndexedOnTip");
+    Compilation onTip = compile(tip);
+    assertThat(onTip)
+        .hadErrorContaining("[esgen:too-many-indexed] Wide has 20 @Indexed columns, c20 being number 20, but a"
+            + " DynamoDB table has at most 20 global secondary indexes, one per @Indexed column, and the tip"
+            + " table's listing index takes one of them, so the tip layout allows 19")
+        .inFile(tip)
+        .onLineContaining("@Indexed String c20");
+    assertThat(onTip).hadErrorCount(1);
+  }
+
   @Test
   void twoColumnsMustNotShareAStoredName() {
     JavaFileObject source = rule("DuplicateColumn");

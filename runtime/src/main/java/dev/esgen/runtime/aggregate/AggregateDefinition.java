@@ -4,6 +4,7 @@ import dev.esgen.runtime.codec.EventCodec;
 import dev.esgen.runtime.codec.SnapshotCodec;
 import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.internal.AggregateNames;
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import java.util.Objects;
 
 /**
@@ -26,6 +27,10 @@ import java.util.Objects;
  *         .tipPolicy(TipPolicy.defaults())               // used by the tip layout only
  *         .build();
  * }</pre>
+ *
+ * <p>A definition refuses more {@code @Indexed} columns than its layout's table can index, with an
+ * {@link IllegalArgumentException}: 20 on the journal (DynamoDB's global secondary indexes per table), 19
+ * on the tip, whose listing index takes one of them.
  *
  * @param layout which storage layout holds the type's streams
  * @param tipPolicy calving and snapshot settings of the tip layout; ignored by the journal layout
@@ -64,6 +69,14 @@ public record AggregateDefinition<A, I, E>(
     Objects.requireNonNull(snapshotPolicy, "snapshotPolicy");
     Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(tipPolicy, "tipPolicy");
+    int slots = indexColumns.slotted().size();
+    if (slots > IndexKeys.maxSlots(layout)) {
+      throw new IllegalArgumentException("aggregate " + name + " has " + slots + " @Indexed columns, but a DynamoDB"
+          + " table has at most " + IndexKeys.MAX_SLOTS + " global secondary indexes"
+          + (layout == LayoutKind.TIP ? " and the tip table's listing index takes one of them, so a tip-layout"
+              + " aggregate can use " + IndexKeys.MAX_TIP_SLOTS : "")
+          + ": make some of them plain components, or @Unique");
+    }
   }
 
   /**

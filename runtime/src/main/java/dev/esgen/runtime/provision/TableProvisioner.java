@@ -117,8 +117,6 @@ public final class TableProvisioner {
    * @param definitions every aggregate type the store will hold (or at least those with
    *     {@code @Indexed} columns); none for a store without indexed columns
    * @return the names of the tables this call created (empty when all existed)
-   * @throws IllegalArgumentException when an aggregate has more {@code @Indexed} columns than a table
-   *     can have global secondary indexes
    * @throws TableSchemaMismatchException when an existing table, or an existing index of a name esgen
    *     uses, has other keys than esgen needs, or the snapshot table has time to live on another attribute
    *     than {@code ttl}; nothing was created or changed then
@@ -215,25 +213,21 @@ public final class TableProvisioner {
 
   /**
    * The slots the tip table gets: the listing index takes one of DynamoDB's 20 indexes per table, so a
-   * tip-layout aggregate can use at most 19 {@code @Indexed} columns (a 20th fails with
-   * {@link dev.esgen.runtime.error.MissingIndexException} unless the table's quota was raised and the index
-   * added by hand).
+   * tip-layout aggregate can use at most 19 {@code @Indexed} columns ({@link AggregateDefinition} refuses
+   * more); the 20th slot serves journal-layout aggregates only.
    */
   private static int tipSlots(int slots) {
-    return Math.min(slots, IndexKeys.MAX_SLOTS - 1);
+    return Math.min(slots, IndexKeys.MAX_TIP_SLOTS);
   }
 
-  /** The number of index slots the aggregates need: the most {@code @Indexed} columns any of them has. */
+  /**
+   * The number of index slots the aggregates need: the most {@code @Indexed} columns any of them has (at
+   * most {@link IndexKeys#MAX_SLOTS}, as {@link AggregateDefinition} makes sure).
+   */
   public static int slotsNeeded(List<AggregateDefinition<?, ?, ?>> definitions) {
     int slots = 0;
     for (AggregateDefinition<?, ?, ?> definition : definitions) {
-      int needed = definition.indexColumns().slotted().size();
-      if (needed > IndexKeys.MAX_SLOTS) {
-        throw new IllegalArgumentException("aggregate " + definition.name() + " has " + needed
-            + " @Indexed columns, but a DynamoDB table has at most " + IndexKeys.MAX_SLOTS
-            + " global secondary indexes: make some of them plain components, or @Unique");
-      }
-      slots = Math.max(slots, needed);
+      slots = Math.max(slots, definition.indexColumns().slotted().size());
     }
     return slots;
   }

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.annotations.Normalization;
 import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.TableSchemaMismatchException;
 import dev.esgen.runtime.index.IndexColumn;
@@ -150,15 +152,29 @@ class TableProvisionerTest {
     });
   }
 
+  /** 20 global secondary indexes per table; on the tip table the listing index takes one of them. */
   @Test
-  void moreIndexedColumnsThanATableHasIndexesAreRefused() {
-    IndexColumn[] columns = new IndexColumn[21];
-    for (int i = 0; i < columns.length; i++) {
+  void aDefinitionRefusesMoreIndexedColumnsThanItsLayoutsTableHasIndexes() {
+    assertEquals(20, TableProvisioner.slotsNeeded(List.of(withColumns("wide", indexed(20)))));
+
+    IllegalArgumentException journal =
+        assertThrows(IllegalArgumentException.class, () -> withColumns("wide", indexed(21)));
+    assertTrue(journal.getMessage().startsWith("aggregate wide has 21 @Indexed columns, but a DynamoDB table has at"
+        + " most 20 global secondary indexes: "), journal.getMessage());
+    IllegalArgumentException tip = assertThrows(IllegalArgumentException.class,
+        () -> withColumns("wide", indexed(20)).withLayout(LayoutKind.TIP, TipPolicy.defaults()));
+    assertTrue(tip.getMessage().contains("wide has 20 @Indexed columns") && tip.getMessage().contains(
+        "the tip table's listing index takes one of them, so a tip-layout aggregate can use 19"), tip.getMessage());
+    assertEquals(LayoutKind.TIP, withColumns("wide", indexed(19)).withLayout(LayoutKind.TIP, TipPolicy.defaults())
+        .layout());
+  }
+
+  private static IndexColumn[] indexed(int count) {
+    IndexColumn[] columns = new IndexColumn[count];
+    for (int i = 0; i < count; i++) {
       columns[i] = IndexColumn.indexed("c" + i);
     }
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> TableProvisioner.slotsNeeded(List.of(withColumns("wide", columns))));
-    assertTrue(e.getMessage().contains("wide has 21 @Indexed columns"), e.getMessage());
+    return columns;
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.esgen.runtime.internal.keys;
 
+import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.index.IndexColumn;
 import java.nio.charset.StandardCharsets;
 
@@ -47,6 +48,14 @@ public final class IndexKeys {
 
   /** DynamoDB allows 20 global secondary indexes per table (a default quota). */
   public static final int MAX_SLOTS = 20;
+
+  /** The tip table's listing index takes one of its 20 global secondary indexes. */
+  public static final int MAX_TIP_SLOTS = MAX_SLOTS - 1;
+
+  /** The most {@code @Indexed} columns an aggregate stored in {@code layout} can use. */
+  public static int maxSlots(LayoutKind layout) {
+    return layout == LayoutKind.TIP ? MAX_TIP_SLOTS : MAX_SLOTS;
+  }
 
   private IndexKeys() {}
 
