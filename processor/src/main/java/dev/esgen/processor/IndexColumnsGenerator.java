@@ -118,17 +118,22 @@ final class IndexColumnsGenerator {
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
         .returns(String.class)
         .addParameter(column.type(), parameter);
+    // A normalised @Unique column stores its reservation normalised: this is the form before that.
+    CodeBlock form = column.unique() && !column.normalization().equals("EXACT")
+        ? CodeBlock.of("The string form, before the column's {@code $L} normalisation\n(reservations and lookups"
+            + " apply {@link $T#normalize}),", column.normalization(), RuntimeTypes.INDEX_COLUMN)
+        : CodeBlock.of("The stored form");
     switch (column.form()) {
       case PRIMITIVE -> method
-          .addJavadoc("The stored form of a {@code $L} value.\n", column.name())
+          .addJavadoc("$L of a {@code $L} value.\n", form, column.name())
           .addStatement("return $T.of($N)", RuntimeTypes.INDEX_VALUES, parameter);
       case OBJECT -> method
-          .addJavadoc("The stored form of a {@code $L} value; null for null, which is not indexed.\n", column.name())
+          .addJavadoc("$L of a {@code $L} value; null for null, which is not indexed.\n", form, column.name())
           .addStatement("return $N == null ? null : $T.of($N)", parameter, RuntimeTypes.INDEX_VALUES, parameter);
       case WRAPPER -> {
         ColumnModel.Wrapped wrapped = column.wrapped().orElseThrow();
-        method.addJavadoc("The stored form of a {@code $L} value, that of its {@code $L}; null when either is null,"
-            + " which is not indexed.\n", column.name(), wrapped.accessor());
+        method.addJavadoc("$L of a {@code $L} value, that of its {@code $L}; null when either is null,"
+            + " which is not indexed.\n", form, column.name(), wrapped.accessor());
         if (wrapped.primitive()) {
           method.addStatement("return $N == null ? null : $T.of($N.$L())", parameter, RuntimeTypes.INDEX_VALUES,
               parameter, wrapped.accessor());
