@@ -87,7 +87,7 @@ public final class OperationRecorder {
   }
 
   /**
-   * Runs the caller's {@code code} (a decide function and the handlers applying its events) outside the
+   * Runs the caller's {@code code} (a {@code transact}'s decide function) outside the
    * operation running on this thread: a repository call it makes is an operation of its own, with its own
    * retry budget, reported on its own, and its requests are not counted as the outer operation's.
    */
