@@ -56,8 +56,10 @@ public @interface Aggregate {
   int snapshotEvery() default 100;
 
   /**
-   * How many older snapshots to keep beside the current one (0 keeps none). When more would be kept,
-   * the oldest is deleted in the same transaction, or marked for expiry when {@link #snapshotTtl()} is set.
+   * How many snapshot rows to keep (0 keeps none). With 1 or more, every snapshot is also stored as a row
+   * at its seq_nr, the current one's included: {@code snapshotsToKeep = 2} keeps the current snapshot and the
+   * one before it. When more would be kept, the oldest is deleted in the same transaction, or marked for
+   * expiry when {@link #snapshotTtl()} is set.
    */
   int snapshotsToKeep() default 0;
 

@@ -13,7 +13,9 @@ import java.util.Optional;
  * }</pre>
  *
  * @param every write a snapshot once this many events were appended since the last one (at least 1)
- * @param keep how many older snapshots to keep beside the current one (0 or more)
+ * @param keep how many snapshot rows to keep (0 or more): with {@code keep > 0} every snapshot is also stored as a
+ *     row at its seq_nr, the current one's included, so the current snapshot and the {@code keep - 1} before it
+ *     stay readable
  * @param ttl when present, older snapshots beyond {@code keep} get a DynamoDB TTL this far ahead (positive,
  *     at most {@link #MAX_TTL})
  *     instead of being deleted
@@ -47,7 +49,10 @@ public record SnapshotPolicy(int every, int keep, Optional<Duration> ttl) {
     return new SnapshotPolicy(events, 0, Optional.empty());
   }
 
-  /** This policy, keeping {@code count} older snapshots. */
+  /**
+   * This policy, keeping {@code count} snapshot rows: the current snapshot's and the {@code count - 1} before
+   * it (see {@code keep} above).
+   */
   public SnapshotPolicy keeping(int count) {
     return new SnapshotPolicy(every, count, ttl);
   }

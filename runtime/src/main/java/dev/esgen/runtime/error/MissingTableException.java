@@ -28,9 +28,18 @@ public class MissingTableException extends StoreException {
    *     which (a transaction spans both)
    */
   public MissingTableException(List<String> tables, Throwable cause) {
+    this(tables, "createTablesIfMissing()", cause);
+  }
+
+  /**
+   * @param tables as above
+   * @param provisioning the {@code TableProvisioner} call that creates the table, for example
+   *     {@code "enableChangeFeed()"} for the change feed's positions table
+   */
+  public MissingTableException(List<String> tables, String provisioning, Throwable cause) {
     super((tables.size() == 1 ? "table '" + tables.get(0) + "' does not exist"
             : "one of the tables " + tables + " does not exist")
-        + ": create it with new TableProvisioner(client, config).createTablesIfMissing() or as described in"
+        + ": create it with new TableProvisioner(client, config)." + provisioning + " or as described in"
         + " docs/operations.md", cause);
     this.tables = List.copyOf(tables).toArray(String[]::new);
   }

@@ -4,16 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -172,5 +177,21 @@ class ReplayTest {
 
     assertEquals("no projection 'lgo' is registered; this feed has [log]", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> feed.reset("lgo"));
+  }
+
+  /** The positions table is made by enableChangeFeed, not by createTablesIfMissing: the error says so. */
+  @Test
+  void aMissingPositionsTableIsNamedWithTheCallThatCreatesIt() {
+    String table = "no-such-positions-" + UUID.randomUUID();
+    DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withPositionsTable(table));
+    CounterRepository counters = new CounterRepository(store);
+    ChangeFeed feed = ChangeFeed.builder(store).projection("log", counters.definition(), this::take).build();
+
+    MissingTableException e = assertThrows(MissingTableException.class,
+        () -> feed.position("log", counters.definition(), CounterId.random()));
+
+    assertEquals(List.of(table), e.tables());
+    assertEquals("table '" + table + "' does not exist: create it with new TableProvisioner(client, config)"
+        + ".enableChangeFeed() or as described in docs/operations.md", e.getMessage());
   }
 }

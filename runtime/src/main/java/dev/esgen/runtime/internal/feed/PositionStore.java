@@ -123,7 +123,7 @@ public final class PositionStore {
           ? new Position(seqNr(item), 0, 0)
           : new Position(seqNr(item), Long.parseLong(split.n()), Integer.parseInt(parts.n()));
     } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(table), e);
+      throw missing(e);
     }
   }
 
@@ -281,7 +281,7 @@ public final class PositionStore {
         start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
       } while (start != null);
     } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(table), e);
+      throw missing(e);
     }
     return deleted;
   }
@@ -296,7 +296,7 @@ public final class PositionStore {
           .expressionAttributeNames(update.expressionAttributeNames())
           .expressionAttributeValues(update.expressionAttributeValues()));
     } catch (ResourceNotFoundException e) {
-      throw new MissingTableException(List.of(table), e);
+      throw missing(e);
     }
   }
 
@@ -324,5 +324,10 @@ public final class PositionStore {
 
   private static AttributeValue number(long value) {
     return AttributeValue.fromN(Long.toString(value));
+  }
+
+  /** The positions table is the change feed's: enableChangeFeed creates it, createTablesIfMissing does not. */
+  private MissingTableException missing(ResourceNotFoundException e) {
+    return new MissingTableException(List.of(table), "enableChangeFeed()", e);
   }
 }
