@@ -148,6 +148,27 @@ class StoreListenerTest {
   }
 
   @Test
+  void aDecisionThatThrowsAfterARepositoryCallLeavesEachOperationReportedAndTheThreadAsItWas() {
+    CounterRepository counters = counters(LayoutKind.JOURNAL);
+    CounterId id = CounterId.random();
+    CounterId other = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    counters.create(new CounterCreated(other, "o"));
+    heard.clear();
+
+    assertThrows(IllegalStateException.class, () -> counters.transact(id, counter -> {
+      counters.load(other);
+      throw new IllegalStateException("refused");
+    }));
+    counters.load(id);
+
+    assertEquals(List.of("load", "transact", "load"), heard.stream().map(OperationMetrics::operation).toList());
+    assertInstanceOf(IllegalStateException.class, heard.get(1).failure().orElseThrow());
+    assertEquals(1, heard.get(1).requests(), "the transact's own load only: " + heard.get(1));
+    assertEquals(1, heard.get(2).requests(), "a later operation is one of its own: " + heard.get(2));
+  }
+
+  @Test
   void aListenerThatThrowsDoesNotFailTheOperation() {
     DynamoDbEventStore noisy = TestDynamo.store(StoreConfig.defaults().withListener(m -> {
       throw new IllegalStateException("broken listener");

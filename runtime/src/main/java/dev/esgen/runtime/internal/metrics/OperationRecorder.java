@@ -97,11 +97,11 @@ public final class OperationRecorder {
       return code.get();
     }
     current.set(null);
-    RetryBudget outerBudget = budgets.suspend();
+    RetryBudgets.Suspension suspension = budgets.suspend();
     try {
       return code.get();
     } finally {
-      budgets.leave(outerBudget);
+      budgets.resume(suspension);
       current.set(outer);
     }
   }

@@ -71,6 +71,11 @@ public final class RetryBudget {
   private int failedAttempts;
   private Duration lastConflictPause = Duration.ZERO;
   private ContendedStreams.Contention turn;
+  /**
+   * Whether this operation runs inside one holding a turn (a repository call in a decide function): it
+   * then takes no turn of its own, as waiting in line behind the operation around it would only delay it.
+   */
+  private boolean insideTurn;
   /** When the current write attempt began to read, for the stream's write cycle. */
   private long attemptStartedNanos;
   /** Whether this operation's waits on a contended stream are measured in its write cycles. */
@@ -143,7 +148,7 @@ public final class RetryBudget {
     if (spent(cause)) {
       return false;
     }
-    if (turn == null) {
+    if (!inTurn()) {
       ContendedStreams.Contention contention = contended.contention(aggregateType, aid);
       long waitStarted = System.nanoTime();
       ContendedStreams.Wait wait =
@@ -168,7 +173,7 @@ public final class RetryBudget {
     if (spent(cause)) {
       return CompletableFuture.completedFuture(false);
     }
-    ContendedStreams.Contention contention = turn == null ? contended.contention(aggregateType, aid) : null;
+    ContendedStreams.Contention contention = inTurn() ? null : contended.contention(aggregateType, aid);
     if (contention == null) {
       return pauseAfterConflict(lost, cause, executor);
     }
@@ -184,7 +189,7 @@ public final class RetryBudget {
     failedAttempts++;
     // Writers of this store that take the stream's turn do not collide with each other: a write made in the
     // turn lost to a writer in another process (or one of this store's that gave up waiting in line).
-    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid, turn != null || toAnotherProcess);
+    ContendedStreams.Contention lost = contended.conflicted(aggregateType, aid, inTurn() || toAnotherProcess);
     lost.attemptTook(System.nanoTime() - attemptStartedNanos);
     return lost;
   }
@@ -247,7 +252,8 @@ public final class RetryBudget {
    * ({@link ContentionPacing#conflictPause}). If not {@code paced}, the pause comes only before every few
    * new operations, while a write of this store lost to another process's within
    * {@link ContendedStreams#othersFor} ({@link ContentionPacing#yields}). Does nothing on any other stream,
-   * or when the operation holds a turn already (an operation holds one at most).
+   * when the operation holds a turn already (an operation holds one at most), or when it runs inside one
+   * that holds a turn ({@link RetryBudgets#suspend}).
    *
    * @param paced false where the writer decides on state it remembers without reading it: there a pause
    *     before every command would only let that state go stale, so the writer leaves a gap before every
@@ -256,7 +262,7 @@ public final class RetryBudget {
    */
   public void awaitTurn(String aggregateType, String aid, boolean paced) {
     this.paced = paced;
-    if (turn != null) {
+    if (inTurn()) {
       return;
     }
     sleepIfAny(rememberedGap(aggregateType, aid));
@@ -277,7 +283,7 @@ public final class RetryBudget {
    */
   public CompletableFuture<Void> awaitTurnAsync(String aggregateType, String aid, boolean paced, Executor executor) {
     this.paced = paced;
-    if (turn != null) {
+    if (inTurn()) {
       return CompletableFuture.completedFuture(null);
     }
     return after(rememberedGap(aggregateType, aid), executor, () -> {
@@ -368,6 +374,19 @@ public final class RetryBudget {
   /** Whether this operation holds a stream's turn. */
   public boolean holdsTurn() {
     return turn != null;
+  }
+
+  /** Whether this operation holds a stream's turn, or runs inside an operation that does. */
+  private boolean inTurn() {
+    return turn != null || insideTurn;
+  }
+
+  /**
+   * Makes this the budget of an operation started inside {@code outer}'s decide function: while
+   * {@code outer} holds a turn (or runs inside one), this one waits in no line.
+   */
+  void startInside(RetryBudget outer) {
+    insideTurn = outer.inTurn();
   }
 
   /** Gives back the stream's turn this operation holds, if any, to the next writer in line. */

@@ -23,6 +23,8 @@ public final class RetryBudgets {
   private final RetryPolicy policy;
   private final ContendedStreams contended;
   private final ThreadLocal<RetryBudget> running = new ThreadLocal<>();
+  // The budget of the operation whose decide function runs on this thread, while it runs (see suspend).
+  private final ThreadLocal<RetryBudget> suspended = new ThreadLocal<>();
 
   public RetryBudgets(RetryPolicy policy) {
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -34,9 +36,17 @@ public final class RetryBudgets {
     return policy;
   }
 
-  /** A budget for a new operation, which takes turns on contended streams with the store's other writers. */
+  /**
+   * A budget for a new operation, which takes turns on contended streams with the store's other writers,
+   * unless it starts inside the decide function of an operation holding a turn ({@link #suspend}).
+   */
   public RetryBudget start(RetryBudget.Observer observer) {
-    return new RetryBudget(policy, observer, contended);
+    RetryBudget budget = new RetryBudget(policy, observer, contended);
+    RetryBudget outer = suspended.get();
+    if (outer != null) {
+      budget.startInside(outer);
+    }
+    return budget;
   }
 
   /** The budget of the operation running on this thread, or a fresh one when none is. */
@@ -59,19 +69,31 @@ public final class RetryBudgets {
   }
 
   /**
-   * Leaves this thread without a current budget until {@link #leave}, which must follow in a
-   * {@code finally}; returns the budget it replaces (null when none), for {@code leave}. For the caller's
-   * code that runs inside an operation (a decide function): an operation it starts gets a budget of its
-   * own.
+   * Leaves this thread without a current budget until {@link #resume}, which must follow in a
+   * {@code finally}. For the caller's code that runs inside an operation (a decide function): an operation
+   * it starts gets a budget of its own, which waits in no line while the suspended operation holds a
+   * stream's turn (the operation around it would be the one it waits for).
    */
-  public RetryBudget suspend() {
-    RetryBudget outer = running.get();
+  public Suspension suspend() {
+    Suspension suspension = new Suspension(running.get(), suspended.get());
+    if (suspension.outer() != null) {
+      suspended.set(suspension.outer());
+    }
     running.set(null);
-    return outer;
+    return suspension;
   }
 
+  /** Makes the budgets {@link #suspend} put aside current again. */
+  public void resume(Suspension suspension) {
+    running.set(suspension.outer());
+    suspended.set(suspension.outerSuspended());
+  }
+
+  /** What {@link #suspend} put aside: the running budget and the one suspended before it, each null when none. */
+  public record Suspension(RetryBudget outer, RetryBudget outerSuspended) {}
+
   /**
-   * Makes {@code outer}, which {@link #enter} or {@link #suspend} returned, the current budget again. The entry stays in the
+   * Makes {@code outer}, which {@link #enter} returned, the current budget again. The entry stays in the
    * thread's map holding null rather than being removed, as removing it clears a reference in the VM on
    * every operation.
    */
