@@ -118,7 +118,7 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
     return (type == DynamoDbClient.class || type == TablePrefix.class || type == DynamoDbLocal.class)
-        && !ParameterOwnership.belongsToAnotherExtension(parameter.getParameter());
+        && !ParameterOwnership.belongsToAnotherExtension(parameter.getParameter(), context);
   }
 
   @Override

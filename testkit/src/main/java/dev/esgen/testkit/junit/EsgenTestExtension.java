@@ -205,7 +205,8 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
     return (type == EventStore.class || type == AsyncEventStore.class || type == MutableClock.class
-        || type == Backend.class) && !ParameterOwnership.belongsToAnotherExtension(parameter.getParameter());
+        || type == Backend.class)
+        && !ParameterOwnership.belongsToAnotherExtension(parameter.getParameter(), context);
   }
 
   @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.test.DynamoDbLocalExtension;
+import dev.esgen.testkit.junit.Backend;
 import dev.esgen.testkit.junit.EsgenTest;
 import dev.esgen.testkit.memory.InMemoryEventStore;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
     "esgen.tables.tip=shop-streams",
     "esgen.provision.enabled=true",
     "spring.main.banner-mode=off"})
-@EsgenTest
+@EsgenTest(backend = Backend.IN_MEMORY)
 @ExtendWith(DynamoDbLocalExtension.class)
 class ExtensionParametersTest {
 
