@@ -22,7 +22,8 @@ public final class UnknownEventTypeException extends IllegalArgumentException {
 
   private final String typeName;
 
-  public UnknownEventTypeException(String aggregateName, String typeName, List<String> typeNames) {
+  // Package-private: RedactedException keeps the message, so only esgen's codec may write one.
+  UnknownEventTypeException(String aggregateName, String typeName, List<String> typeNames) {
     super("aggregate " + aggregateName + " has no event type \"" + typeName + "\"; its event types are " + typeNames);
     this.typeName = typeName;
   }

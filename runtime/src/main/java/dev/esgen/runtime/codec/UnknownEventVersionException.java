@@ -21,7 +21,8 @@ public final class UnknownEventVersionException extends IOException {
   private final String typeName;
   private final int version;
 
-  public UnknownEventVersionException(String aggregateName, String typeName, int version) {
+  // Package-private: RedactedException keeps the message, so only esgen's codec may write one.
+  UnknownEventVersionException(String aggregateName, String typeName, int version) {
     super("aggregate " + aggregateName + " cannot read version " + version + " of event type \"" + typeName
         + "\": no upcaster reads it, and its class is at another version");
     this.typeName = typeName;

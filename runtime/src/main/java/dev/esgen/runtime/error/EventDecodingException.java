@@ -8,7 +8,10 @@ package dev.esgen.runtime.error;
  *
  * <p>Neither the message nor the cause chain quotes the stored event, which may hold personal data: the
  * cause is a {@link RedactedException} naming the original exception's class and, for a JSON error,
- * where in the body it occurred, with the original's stack trace.
+ * where in the body it occurred, with the original's stack trace. For a type name or version no code
+ * reads, the cause keeps the message of esgen's {@link dev.esgen.runtime.codec.UnknownEventTypeException}
+ * or {@link dev.esgen.runtime.codec.UnknownEventVersionException}, which names only the aggregate, the
+ * stored type and version and the code's type names, and this message ends with it.
  *
  * <pre>{@code
  * try {

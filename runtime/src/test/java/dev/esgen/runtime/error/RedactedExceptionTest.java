@@ -11,10 +11,12 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.esgen.runtime.codec.EsgenJson;
+import dev.esgen.runtime.codec.JsonEventCodec;
 import dev.esgen.runtime.codec.UnknownEventTypeException;
 import dev.esgen.runtime.codec.UnknownEventVersionException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,12 +116,30 @@ class RedactedExceptionTest {
     assertNothingQuotes(snapshot);
   }
 
+  record Opened(String owner) {}
+
+  record Deposited(long cents) {}
+
+  /** The codec the processor would generate for two events, whose failures are esgen's own. */
+  static final class LedgerCodec extends JsonEventCodec<Record> {
+    LedgerCodec(ObjectMapper mapper) {
+      super("ledger", List.of("ledger-opened", "money-deposited"), mapper, Opened.class, Deposited.class);
+    }
+
+    @Override
+    protected int indexOf(Record event) {
+      return event instanceof Opened ? 0 : 1;
+    }
+  }
+
   @Test
   void esgensOwnReasonsForAnUnreadableStoredEventAreKeptAndOthersWithheld() {
+    LedgerCodec codec = new LedgerCodec(mapper);
+    byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
     EventDecodingException type = new EventDecodingException("ledger", "L-1", 2, "coupon-used",
-        new UnknownEventTypeException("ledger", "coupon-used", List.of("ledger-opened", "money-deposited")));
+        assertThrows(UnknownEventTypeException.class, () -> codec.decodeStored("coupon-used", 1, body)));
     EventDecodingException version = new EventDecodingException("ledger", "L-1", 7, "money-deposited", 4,
-        new UnknownEventVersionException("ledger", "money-deposited", 4));
+        assertThrows(UnknownEventVersionException.class, () -> codec.decodeStored("money-deposited", 4, body)));
     EventDecodingException other = new EventDecodingException("ledger", "L-1", 3, "money-deposited",
         new IllegalArgumentException("not an amount: " + SECRET));
 
