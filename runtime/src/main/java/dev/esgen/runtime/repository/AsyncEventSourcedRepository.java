@@ -632,8 +632,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
     A decided;
     try {
       events = decision.decide().apply(current.state());
-      // As in the synchronous repository: the handlers run as part of the decision.
-      decided = fold(current.state(), events);
+      // As in the synchronous repository: the handlers run as part of the decision; a null list is refused
+      // below, at once.
+      decided = events == null ? null : fold(current.state(), events);
     } catch (RuntimeException rejected) {
       if (confirmed) {
         throw rejected;
@@ -645,6 +646,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         return decideAndAppend(decision, stored, true, operation);
       });
     }
+    Objects.requireNonNull(events, "events");
     if (events.isEmpty()) {
       if (confirmed) {
         return CompletableFuture.completedFuture(versioned(current));

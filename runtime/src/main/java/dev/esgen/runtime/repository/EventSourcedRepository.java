@@ -810,8 +810,8 @@ public abstract class EventSourcedRepository<A, I, E> {
         // Outside this operation: a repository call the decision makes is an operation of its own.
         events = store.recorder().outside(() -> decide.apply(state));
         // The handlers run as part of the decision: one that refuses a remembered state is checked against
-        // the stored one, as a refusing decide is.
-        decided = fold(state, events);
+        // the stored one, as a refusing decide is. A null list is no decision: refused below, at once.
+        decided = events == null ? null : fold(state, events);
       } catch (RuntimeException rejected) {
         if (confirmed) {
           throw rejected;
@@ -824,6 +824,7 @@ public abstract class EventSourcedRepository<A, I, E> {
         confirmed = true;
         continue;
       }
+      Objects.requireNonNull(events, "events");
       if (events.isEmpty()) {
         if (confirmed) {
           return versioned(current);

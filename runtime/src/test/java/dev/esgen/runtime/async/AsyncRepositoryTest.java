@@ -180,12 +180,14 @@ class AsyncRepositoryTest {
     CompletableFuture<Versioned<Counter>> nullEvent = counters.create((CounterEvent) null);
     CompletableFuture<Versioned<Counter>> nullList = counters.append(id, 1, (List<CounterEvent>) null);
     CompletableFuture<Versioned<Counter>> nullCreate = counters.create((List<CounterEvent>) null);
+    CompletableFuture<Versioned<Counter>> nullDecision = counters.transact(id, counter -> null);
 
     assertInstanceOf(IllegalArgumentException.class, failureOf(empty));
     // The creating event is handed to the replay first, which refuses a null one.
     assertInstanceOf(IllegalArgumentException.class, failureOf(nullEvent));
     assertEquals("events", assertInstanceOf(NullPointerException.class, failureOf(nullList)).getMessage());
     assertEquals("events", assertInstanceOf(NullPointerException.class, failureOf(nullCreate)).getMessage());
+    assertEquals("events", assertInstanceOf(NullPointerException.class, failureOf(nullDecision)).getMessage());
     assertInstanceOf(InvalidCommandIdException.class, failureOf(noCommand));
     assertEquals("ItemTooLargeException", failureOf(tooLarge).getClass().getSimpleName());
     assertEquals(before, storedEvents(id).size(), "nothing is written");

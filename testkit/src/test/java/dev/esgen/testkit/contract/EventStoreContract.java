@@ -889,7 +889,10 @@ abstract class EventStoreContract {
     assertEquals(given, members.events(id).toList().get(0).metadata());
   }
 
-  /** A null list of events is refused, naming the argument, by every way of writing; nothing is stored. */
+  /**
+   * A null list of events is refused, naming the argument, by every way of writing, a decide function's
+   * included; nothing is stored.
+   */
   @Test
   void aNullListOfEventsIsRefusedAndNothingIsStored() {
     MemberId id = MemberId.random();
@@ -904,6 +907,12 @@ abstract class EventStoreContract {
         () -> members.append(created, none))) {
       assertEquals("events", assertThrows(NullPointerException.class, write).getMessage());
     }
+    int[] decisions = {0};
+    assertEquals("events", assertThrows(NullPointerException.class, () -> members.transact(id, member -> {
+      decisions[0]++;
+      return none;
+    })).getMessage());
+    assertEquals(1, decisions[0], "a null list is refused as it is, not taken for a refusal to decide again");
     assertEquals(1, members.loadVersioned(id).version());
   }
 
