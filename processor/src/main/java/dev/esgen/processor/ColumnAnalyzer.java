@@ -373,7 +373,7 @@ final class ColumnAnalyzer {
   }
 
   /** A DynamoDB table's global secondary indexes (its default quota): one per {@code @Indexed} column. */
-  private static final int MAX_INDEXED = 20;
+  static final int MAX_INDEXED = 20;
 
   /**
    * Reports the first {@code @Indexed} column past what the layout's table can index: 20 on the journal,

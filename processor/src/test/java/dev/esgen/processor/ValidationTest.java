@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -1301,6 +1303,13 @@ class ValidationTest {
         .inFile(tip)
         .onLineContaining("@Indexed String c20");
     assertThat(onTip).hadErrorCount(1);
+  }
+
+  /** The processor's limit is the runtime's, which AggregateDefinition enforces for hand-built definitions. */
+  @Test
+  void theIndexedColumnLimitIsTheRuntimes() {
+    assertEquals(IndexKeys.MAX_SLOTS, ColumnAnalyzer.MAX_INDEXED);
+    assertEquals(IndexKeys.maxSlots(LayoutKind.TIP), ColumnAnalyzer.MAX_INDEXED - 1);
   }
 
   @Test
