@@ -32,9 +32,12 @@ public class MissingTableException extends StoreException {
   }
 
   /**
+   * A missing table that another {@code TableProvisioner} call than {@code createTablesIfMissing()} creates.
+   *
    * @param tables as above
    * @param provisioning the {@code TableProvisioner} call that creates the table, for example
    *     {@code "enableChangeFeed()"} for the change feed's positions table
+   * @param cause what DynamoDB answered
    */
   public MissingTableException(List<String> tables, String provisioning, Throwable cause) {
     super((tables.size() == 1 ? "table '" + tables.get(0) + "' does not exist"

@@ -9,9 +9,10 @@ package dev.esgen.runtime.internal.journal;
  * {@link #METADATA}.
  * Snapshot head row (seq_nr 0 in its sort key): {@link #PKEY},
  * {@link #SKEY}, {@link #AID}, {@link #PAYLOAD}, {@link #SEQ_NR} (where the snapshot was taken),
- * {@link #SNAPSHOT_SCHEMA}, {@link #LAST_SEQ_NR}, {@link #VERSION} and, when older snapshots are kept,
- * {@link #RETAINED_SEQ_NRS}. Older snapshot row: {@link #PKEY}, {@link #SKEY}, {@link #AID},
- * {@link #PAYLOAD}, {@link #SEQ_NR}, {@link #SNAPSHOT_SCHEMA} and, once displaced in TTL mode, {@link #TTL}.
+ * {@link #SNAPSHOT_SCHEMA}, {@link #LAST_SEQ_NR}, {@link #VERSION} and, when snapshot rows are kept,
+ * {@link #RETAINED_SEQ_NRS}. Snapshot row (each snapshot's, the current one's included, when kept):
+ * {@link #PKEY}, {@link #SKEY}, {@link #AID}, {@link #PAYLOAD}, {@link #SEQ_NR}, {@link #SNAPSHOT_SCHEMA}
+ * and, once displaced in TTL mode, {@link #TTL}.
  *
  * <pre>{@code
  * long version = Long.parseLong(headRow.get(JournalAttributes.VERSION).n());
@@ -75,7 +76,7 @@ public final class JournalAttributes {
   /** Head row: the optimistic-lock version (N), 1 after creation, +1 per append. */
   public static final String VERSION = "version";
 
-  /** Head row: seq_nrs of the older snapshot rows still kept (L of N), oldest first. */
+  /** Head row: seq_nrs of the snapshot rows still kept (L of N), oldest first, the current snapshot's last. */
   public static final String RETAINED_SEQ_NRS = "retained_seq_nrs";
 
   /** Displaced snapshot row in TTL mode: when DynamoDB may delete it, epoch seconds (N). */

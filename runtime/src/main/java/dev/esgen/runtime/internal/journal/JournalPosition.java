@@ -16,7 +16,7 @@ import java.util.Map;
  * }</pre>
  *
  * @param snapshotSeqNr the seq_nr the head row's snapshot was taken at
- * @param retainedSeqNrs seq_nrs of the kept older snapshot rows, oldest first
+ * @param retainedSeqNrs seq_nrs of the kept snapshot rows, oldest first, the current snapshot's last
  * @param snapshotStale whether the head row's snapshot was written by other code (another fingerprint)
  *     and ignored: the next append writes a fresh one whatever the snapshot interval says
  * @param headAttributeBytes the size of each attribute of the head row as stored, by name (keys included,
