@@ -200,9 +200,13 @@ public class EsgenProperties {
       this.maxAge = maxAge;
     }
 
-    /** The policy these settings describe; {@link StateCachePolicy#disabled()} unless enabled. */
+    /**
+     * The policy these settings describe; {@link StateCachePolicy#disabled()} unless enabled. The size and
+     * age are checked either way, so that an invalid one fails the start before the cache is switched on.
+     */
     public StateCachePolicy toPolicy() {
-      return enabled ? StateCachePolicy.of(maxStreams, maxAge) : StateCachePolicy.disabled();
+      StateCachePolicy configured = StateCachePolicy.of(maxStreams, maxAge);
+      return enabled ? configured : StateCachePolicy.disabled();
     }
   }
 

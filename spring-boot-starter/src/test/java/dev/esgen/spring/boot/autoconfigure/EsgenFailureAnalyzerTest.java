@@ -1,0 +1,88 @@
+package dev.esgen.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.esgen.spring.boot.app.Order;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
+import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * What a failed start says, for the failures the starter's analyzer explains, taken from contexts that
+ * really failed; Spring Boot finds the analyzer through {@code META-INF/spring.factories}.
+ */
+class EsgenFailureAnalyzerTest {
+
+  /** The application's packages, with a repository, as {@code @SpringBootApplication} would register them. */
+  @Configuration(proxyBeanMethods = false)
+  @AutoConfigurationPackage(basePackageClasses = Order.class)
+  static class ShopDomain {}
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
+      .withUserConfiguration(ShopDomain.class);
+
+  /** No bean of any kind: what a context without a DynamoDbClient bean holds of it. */
+  private final DefaultListableBeanFactory withoutClient = new DefaultListableBeanFactory();
+
+  @Test
+  void springBootFindsTheAnalyzerBeforeItsOwn() {
+    // Skipping analyzers for classes this class path lacks (Spring MVC's), as Spring Boot does.
+    List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation(getClass().getClassLoader())
+        .load(FailureAnalyzer.class, ArgumentResolver.of(BeanFactory.class, withoutClient),
+            FailureHandler.handleMessage((message, failure) -> { }));
+    assertThat(analyzers).first().isInstanceOf(EsgenFailureAnalyzer.class);
+  }
+
+  @Test
+  void aRepositoryWithoutADynamoDbClientBeanIsToldToDefineOne() {
+    runner.run(context -> {
+      assertThat(context).hasFailed();
+      FailureAnalysis analysis = new EsgenFailureAnalyzer(withoutClient).analyze(context.getStartupFailure());
+      assertThat(analysis).isNotNull();
+      assertThat(analysis.getDescription()).isEqualTo("A generated repository needs an EventStore bean. esgen's"
+          + " auto-configuration makes one from the application's DynamoDbClient bean, and there is none.");
+      assertThat(analysis.getAction()).startsWith("Define a DynamoDbClient bean (docs/spring-boot.md shows one)");
+    });
+  }
+
+  @Test
+  void aMissingStoreWithAClientBesideItIsLeftToSpringBoot() {
+    DefaultListableBeanFactory withClient = new DefaultListableBeanFactory();
+    withClient.registerSingleton("dynamoDbClient", DynamoDbClient.builder().region(Region.US_EAST_1).build());
+    runner.run(context ->
+        assertThat(new EsgenFailureAnalyzer(withClient).analyze(context.getStartupFailure())).isNull());
+  }
+
+  @Test
+  void anInvalidSettingNamesTheProperty() {
+    runner.withPropertyValues("esgen.repositories.enabled=false", "esgen.retry.max-attempts=0").run(context -> {
+      assertThat(context).hasFailed();
+      FailureAnalysis analysis = new EsgenFailureAnalyzer(withoutClient).analyze(context.getStartupFailure());
+      assertThat(analysis.getDescription())
+          .isEqualTo("The esgen.* properties make no valid store configuration: maxAttempts must be at least 1, was 0");
+      assertThat(analysis.getAction()).startsWith("Correct esgen.retry.max-attempts (docs/spring-boot.md");
+    });
+  }
+
+  @Test
+  void aStateCacheSettingIsCheckedWhileTheCacheIsOff() {
+    runner.withPropertyValues("esgen.repositories.enabled=false", "esgen.state-cache.max-streams=-1").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(new EsgenFailureAnalyzer(withoutClient).analyze(context.getStartupFailure()).getAction())
+          .startsWith("Correct esgen.state-cache.max-streams");
+    });
+  }
+}
