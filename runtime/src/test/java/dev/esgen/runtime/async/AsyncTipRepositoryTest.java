@@ -220,7 +220,7 @@ class AsyncTipRepositoryTest {
 
     assertEquals(2, written.version());
     assertEquals(List.of("GetItem", "UpdateItem", "GetItem"), async.sent(),
-        "load, the write of unknown outcome, the read-back");
+        "load, the write of unknown outcome, the read-back; failed attempts: " + async.failedAttempts());
     List<RecordedEvent<CounterEvent>> events = storedEvents(id);
     assertEquals(1, events.stream().filter(e -> e.event().equals(new Incremented(1, "lost-once"))).count());
     assertEquals(2, events.size());
