@@ -1,6 +1,7 @@
 package dev.esgen.runtime.feed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.error.MissingTableException;
+import dev.esgen.runtime.error.ProjectionFailedException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
@@ -193,5 +195,11 @@ class ReplayTest {
     assertEquals(List.of(table), e.tables());
     assertEquals("table '" + table + "' does not exist: create it with new TableProvisioner(client, config)"
         + ".enableChangeFeed() or as described in docs/operations.md", e.getMessage());
+
+    // A replay fails at once: no wait brings the table.
+    counters.create(new CounterCreated(CounterId.random(), "to replay"));
+    ProjectionFailedException replay = assertThrows(ProjectionFailedException.class, () -> feed.replay("log"));
+    assertEquals(1, replay.attempts());
+    assertInstanceOf(MissingTableException.class, replay.getCause());
   }
 }

@@ -1,6 +1,7 @@
 package dev.esgen.runtime.internal.feed;
 
 import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.ProjectionFailedException;
 import dev.esgen.runtime.feed.DeliveryFailure;
 import java.time.Duration;
@@ -13,14 +14,16 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 
 /**
  * Runs a batch's deliveries in rounds: every delivery once, then, after a pause, again those that got
  * stuck, as often as the {@link RetryPolicy} allows. A stuck stream waits at its event while the others
  * go on, and each round starts again from the stored position, so no later event of a stream overtakes
- * the one it waits at. When attempts or time run out, the batch fails with a
- * {@link ProjectionFailedException} for the first stuck stream (the others' suppressed in it); what
- * every stream took before is recorded, so that the batch sent again delivers only the rest.
+ * the one it waits at. When attempts or time run out, or a stream is stuck on a table that does not
+ * exist (which no wait brings), the batch fails with a {@link ProjectionFailedException} for the first
+ * stuck stream (the others' suppressed in it); what every stream took before is recorded, so that the
+ * batch sent again delivers only the rest.
  *
  * <p>Positions are read for the whole batch at once (one {@code BatchGetItem} per 100 streams), each
  * delivery holding its stream's lock. A position read before a delivery from elsewhere in this feed
@@ -121,7 +124,9 @@ public final class DeliveryRounds {
         return new Delivered(streams, events);
       }
       Duration pause = policy.delayAfter(attempt, ThreadLocalRandom.current());
-      boolean again = attempt < policy.maxAttempts() && System.nanoTime() + pause.toNanos() < deadline;
+      // A missing table (the positions table, or a read model's) does not appear by waiting: no retry.
+      boolean again = attempt < policy.maxAttempts() && System.nanoTime() + pause.toNanos() < deadline
+          && where.stream().noneMatch(at -> missingTable(at.cause()));
       for (int k = 0; k < stuck.size(); k++) {
         Delivery delivery = stuck.get(k);
         reporter.deliveryFailed(new DeliveryFailure(delivery.subscription().projection(),
@@ -163,6 +168,15 @@ public final class DeliveryRounds {
       }
     }
     return first;
+  }
+
+  private static boolean missingTable(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof MissingTableException || cause instanceof ResourceNotFoundException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean sleep(Duration pause) {
