@@ -10,7 +10,9 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 /**
  * The Jackson configuration esgen's codecs use unless the store is given another mapper.
  *
- * <p>Times are written as ISO-8601 strings, {@code Optional} and its primitive variants as their value
+ * <p>Times are written as ISO-8601 strings (a {@code ZonedDateTime} with its offset only, not its region;
+ * a {@code Duration}, as Jackson does by default, as seconds in a decimal number), {@code Optional} and
+ * its primitive variants as their value
  * or {@code null}, and unknown properties are ignored when reading so that an event or snapshot written
  * by a newer version of a class (with an added field) still reads. The esgen processor checks at compile
  * time that events and aggregates have shapes this mapper can write and read back; a mapper of your own
