@@ -32,7 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -55,11 +54,6 @@ class EsgenAutoConfigurationTest {
       .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
       .withUserConfiguration(ShopDomain.class)
       .withBean(DynamoDbClient.class, dynamo::client);
-
-  /** The application's packages, as {@code @SpringBootApplication} would register them. */
-  @Configuration(proxyBeanMethods = false)
-  @AutoConfigurationPackage(basePackageClasses = Order.class)
-  static class ShopDomain {}
 
   /** Table names no other test uses, so that each test provisions its own tables. */
   private static String[] tables(String prefix) {

@@ -2,17 +2,14 @@ package dev.esgen.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.esgen.spring.boot.app.Order;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
-import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
 import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
@@ -24,11 +21,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * really failed; Spring Boot finds the analyzer through {@code META-INF/spring.factories}.
  */
 class EsgenFailureAnalyzerTest {
-
-  /** The application's packages, with a repository, as {@code @SpringBootApplication} would register them. */
-  @Configuration(proxyBeanMethods = false)
-  @AutoConfigurationPackage(basePackageClasses = Order.class)
-  static class ShopDomain {}
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))

@@ -3,17 +3,14 @@ package dev.esgen.spring.boot.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.esgen.runtime.EventStore;
-import dev.esgen.spring.boot.app.Order;
 import dev.esgen.spring.boot.app.OrderId;
 import dev.esgen.spring.boot.app.OrderPlaced;
 import dev.esgen.spring.boot.app.OrderRepository;
 import dev.esgen.testkit.memory.InMemoryEventStore;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Configuration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -26,10 +23,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * still defines a DynamoDbClient bean (which may point at a real account).
  */
 class InMemoryStoreProvisioningTest {
-
-  @Configuration(proxyBeanMethods = false)
-  @AutoConfigurationPackage(basePackageClasses = Order.class)
-  static class ShopDomain {}
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
       .withConfiguration(AutoConfigurations.of(EsgenAutoConfiguration.class))
