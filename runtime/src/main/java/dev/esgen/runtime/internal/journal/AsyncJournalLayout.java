@@ -224,8 +224,8 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
           if (failure != null) {
             throw JournalAppender.unreadable(ambiguous, request, CompletableFutures.unwrap(failure));
           }
-          RuntimeException notStored = JournalAppender.verdict(JournalAppender.outcome(response, request), ambiguous,
-              prepared.transaction(), request);
+          RuntimeException notStored = prepared.transaction().verdict(JournalAppender.outcome(response, request),
+              request, ambiguous.lastFailure(), VERSION);
           if (notStored != null) {
             throw notStored;
           }

@@ -376,7 +376,7 @@ final class JournalAppender {
     } catch (RuntimeException unreadable) {
       throw unreadable(ambiguous, request, unreadable);
     }
-    RuntimeException notStored = verdict(outcome, ambiguous, transaction, request);
+    RuntimeException notStored = transaction.verdict(outcome, request, ambiguous.lastFailure(), VERSION);
     if (notStored != null) {
       throw notStored;
     }
@@ -393,20 +393,6 @@ final class JournalAppender {
     AppendOutcomeUnknownException unknown = StoredOutcome.unknown(request, ambiguous.lastFailure());
     unknown.addSuppressed(unreadable);
     return unknown;
-  }
-
-  /**
-   * What is true of an append of unknown outcome, given what reading back found: null when it is stored,
-   * else the error that says why it is not.
-   */
-  static RuntimeException verdict(StoredOutcome outcome, AmbiguousWriteException ambiguous,
-      AppendTransaction transaction, AppendRequest<?, ?, ?> request) {
-    RuntimeException last = ambiguous.lastFailure();
-    return switch (outcome) {
-      case THIS_APPEND -> null;
-      case ANOTHER_APPEND -> transaction.lostTo(request, last);
-      case NOTHING -> transaction.notStored(request, last, VERSION);
-    };
   }
 
   /**

@@ -189,12 +189,28 @@ public final class AppendTransaction {
   }
 
   /**
+   * What is true of this transaction when it was sent in doubt (an attempt's outcome was unknown) and gave
+   * up with {@code last}, given what reading back found: null when it is stored, else the error that says
+   * why it is not ({@link #lostTo}, {@link #notStored}). Both layouts settle their transactions here.
+   *
+   * @param versionAttribute the layout's name of the attribute its version condition is on
+   */
+  public RuntimeException verdict(StoredOutcome outcome, AppendRequest<?, ?, ?> request, RuntimeException last,
+      String versionAttribute) {
+    return switch (outcome) {
+      case THIS_APPEND -> null;
+      case ANOTHER_APPEND -> lostTo(request, last);
+      case NOTHING -> notStored(request, last, versionAttribute);
+    };
+  }
+
+  /**
    * The error for this transaction when it was sent in doubt (an attempt's outcome was unknown) and
    * reading back found another append in its place: if {@code last} was cancelled on the command record,
    * a concurrent try of the same command stored it, and the caller answers with the stored stream;
    * otherwise the append lost its version ({@link StoredOutcome#lostTo}).
    */
-  public RuntimeException lostTo(AppendRequest<?, ?, ?> request, RuntimeException last) {
+  private RuntimeException lostTo(AppendRequest<?, ?, ?> request, RuntimeException last) {
     if (last instanceof TransactionCanceledException cancelled && failed(Failures.reasons(cancelled), commandIndex)) {
       return new CommandAlreadyAppliedException(aggregateName, aid, commandId);
     }
@@ -217,7 +233,7 @@ public final class AppendTransaction {
    *       throttled before DynamoDB looked at it, or itself of unknown outcome.
    * </ul>
    */
-  public RuntimeException notStored(AppendRequest<?, ?, ?> request, RuntimeException last, String versionAttribute) {
+  private RuntimeException notStored(AppendRequest<?, ?, ?> request, RuntimeException last, String versionAttribute) {
     if (last instanceof TransactionCanceledException cancelled && Failures.classify(last) != FailureKind.TRANSIENT) {
       RuntimeException refused = toException(cancelled, request.expectedVersion(), request.creating(), versionAttribute);
       if (!(refused instanceof DuplicateValueException)) {

@@ -256,7 +256,7 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
           if (cause instanceof AmbiguousWriteException ambiguous) {
             RuntimeException last = ambiguous.lastFailure();
             return readBack(request, last, operation).thenApply(outcome -> {
-              RuntimeException notStored = TipAppender.verdict(outcome, last, prepared.transaction(), request);
+              RuntimeException notStored = prepared.transaction().verdict(outcome, request, last, VERSION);
               if (notStored != null) {
                 throw notStored;
               }

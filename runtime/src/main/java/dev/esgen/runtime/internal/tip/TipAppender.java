@@ -499,8 +499,8 @@ final class TipAppender {
     } catch (TransactionCanceledException e) {
       throw transaction.toException(e, request.expectedVersion(), request.creating(), VERSION);
     } catch (AmbiguousWriteException e) {
-      RuntimeException notStored = verdict(readBack(client, request, e.lastFailure()), e.lastFailure(), transaction,
-          request);
+      RuntimeException notStored =
+          transaction.verdict(readBack(client, request, e.lastFailure()), request, e.lastFailure(), VERSION);
       if (notStored != null) {
         throw notStored;
       }
@@ -515,19 +515,6 @@ final class TipAppender {
     return new MissingTableException(transaction.changesReservations() || request.commandId().isPresent()
         ? List.of(config.tipTable(), config.snapshotTable())
         : List.of(config.tipTable()), e);
-  }
-
-  /**
-   * What is true of a transactional append of unknown outcome, given what reading back found: null when
-   * it is stored, else the error that says why it is not.
-   */
-  static RuntimeException verdict(StoredOutcome outcome, RuntimeException last, AppendTransaction transaction,
-      AppendRequest<?, ?, ?> request) {
-    return switch (outcome) {
-      case THIS_APPEND -> null;
-      case ANOTHER_APPEND -> transaction.lostTo(request, last);
-      case NOTHING -> transaction.notStored(request, last, VERSION);
-    };
   }
 
   /**
