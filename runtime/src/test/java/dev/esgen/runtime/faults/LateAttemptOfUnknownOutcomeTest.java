@@ -69,12 +69,16 @@ class LateAttemptOfUnknownOutcomeTest {
   private final FirstTransaction lateAttempt = new FirstTransaction();
   private final FaultInjector faults = FaultInjector.builder(1).build();
 
+  /** A store whose client keeps the first transaction for {@link FirstTransaction#deliverLate} and meets the faults. */
+  private DynamoDbEventStore faultyStore() {
+    return DynamoDbEventStore.create(TestDynamo.clientWith(lateAttempt, faults), config());
+  }
+
   @ParameterizedTest
   @EnumSource(value = Layout.class, names = {"JOURNAL", "TIP"})
   void transactionConflictsAfterATimedOutAttemptLeaveTheOutcomeUnknown(Layout layout) {
     CounterRepository clean = layout.counters(TestDynamo.store());
-    CounterRepository faulty = layout.counters(
-        DynamoDbEventStore.create(TestDynamo.clientWith(lateAttempt, faults), config()));
+    CounterRepository faulty = layout.counters(faultyStore());
     CounterId id = CounterId.random();
     clean.create(new CounterCreated(id, "c"));
     faults.enqueue(TransactWriteItemsRequest.class, Fault.TIMEOUT_BEFORE_SEND,
@@ -109,8 +113,7 @@ class LateAttemptOfUnknownOutcomeTest {
   @EnumSource(value = Layout.class, names = {"JOURNAL", "TIP"})
   void aUniqueValueFoundTakenAfterATimedOutAttemptLeavesTheOutcomeUnknown(Layout layout) {
     IndexedCounterRepository clean = layout.indexed(TestDynamo.store());
-    IndexedCounterRepository faulty = layout.indexed(
-        DynamoDbEventStore.create(TestDynamo.clientWith(lateAttempt, faults), config()));
+    IndexedCounterRepository faulty = layout.indexed(faultyStore());
     CounterId mine = CounterId.random();
     CounterId holder = CounterId.random();
     String note = "note-" + mine.value();
