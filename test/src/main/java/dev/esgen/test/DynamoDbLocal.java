@@ -269,7 +269,8 @@ public final class DynamoDbLocal implements AutoCloseable {
   }
 
   private static int freeLoopbackPort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+    // On the address the server binds (LoopbackServer), which the JDK's loopback may not be (::1).
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LoopbackServer.HOST))) {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("no free loopback port", e);
