@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
@@ -1284,7 +1285,7 @@ class ValidationTest {
    */
   @Test
   void noMoreIndexedColumnsThanTheLayoutsTableCanIndex() {
-    JavaFileObject journal = rule("TooManyIndexedOnJournal");
+    JavaFileObject journal = wide(21, "");
     Compilation onJournal = compile(journal);
     assertThat(onJournal)
         .hadErrorContaining("[esgen:too-many-indexed] Wide has 21 @Indexed columns, c21 being number 21, but a"
@@ -1294,7 +1295,7 @@ class ValidationTest {
         .onLineContaining("@Indexed String c21");
     assertThat(onJournal).hadErrorCount(1);
 
-    JavaFileObject tip = rule("TooManyIndexedOnTip");
+    JavaFileObject tip = wide(20, ", layout = Layout.TIP");
     Compilation onTip = compile(tip);
     assertThat(onTip)
         .hadErrorContaining("[esgen:too-many-indexed] Wide has 20 @Indexed columns, c20 being number 20, but a"
@@ -1303,6 +1304,45 @@ class ValidationTest {
         .inFile(tip)
         .onLineContaining("@Indexed String c20");
     assertThat(onTip).hadErrorCount(1);
+  }
+
+  /**
+   * An aggregate with {@code indexed} @Indexed String columns c1, c2, ..., and one @Unique column, which
+   * does not count; {@code options} follow the events in its @Aggregate.
+   */
+  private static JavaFileObject wide(int indexed, String options) {
+    StringBuilder components = new StringBuilder();
+    for (int i = 1; i <= indexed; i++) {
+      components.append(",\n    @Indexed String c").append(i);
+    }
+    String nulls = String.join(", ", Collections.nCopies(indexed + 1, "null"));
+    return JavaFileObjects.forSourceString("fixture.Wide", """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+        import dev.esgen.annotations.Indexed;
+        import dev.esgen.annotations.Layout;
+        import dev.esgen.annotations.Unique;
+        import java.util.UUID;
+
+        @DomainEvents
+        sealed interface WideEvent permits WideCreated {}
+
+        record WideCreated(WideId id) implements WideEvent {}
+
+        record WideId(UUID value) {}
+
+        @Aggregate(name = "wide", events = WideEvent.class%s)
+        record Wide(
+            @AggregateId WideId id,
+            @Unique String code%s) {
+          static Wide create(WideCreated e) {
+            return new Wide(e.id(), %s);
+          }
+        }
+        """.formatted(options, components, nulls));
   }
 
   /** The processor's limit is the runtime's, which AggregateDefinition enforces for hand-built definitions. */
