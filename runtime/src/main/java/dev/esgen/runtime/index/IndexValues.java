@@ -16,8 +16,9 @@ import java.util.UUID;
  *       ({@code 42}, {@code -7}, {@code 0.1}, {@code 1E+3} becomes {@code 1000}); a {@code double} or
  *       {@code float} is first taken at its shortest decimal representation ({@code 0.1f} is
  *       {@code 0.1}); NaN and the infinities as {@code NaN}, {@code Infinity}, {@code -Infinity}; a
- *       {@code BigDecimal} whose plain form would be longer than a key can be ({@code 1E+999999999}) throws
- *       {@link IllegalArgumentException} without building it;
+ *       {@code BigDecimal} whose plain form would be longer than any key can be (over 2,048 characters)
+ *       as {@link BigDecimal#toString()} writes it without trailing zeros ({@code 1E+999999999}), so that
+ *       it can be stored and looked up like any other value;
  *   <li>booleans: {@code true} / {@code false}; enums: {@link Enum#name()} (never {@code toString()},
  *       which a class may override);
  *   <li>UUID: lower-case hyphenated; Instant: ISO-8601 in UTC as {@link Instant#toString()}; LocalDate:
@@ -83,16 +84,13 @@ public final class IndexValues {
       return "0";
     }
     BigDecimal stripped = value.stripTrailingZeros();
-    // The plain form of 1E+999999999 has a billion digits: measured before it is built, since no key could
-    // hold it (and past 2^31 digits building it fails with an unrelated error).
+    // The plain form of 1E+999999999 has a billion digits: measured before it is built. No key could hold
+    // it, so such a number keeps the form toString gives it: as canonical once the zeros are stripped (one
+    // unscaled value and scale per number), and never the plain form of another number.
     long precision = stripped.precision();
     long scale = stripped.scale();
     long length = (stripped.signum() < 0 ? 1 : 0)
         + (scale <= 0 ? precision - scale : scale >= precision ? scale + 2 : precision + 1);
-    if (length > IndexKeys.KEY_LIMIT_BYTES) {
-      throw new IllegalArgumentException("a number of " + length + " characters in plain notation exceeds DynamoDB's"
-          + " key limit of " + IndexKeys.KEY_LIMIT_BYTES + " bytes, so no index or reservation key can hold it");
-    }
-    return stripped.toPlainString();
+    return length > IndexKeys.KEY_LIMIT_BYTES ? stripped.toString() : stripped.toPlainString();
   }
 }

@@ -1,7 +1,7 @@
 package dev.esgen.runtime.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.esgen.runtime.internal.keys.IndexKeys;
@@ -10,19 +10,31 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * A {@code BigDecimal} with a large exponent is a short object but has a plain form of up to 2^31 digits:
- * no key can hold one over DynamoDB's 2048 bytes, so its stored form must be refused as such a value
- * is, with {@link IllegalArgumentException}, and without building the digits first (a lookup parameter
- * such as {@code 1e999999999} must not take the JVM's memory, nor fail with an unrelated error).
+ * A {@code BigDecimal} with a large exponent is a short object but has a plain form of up to 2^31 digits,
+ * which no key over DynamoDB's 2048 bytes could hold. Its stored form must not be built digit by digit (a
+ * lookup parameter such as {@code 1e999999999} must not take the JVM's memory, nor fail with an unrelated
+ * error), and must still be one string per value, so that an aggregate holding it can be stored, changed
+ * and found.
  */
 class NumberIndexValueLimitsTest {
 
   @Test
-  void aNumberWhosePlainFormCannotFitAKeyIsRefusedWithoutBuildingIt() {
-    assertThrows(IllegalArgumentException.class, () -> IndexValues.of(new BigDecimal("1E+2147483647")));
-    assertThrows(IllegalArgumentException.class, () -> IndexValues.of(new BigDecimal("-1E-2147483647")));
-    assertTimeoutPreemptively(Duration.ofSeconds(1), () ->
-        assertThrows(IllegalArgumentException.class, () -> IndexValues.of(new BigDecimal("1E+100000000"))));
+  void aNumberWhosePlainFormCannotFitAKeyKeepsItsScientificFormWithoutBuildingTheDigits() {
+    assertTimeoutPreemptively(Duration.ofSeconds(1), () -> {
+      assertEquals("1E+2147483647", IndexValues.of(new BigDecimal("1E+2147483647")));
+      assertEquals("-1E-2147483647", IndexValues.of(new BigDecimal("-1E-2147483647")));
+      assertEquals("1.25E+100000000", IndexValues.of(new BigDecimal("1250E+99999997")));
+    });
+  }
+
+  @Test
+  void aNumberPastTheLimitHasOneFormAndNoOtherNumbersForm() {
+    int limit = IndexKeys.KEY_LIMIT_BYTES;
+    assertEquals(IndexValues.of(new BigDecimal("1E+" + limit)), IndexValues.of(new BigDecimal("10.00E+" + (limit - 1))));
+    assertNotEquals(IndexValues.of(new BigDecimal("1E+" + limit)), IndexValues.of(new BigDecimal("1E+" + (limit + 1))));
+    // The largest power of ten still written plainly, and the next one, which is not.
+    assertEquals(limit, IndexValues.of(new BigDecimal("1E+" + (limit - 1))).length());
+    assertEquals("1E+" + limit, IndexValues.of(new BigDecimal("1E+" + limit)));
   }
 
   @Test
@@ -31,5 +43,12 @@ class NumberIndexValueLimitsTest {
     assertEquals("1" + "0".repeat(limit - 1), IndexValues.of(new BigDecimal("1E+" + (limit - 1))));
     assertEquals("-0." + "0".repeat(limit - 5) + "1", IndexValues.of(new BigDecimal("-1E-" + (limit - 4))));
     assertEquals("12.5", IndexValues.of(new BigDecimal("1.250E+1")));
+  }
+
+  @Test
+  void aNumberWithMoreSignificantDigitsThanAKeyHoldsKeepsThemAll() {
+    String digits = "7".repeat(IndexKeys.KEY_LIMIT_BYTES + 1);
+    // No shorter exact form exists: like a string that long, an append refuses it when it builds the key.
+    assertEquals(digits, IndexValues.of(new BigDecimal(digits)));
   }
 }
