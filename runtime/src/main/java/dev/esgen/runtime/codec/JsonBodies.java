@@ -1,9 +1,12 @@
 package dev.esgen.runtime.codec;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import dev.esgen.runtime.error.ItemTooLargeException;
 import java.io.IOException;
 import java.util.Objects;
 
@@ -18,22 +21,45 @@ import java.util.Objects;
  * MoneyDeposited back = bodies.read(1, body);
  * }</pre>
  *
+ * <p>It reads every body it could have written: Jackson limits numbers to 1,000 characters and property
+ * names to 50,000 when reading (by default) but not when writing, so a body holding a longer one would be
+ * stored and then fail every load of its stream. The readers take the mapper's configuration with those
+ * two limits raised to the largest item DynamoDB stores, unless the mapper's own are higher.
+ *
  * <p>Immutable and thread-safe, as Jackson's readers and writers are.
  */
 final class JsonBodies {
 
   private final ObjectReader[] readers;
   private final ObjectWriter[] writers;
+  private final ObjectReader treeReader;
 
   /** Readers and writers of {@code classes} with {@code mapper}'s configuration, in that order. */
   JsonBodies(ObjectMapper mapper, Class<?>... classes) {
     Objects.requireNonNull(mapper, "mapper");
+    JsonFactory reading = readingWhatAnItemHolds(mapper.getFactory());
     readers = new ObjectReader[classes.length];
     writers = new ObjectWriter[classes.length];
     for (int i = 0; i < classes.length; i++) {
-      readers[i] = mapper.readerFor(classes[i]);
+      readers[i] = mapper.readerFor(classes[i]).with(reading);
       writers[i] = mapper.writerFor(classes[i]);
     }
+    treeReader = mapper.reader().with(reading);
+  }
+
+  /** {@code factory}, or a copy of it whose number and name lengths are not limited below an item's size. */
+  private static JsonFactory readingWhatAnItemHolds(JsonFactory factory) {
+    int itemBytes = Math.toIntExact(ItemTooLargeException.LIMIT_BYTES);
+    StreamReadConstraints limits = factory.streamReadConstraints();
+    if (limits.getMaxNumberLength() >= itemBytes && limits.getMaxNameLength() >= itemBytes) {
+      return factory;
+    }
+    JsonFactory copy = factory.copy();
+    copy.setStreamReadConstraints(limits.rebuild()
+        .maxNumberLength(Math.max(limits.getMaxNumberLength(), itemBytes))
+        .maxNameLength(Math.max(limits.getMaxNameLength(), itemBytes))
+        .build());
+    return copy;
   }
 
   /** The JSON of {@code value}, written as the class at {@code index}. */
@@ -60,5 +86,14 @@ final class JsonBodies {
    */
   <T> T read(int index, JsonNode json) throws IOException {
     return readers[index].readValue(json);
+  }
+
+  /**
+   * Reads {@code body} as a JSON tree, as upcasters take it.
+   *
+   * @throws IOException when {@code body} is no valid JSON
+   */
+  JsonNode readTree(byte[] body) throws IOException {
+    return treeReader.readTree(body);
   }
 }

@@ -51,7 +51,6 @@ public abstract class JsonEventCodec<E> implements EventCodec<E> {
   private final String aggregateName;
   private final List<String> typeNames;
   private final Map<String, Integer> indexes;
-  private final ObjectMapper mapper;
   private final JsonBodies bodies;
 
   /**
@@ -63,7 +62,7 @@ public abstract class JsonEventCodec<E> implements EventCodec<E> {
   protected JsonEventCodec(String aggregateName, List<String> typeNames, ObjectMapper mapper, Class<?>... classes) {
     this.aggregateName = Objects.requireNonNull(aggregateName, "aggregateName");
     this.typeNames = List.copyOf(typeNames);
-    this.mapper = Objects.requireNonNull(mapper, "mapper");
+    Objects.requireNonNull(mapper, "mapper");
     if (classes.length != this.typeNames.size()) {
       throw new IllegalArgumentException("aggregate " + aggregateName + ": " + this.typeNames.size()
           + " event type names for " + classes.length + " classes");
@@ -145,7 +144,7 @@ public abstract class JsonEventCodec<E> implements EventCodec<E> {
    * @throws IOException when it is no JSON object
    */
   protected final ObjectNode tree(byte[] body) throws IOException {
-    JsonNode tree = mapper.readTree(body);
+    JsonNode tree = bodies.readTree(body);
     if (tree instanceof ObjectNode object) {
       return object;
     }
