@@ -14,6 +14,7 @@ import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.Noted;
+import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.ProjectionFailedException;
 import dev.esgen.runtime.faults.Fault;
 import dev.esgen.runtime.faults.FaultInjector;
@@ -24,6 +25,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -186,6 +188,30 @@ class ExactlyOnceProjectionTest {
     assertEquals(2, e.seqNr());
     assertInstanceOf(TransactionCanceledException.class, e.getCause());
     assertEquals(1, fixture.position("strict", id.value()));
+  }
+
+  /** Not waited for, as no wait brings it; the cause names the transaction's tables, as DynamoDB names none. */
+  @Test
+  void aReadModelTableThatDoesNotExistFailsAtOnceWithMissingTableException() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    String missing = "no-such-read-model-" + UUID.randomUUID();
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .transactionalProjection("lost", counters.definition(), recorded -> List.of(TransactWriteItem.builder()
+            .put(p -> p.tableName(missing)
+                .item(Map.of(FeedFixture.READ_MODEL_KEY, AttributeValue.fromS(recorded.aggregateId()))))
+            .build()))
+        .build();
+    List<Record> records = fixture.records(FeedFixture.Layout.JOURNAL);
+
+    ProjectionFailedException e = assertThrows(ProjectionFailedException.class, () -> feed.handle("shard-1", records));
+
+    assertEquals(1, e.attempts());
+    MissingTableException cause = assertInstanceOf(MissingTableException.class, e.getCause());
+    assertEquals(List.of(missing, fixture.store.config().positionsTable()), cause.tables());
+    assertEquals(0, fixture.position("lost", id.value()));
   }
 
   @Test

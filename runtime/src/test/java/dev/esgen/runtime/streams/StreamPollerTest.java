@@ -50,6 +50,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
@@ -716,6 +717,80 @@ class StreamPollerTest {
 
     assertEquals(written.subList(0, 4), first.takenKeys());
     assertEquals(written.subList(4, 6), second.takenKeys());
+  }
+
+  @Test
+  void aPollWhoseHandlerOutlastedTheLeaseEndsSayingTheLeaseIsLost() {
+    StreamTable table = newTable();
+    List<String> written = table.write(3, SECRET);
+    MutableClock clock = new MutableClock();
+    RecordingHandler second = new RecordingHandler();
+    try (StreamPoller next = poller(table, "outlasted", second).clock(clock)
+            .lease(Duration.ofSeconds(10)).leaseOwner("b").build();
+        StreamPoller slow = poller(table, "outlasted", new RecordingHandler()).clock(clock)
+            .lease(Duration.ofSeconds(10)).leaseOwner("a")
+            .handler((shard, records) -> {
+              // One handler call longer than the lease: the next poller takes it meanwhile.
+              clock.advance(Duration.ofSeconds(11));
+              assertTrue(next.pollOnce().leaseHeld());
+            })
+            .build()) {
+
+      assertFalse(slow.pollOnce().leaseHeld(), "the lease is the other poller's now");
+      assertTrue(next.pollOnce().leaseHeld());
+      pollUntilIdle(next);
+    }
+    assertEquals(written, second.takenKeys(), "its batch was not checkpointed: the next poller hands it over");
+  }
+
+  /**
+   * A LATEST consumer's first poll stalls past its lease after reading the (empty) checkpoints; the next
+   * poller starts the consumer and hands records over. The stalled one must not write "start at the end"
+   * over that checkpoint, or what comes after it would be skipped once the next poller is gone.
+   */
+  @Test
+  void aLatestConsumerStartedByAnotherPollerWhileThisOneStalledKeepsItsCheckpoint() {
+    StreamTable table = newTable();
+    // DynamoDB Local refuses a LATEST iterator of a shard that never held a record.
+    table.write(1, SECRET);
+    MutableClock clock = new MutableClock();
+    RecordingHandler second = new RecordingHandler();
+    RecordingHandler third = new RecordingHandler();
+    List<String> handedOverBySecond = new ArrayList<>();
+    AtomicBoolean stalled = new AtomicBoolean();
+    try (StreamPoller next = poller(table, "stalled-start", second).startPosition(StartPosition.LATEST).clock(clock)
+        .lease(Duration.ofSeconds(10)).leaseOwner("b").build()) {
+      ExecutionInterceptor slowListing = new ExecutionInterceptor() {
+        @Override
+        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+          if (context.request() instanceof DescribeStreamRequest && stalled.compareAndSet(false, true)) {
+            clock.advance(Duration.ofSeconds(11));
+            assertTrue(next.pollOnce().leaseHeld(), "the next poller takes the expired lease and starts");
+            handedOverBySecond.addAll(table.write(2, SECRET));
+            pollUntilIdle(next);
+          }
+        }
+      };
+      try (DynamoDbStreamsClient slowStreams = streamsClientWith(slowListing);
+          StreamPoller first = poller(table, "stalled-start", new RecordingHandler()).streamsClient(slowStreams)
+              .startPosition(StartPosition.LATEST).clock(clock).lease(Duration.ofSeconds(10)).leaseOwner("a")
+              .build()) {
+        first.pollOnce();
+      }
+      assertEquals(handedOverBySecond, second.takenKeys());
+      List<Record> taken = second.taken();
+      Map<String, AttributeValue> checkpoint = checkpointItem("stalled-start", second.calls().get(0).shardId());
+      assertEquals(taken.get(taken.size() - 1).dynamodb().sequenceNumber(), checkpoint.get("sequence_number").s(),
+          "the stalled poller left the checkpoint as the next one wrote it");
+    }
+    // The second poller is gone without a word; records arrive before a third one takes over.
+    List<String> later = table.write(2, SECRET);
+    clock.advance(Duration.ofSeconds(11));
+    try (StreamPoller last = poller(table, "stalled-start", third).startPosition(StartPosition.LATEST).clock(clock)
+        .lease(Duration.ofSeconds(10)).leaseOwner("c").build()) {
+      pollUntilIdle(last);
+    }
+    assertEquals(later, third.takenKeys());
   }
 
   @Test

@@ -5,6 +5,7 @@ import dev.esgen.runtime.internal.item.ConsistentBatchReader;
 import dev.esgen.runtime.internal.retry.AmbiguousWriteException;
 import dev.esgen.runtime.internal.retry.Failures;
 import dev.esgen.runtime.internal.retry.RetryBudget;
+import dev.esgen.runtime.internal.retry.RetryingDynamoDbClient;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -229,7 +230,7 @@ public final class PositionStore {
         } else {
           List<TransactWriteItem> actions = new ArrayList<>(writes);
           actions.add(TransactWriteItem.builder().update(update).build());
-          client.transactWriteItems(b -> b.transactItems(actions));
+          transact(actions);
         }
         return true;
       } catch (ConditionalCheckFailedException e) {
@@ -284,6 +285,16 @@ public final class PositionStore {
       throw missing(e);
     }
     return deleted;
+  }
+
+  /** Sends {@code actions}, a projection's writes and the position's update, in one transaction. */
+  private void transact(List<TransactWriteItem> actions) {
+    try {
+      client.transactWriteItems(b -> b.transactItems(actions));
+    } catch (ResourceNotFoundException e) {
+      // DynamoDB does not say which table of the transaction is missing.
+      throw new MissingTableException(RetryingDynamoDbClient.tables(actions), "enableChangeFeed()", e);
+    }
   }
 
   private void send(Update update) {

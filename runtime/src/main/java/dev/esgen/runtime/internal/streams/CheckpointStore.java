@@ -140,6 +140,32 @@ public final class CheckpointStore {
   }
 
   /**
+   * Stores {@code checkpoint}, where the consumer starts reading a shard, unless the shard has a checkpoint
+   * already: another poller of the consumer may have started it and handed records over since this one
+   * read the checkpoints, and a start written over that checkpoint would skip them.
+   *
+   * @return false when a checkpoint was stored already, and nothing was written (also when it is this one,
+   *     written by an earlier attempt of this save whose answer was lost)
+   */
+  public boolean saveStart(Checkpoint checkpoint, String streamArn) {
+    Map<String, AttributeValue> item = new HashMap<>(key(SHARD_PREFIX + checkpoint.shardId()));
+    item.put(STREAM_ARN, AttributeValue.fromS(streamArn));
+    item.put(START_AT, AttributeValue.fromS(checkpoint.startAt().toString()));
+    item.put(FINISHED, AttributeValue.fromBool(checkpoint.finished()));
+    item.put(UPDATED_AT, AttributeValue.fromS(clock.instant().toString()));
+    try {
+      call(() -> client.putItem(b -> b
+          .tableName(table)
+          .item(item)
+          .conditionExpression("attribute_not_exists(#pk)")
+          .expressionAttributeNames(Map.of("#pk", PKEY))));
+      return true;
+    } catch (ConditionalCheckFailedException storedAlready) {
+      return false;
+    }
+  }
+
+  /**
    * Records that the consumer has started reading {@code streamArn} at {@code position}. The stream is the
    * one the consumer's checkpoints belong to: a poller given another stream refuses to read it.
    */

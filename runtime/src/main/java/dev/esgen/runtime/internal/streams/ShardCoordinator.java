@@ -148,7 +148,8 @@ public final class ShardCoordinator {
         finished.add(shard.shardId());
       }
     }
-    return new PollResult(records, batches, finished, failing, true, moreToRead);
+    // The last shard's handler may have outlasted the lease: a poll that lost it says so.
+    return new PollResult(records, batches, finished, failing, lease == null || holdLease(), moreToRead);
   }
 
   /** What one shard's part of a poll did. */
@@ -271,9 +272,15 @@ public final class ShardCoordinator {
     }
   }
 
-  /** A consumer's first look at the stream: where it starts is written down before anything is read. */
+  /**
+   * A consumer's first look at the stream: where it starts is written down before anything is read. A
+   * shard that has a checkpoint by then was started by another poller of the consumer, which may have
+   * read past its start since this one loaded the checkpoints (while this one stalled past its lease):
+   * its checkpoint stands, and this one takes the stored checkpoints up.
+   */
   private void start() {
     if (settings.startPosition() == StartPosition.LATEST) {
+      boolean startedElsewhere = false;
       for (Shard shard : lineage.shards()) {
         if (checkpoints.containsKey(shard.shardId())) {
           continue;
@@ -281,8 +288,16 @@ public final class ShardCoordinator {
         Checkpoint checkpoint = ShardLineage.closed(shard)
             ? Checkpoint.unread(shard.shardId(), ShardIteratorType.LATEST).asFinished()
             : Checkpoint.unread(shard.shardId(), ShardIteratorType.LATEST);
-        store.save(checkpoint, streamArn);
-        checkpoints.put(shard.shardId(), checkpoint);
+        if (store.saveStart(checkpoint, streamArn)) {
+          checkpoints.put(shard.shardId(), checkpoint);
+        } else {
+          startedElsewhere = true;
+        }
+      }
+      if (startedElsewhere) {
+        checkpoints = new HashMap<>(store.load().checkpoints());
+        LOG.info("consumer {}: another poller started reading stream {} meanwhile; its checkpoints stand",
+            settings.consumer(), streamArn);
       }
     }
     store.markStarted(settings.startPosition(), streamArn);
