@@ -1,7 +1,10 @@
 package dev.esgen.runtime.streams;
 
+import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.error.EsgenException;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
+import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.KeyStrings;
 import dev.esgen.runtime.internal.retry.Failures;
 import dev.esgen.runtime.internal.streams.CheckpointStore;
 import dev.esgen.runtime.internal.streams.RetryBackoff;
@@ -9,6 +12,7 @@ import dev.esgen.runtime.internal.streams.ShardCoordinator;
 import dev.esgen.runtime.internal.streams.ShardLease;
 import dev.esgen.runtime.internal.streams.TableStreams;
 import java.time.Clock;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -374,9 +378,20 @@ public final class StreamPoller implements AutoCloseable {
     /**
      * The name checkpoints are kept under: pollers of one name share progress, different names read apart.
      * The checkpoints of a name belong to the one stream it first read.
+     *
+     * @throws IllegalArgumentException when the name is not well-formed Unicode (two such names would meet
+     *     in one key) or makes a checkpoint key longer than DynamoDB's 2048 bytes
      */
     public Builder consumer(String consumer) {
-      this.consumer = Objects.requireNonNull(consumer, "consumer");
+      Objects.requireNonNull(consumer, "consumer");
+      wellFormed(consumer, "consumer name");
+      int keyBytes = CheckpointStore.partitionKey(consumer).getBytes(StandardCharsets.UTF_8).length;
+      if (keyBytes > IndexKeys.KEY_LIMIT_BYTES) {
+        throw new IllegalArgumentException("a consumer name of " + consumer.getBytes(StandardCharsets.UTF_8).length
+            + " bytes makes a checkpoint key of " + keyBytes + " bytes, over DynamoDB's key limit of "
+            + IndexKeys.KEY_LIMIT_BYTES + " bytes");
+      }
+      this.consumer = consumer;
       return this;
     }
 
@@ -394,7 +409,7 @@ public final class StreamPoller implements AutoCloseable {
 
     /** The wait between polls while the stream is idle; 1 second by default. */
     public Builder pollInterval(Duration pollInterval) {
-      this.pollInterval = nonNegative(pollInterval, "pollInterval");
+      this.pollInterval = bounded(pollInterval, "pollInterval");
       return this;
     }
 
@@ -412,13 +427,13 @@ public final class StreamPoller implements AutoCloseable {
      * further failure up to {@code max}. By default 1 second up to 1 minute.
      */
     public Builder retryBackoff(Duration initial, Duration max) {
-      this.retryBackoff = new RetryBackoff(initial, max);
+      this.retryBackoff = new RetryBackoff(bounded(initial, "retryBackoff's initial"), bounded(max, "retryBackoff's max"));
       return this;
     }
 
     /** How often the stream's shards are listed again while no shard finished; 1 minute by default. */
     public Builder shardRefreshInterval(Duration shardRefreshInterval) {
-      this.shardRefreshInterval = nonNegative(shardRefreshInterval, "shardRefreshInterval");
+      this.shardRefreshInterval = bounded(shardRefreshInterval, "shardRefreshInterval");
       return this;
     }
 
@@ -427,7 +442,7 @@ public final class StreamPoller implements AutoCloseable {
      * {@code duration} and renewed while the poller polls. Off by default.
      */
     public Builder lease(Duration duration) {
-      if (Objects.requireNonNull(duration, "lease").isNegative() || duration.isZero()) {
+      if (bounded(duration, "lease").isZero()) {
         throw new IllegalArgumentException("a lease must last longer than 0, was " + duration);
       }
       this.lease = duration;
@@ -439,7 +454,7 @@ public final class StreamPoller implements AutoCloseable {
      * a restarted poller take its own lease back at once instead of waiting for it to expire.
      */
     public Builder leaseOwner(String leaseOwner) {
-      this.leaseOwner = Objects.requireNonNull(leaseOwner, "leaseOwner");
+      this.leaseOwner = wellFormed(Objects.requireNonNull(leaseOwner, "leaseOwner"), "lease owner");
       return this;
     }
 
@@ -489,11 +504,26 @@ public final class StreamPoller implements AutoCloseable {
       }
     }
 
-    private static Duration nonNegative(Duration duration, String name) {
+    /** {@code duration}, from 0 to {@link RetryPolicy#MAX_DURATION}: a longer one would overflow the clock's arithmetic. */
+    private static Duration bounded(Duration duration, String name) {
       if (Objects.requireNonNull(duration, name).isNegative()) {
         throw new IllegalArgumentException(name + " must not be negative, was " + duration);
       }
+      if (duration.compareTo(RetryPolicy.MAX_DURATION) > 0) {
+        throw new IllegalArgumentException(
+            name + " must be at most " + RetryPolicy.MAX_DURATION.toDays() + " days, was " + duration);
+      }
       return duration;
+    }
+
+    /** {@code name}, unless it holds half of a surrogate pair, which has no UTF-8 form: stored, it would be '?'. */
+    private static String wellFormed(String name, String what) {
+      int unpaired = KeyStrings.unpairedSurrogate(name);
+      if (unpaired >= 0) {
+        throw new IllegalArgumentException("a " + what + " must be well-formed Unicode; char " + unpaired
+            + " is half of a surrogate pair without its other half, which has no UTF-8 form");
+      }
+      return name;
     }
   }
 }
