@@ -2,11 +2,16 @@ package dev.esgen.processor;
 
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.WildcardType;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
@@ -59,8 +64,11 @@ final class UnlistedUpcasters {
 
   /**
    * Reports the upcasters of every noted class that nothing lists, once no round is left to list it.
-   * The {@code @DomainEvents} types of each such class's package are read again: one that javac compiles
-   * without processing it (from the source path) lists classes too.
+   * The {@code @DomainEvents} types of each such class's package are read again (one that javac compiles
+   * without processing it, from the source path, lists classes too), and so are the roots of the events
+   * its upcasters return, wherever they were compiled. A class whose upcasters return JSON, compiled
+   * without any {@code @DomainEvents} type (an incremental build recompiling it alone), is not judged:
+   * the type that lists it is elsewhere, and the compilation that includes it judges the class.
    */
   void report() {
     if (holders.isEmpty()) {
@@ -79,7 +87,9 @@ final class UnlistedUpcasters {
       for (TypeElement type : ElementFilter.typesIn(elements.getPackageOf(holder).getEnclosedElements())) {
         addListed(type, listed);
       }
-      if (listed.contains(name)) {
+      Set<TypeElement> returnedRoots = rootsOfReturnedEvents(holder);
+      returnedRoots.forEach(root -> addListed(root, listed));
+      if (listed.contains(name) || (roots.isEmpty() && returnedRoots.isEmpty())) {
         continue;
       }
       for (ExecutableElement method : ElementFilter.methodsIn(holder.getEnclosedElements())) {
@@ -89,6 +99,42 @@ final class UnlistedUpcasters {
       }
     }
     holders.clear();
+  }
+
+  /** The {@code @DomainEvents} types above the events that {@code holder}'s upcasters return, alone or in a list. */
+  private Set<TypeElement> rootsOfReturnedEvents(TypeElement holder) {
+    Set<TypeElement> found = new HashSet<>();
+    for (ExecutableElement method : ElementFilter.methodsIn(holder.getEnclosedElements())) {
+      if (Annotations.has(method, Annotations.UPCAST)) {
+        TypeMirror returned = method.getReturnType();
+        if (returned instanceof DeclaredType declared && declared.getTypeArguments().size() == 1
+            && types.asElement(types.erasure(returned)).equals(elements.getTypeElement(List.class.getName()))) {
+          returned = declared.getTypeArguments().get(0);
+        }
+        addRootsAbove(returned, found, new HashSet<>());
+      }
+    }
+    return found;
+  }
+
+  private void addRootsAbove(TypeMirror type, Set<TypeElement> found, Set<TypeElement> seen) {
+    if (type.getKind() == TypeKind.WILDCARD) {
+      TypeMirror bound = ((WildcardType) type).getExtendsBound();
+      if (bound != null) {
+        addRootsAbove(bound, found, seen);
+      }
+      return;
+    }
+    if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)
+        || !seen.add(element)) {
+      return;
+    }
+    if (Annotations.has(element, Annotations.DOMAIN_EVENTS)) {
+      found.add(element);
+    }
+    for (TypeMirror supertype : types.directSupertypes(type)) {
+      addRootsAbove(supertype, found, seen);
+    }
   }
 
   private static void addListed(TypeElement type, Set<String> listed) {

@@ -62,6 +62,34 @@ class IncrementalBuildTest {
         && errors.get(0).getMessage(Locale.ROOT).contains("fixture.SavingsAccount"), errors.get(0).getMessage(Locale.ROOT));
   }
 
+  /**
+   * A class of upcasters in another package than the events that list it, recompiled alone (as an
+   * incremental build does when only it changed): the type that lists it is not compiled here, so it is
+   * found through the events its upcasters return, or the class is left to a compilation that has it.
+   */
+  @Test
+  void upcastersListedFromAnotherPackageAreNotReportedWhenRecompiledAlone(@TempDir Path work) throws IOException {
+    Path classes = work.resolve("classes");
+    List<Diagnostic<? extends JavaFileObject>> full = compile(
+        sources(List.of("incremental/upcasters/Ledger.java", "incremental/upcasters/LedgerEvent.java",
+            "incremental/upcasters/LedgerUpcasters.java")),
+        List.of(), List.of("-d", classes.toString(), "-s", work.resolve("first").toString()));
+    assertTrue(full.isEmpty(), full.toString());
+
+    List<String> againstClasses = List.of("-d", work.resolve("again").toString(), "-cp", classPath(classes),
+        "-s", work.resolve("generated").toString());
+    List<Diagnostic<? extends JavaFileObject>> alone =
+        compile(sources(List.of("incremental/upcasters/LedgerUpcasters.java")), List.of(), againstClasses);
+    assertTrue(alone.isEmpty(), alone.toString());
+
+    // One that returns events names their root, which does not list it: that is still an error.
+    List<Diagnostic<? extends JavaFileObject>> stray =
+        compile(sources(List.of("incremental/upcasters/StrayUpcasters.java")), List.of(), againstClasses);
+    assertEquals(1, stray.size(), stray.toString());
+    assertTrue(stray.get(0).getMessage(Locale.ROOT).startsWith("[esgen:upcast-ignored] upcaster StrayUpcasters.bonus"),
+        stray.get(0).getMessage(Locale.ROOT));
+  }
+
   private static List<JavaFileObject> sources(List<String> resources) {
     return resources.stream().map(JavaFileObjects::forResource).toList();
   }
