@@ -61,6 +61,7 @@ final class AggregateAnalyzer {
   private final UnnamedPackageNames unnamedPackageNames;
   private final CompiledTypes compiledTypes;
   private final DeprecatedUses deprecatedUses;
+  private final UnresolvedAnnotations unresolvedAnnotations;
 
   /**
    * @param aggregateNames stored aggregate name to the qualified name of the aggregate that claimed it,
@@ -70,8 +71,10 @@ final class AggregateAnalyzer {
    * @param fingerprinter computes the fingerprints snapshots are stored with
    */
   public AggregateAnalyzer(Elements elements, Types types, ErrorReporter errors, Map<String, String> aggregateNames,
-      CompiledTypes compiledTypes, ComponentModel componentModel, SnapshotFingerprinter fingerprinter) {
+      CompiledTypes compiledTypes, ComponentModel componentModel, SnapshotFingerprinter fingerprinter,
+      UnresolvedAnnotations unresolvedAnnotations) {
     this.elements = elements;
+    this.unresolvedAnnotations = unresolvedAnnotations;
     this.types = types;
     this.errors = errors;
     this.componentModel = componentModel;
@@ -220,13 +223,18 @@ final class AggregateAnalyzer {
     // The types of this compilation whose fields and components were looked into, the aggregate first.
     Set<TypeElement> held = new HashSet<>(Set.of(type));
     unresolvedValues(aggregate, missing);
+    unresolvedAnnotations.addIn(type, missing);
     Object events = eventsValue == null ? null : eventsValue.getValue();
     if (events instanceof DeclaredType declared && declared.getKind() == TypeKind.DECLARED) {
       TypeElement root = (TypeElement) declared.asElement();
+      unresolvedAnnotations.addIn(root, missing);
       // @DomainEvents(upcasters = ...) may name a class another processor generates
       Annotations.find(root, Annotations.DOMAIN_EVENTS).ifPresent(mirror -> {
         unresolvedValues(mirror, missing);
-        Annotations.upcasterClasses(mirror).forEach(holder -> unresolvedUpcasts(holder, missing));
+        Annotations.upcasterClasses(mirror).forEach(holder -> {
+          unresolvedAnnotations.addIn(holder, missing);
+          unresolvedUpcasts(holder, missing);
+        });
       });
       unresolvedPermitted(root, missing, new HashSet<>(), held);
     } else if (events == null) {
@@ -261,6 +269,7 @@ final class AggregateAnalyzer {
         missing.add(permitted.toString());
       } else if (permitted.getKind() == TypeKind.DECLARED) {
         TypeElement element = (TypeElement) types.asElement(permitted);
+        unresolvedAnnotations.addIn(element, missing);
         Annotations.find(element, Annotations.EVENT_TYPE).ifPresent(mirror -> unresolvedValues(mirror, missing));
         unresolvedUpcasts(element, missing);
         unresolvedHeld(permitted, missing, held);

@@ -55,7 +55,8 @@ public final class EsgenProcessor extends AbstractProcessor {
     errors = new ErrorReporter(processingEnv.getMessager(), compiledTypes);
     analyzer = new AggregateAnalyzer(
         processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, compiledTypes,
-        componentModel(), new SnapshotFingerprinter(processingEnv));
+        componentModel(), new SnapshotFingerprinter(processingEnv),
+        new UnresolvedAnnotations(SnapshotFingerprinter.treesOf(processingEnv)));
     generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
     misplaced = new MisplacedAnnotations(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
     unlistedUpcasters =

@@ -80,7 +80,8 @@ final class SnapshotFingerprinter {
     this.types = environment.getTypeUtils();
   }
 
-  private static Trees treesOf(ProcessingEnvironment environment) {
+  /** javac's trees of {@code environment}, or null under another compiler. */
+  static Trees treesOf(ProcessingEnvironment environment) {
     try {
       return Trees.instance(environment);
     } catch (IllegalArgumentException notJavac) {

@@ -23,6 +23,8 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * One test per validation rule: the message, the file and the line it lands on. Each fixture under
@@ -1029,6 +1031,28 @@ class ValidationTest {
             + " could not be resolved")
         .inFile(source)
         .onLineContaining("record Note(");
+  }
+
+  /**
+   * An esgen annotation written without its import is javac's error alone: judged without it, the
+   * aggregate would draw an esgen error asking for the annotation that is there. What esgen adds is why
+   * the repository is missing, on the aggregate.
+   */
+  @ParameterizedTest
+  @CsvSource({
+      "UnimportedAggregateId, @AggregateId, record Note(",
+      "UnimportedDomainEvents, @DomainEvents, @DomainEvents",
+      "UnimportedUpcast, @Upcast, @Upcast(from = 1)"})
+  void anAnnotationWithoutItsImportIsLeftToJavac(String rule, String annotation, String line) {
+    JavaFileObject source = rule(rule);
+    Compilation compilation = compile(source);
+    assertThat(compilation).hadErrorContaining("cannot find symbol").inFile(source).onLineContaining(line);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:unresolved-type] esgen did not generate code for Note because " + annotation
+            + " could not be resolved: fix the errors above first")
+        .inFile(source)
+        .onLineContaining("record Note(");
+    assertThat(compilation).hadErrorCount(2);
   }
 
   @Test
