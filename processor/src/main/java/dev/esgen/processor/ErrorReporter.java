@@ -1,5 +1,7 @@
 package dev.esgen.processor;
 
+import java.util.HashSet;
+import java.util.Set;
 import javax.annotation.processing.Messager;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
@@ -13,6 +15,9 @@ import javax.tools.Diagnostic;
  * <p>An element read from a class file (an event of a library) has no source position, and javac would
  * print its error without a file or line. While an aggregate is checked, such errors land on the
  * aggregate's {@code @Aggregate(events = ...)}, through which every such element was reached.
+ *
+ * <p>A mistake in events that two aggregates share is found while checking each: it is printed once, and
+ * counted for both, so that both are abandoned.
  */
 final class ErrorReporter {
 
@@ -20,9 +25,12 @@ final class ErrorReporter {
   private final CompiledTypes compiledTypes;
   private int errorCount;
   private Site classFileSite;
+  private final Set<Printed> printed = new HashSet<>();
 
   /** Where an error goes: an element, and optionally an annotation on it and a value of that annotation. */
   private record Site(Element element, AnnotationMirror annotation, AnnotationValue value) {}
+
+  private record Printed(Site site, String message) {}
 
   public ErrorReporter(Messager messager, CompiledTypes compiledTypes) {
     this.messager = messager;
@@ -52,6 +60,10 @@ final class ErrorReporter {
 
   private void print(Site site, String message) {
     Site at = classFileSite != null && !compiledTypes.declares(site.element()) ? classFileSite : site;
+    errorCount++;
+    if (!printed.add(new Printed(at, message))) {
+      return;
+    }
     if (at.annotation() == null) {
       messager.printMessage(Diagnostic.Kind.ERROR, message, at.element());
     } else if (at.value() == null) {
@@ -59,7 +71,6 @@ final class ErrorReporter {
     } else {
       messager.printMessage(Diagnostic.Kind.ERROR, message, at.element(), at.annotation(), at.value());
     }
-    errorCount++;
   }
 
   /** How many errors were reported so far; compare before and after checking one aggregate. */

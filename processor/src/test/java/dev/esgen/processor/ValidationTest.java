@@ -1055,6 +1055,19 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(2);
   }
 
+  /** One mistake, one error: events that two aggregates share are checked for each, and reported once. */
+  @Test
+  void mistakesInEventsTwoAggregatesShareAreReportedOnce() {
+    JavaFileObject source = rule("SharedEventsWithMistakes");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:duplicate-event-type] event NoteEdited is stored as \"note-changed\"")
+        .inFile(source)
+        .onLine(39);
+    assertThat(compilation).hadErrorContaining("[esgen:json-abstract-type] component onOpen of event NoteOpened");
+    assertThat(compilation).hadErrorCount(2);
+  }
+
   @Test
   void enumsCannotBeEvents() {
     JavaFileObject source = rule("EnumEvent");
