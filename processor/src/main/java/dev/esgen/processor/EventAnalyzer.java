@@ -109,7 +109,9 @@ final class EventAnalyzer {
         continue;
       }
       if (!permitted.getTypeParameters().isEmpty()) {
-        errors.error(permitted, Messages.eventGeneric(display(permitted)));
+        errors.error(permitted, permitted.getModifiers().contains(Modifier.SEALED)
+            ? Messages.sealedLevelGeneric(display(permitted))
+            : Messages.eventGeneric(display(permitted)));
       }
       if (isConcreteEvent(permitted)) {
         hierarchy.leaves.add(permitted);
@@ -130,7 +132,9 @@ final class EventAnalyzer {
       } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
         hierarchy.sealedLevels.add(permitted);
         checkNotInstantiable(permitted);
-        checkAccessible(permitted, generatedPackage);
+        // Generated code names a level only where a handler takes it, in the aggregate's package: if the
+        // aggregate can name it there, so can that code, unless it is private to a class.
+        checkNotPrivate(permitted, generatedPackage);
         leaves = collect(permitted, hierarchy, generatedPackage);
       } else if (permitted.getKind() == ElementKind.ENUM) {
         errors.error(permitted, Messages.eventEnum(display(permitted)));
@@ -163,6 +167,16 @@ final class EventAnalyzer {
         || (type.getKind() == ElementKind.CLASS
             && type.getModifiers().contains(Modifier.FINAL)
             && !type.getModifiers().contains(Modifier.ABSTRACT));
+  }
+
+  private void checkNotPrivate(TypeElement level, PackageElement generatedPackage) {
+    for (Element e = level; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      if (e.getModifiers().contains(Modifier.PRIVATE)) {
+        errors.error(level, Messages.eventNotAccessible(
+            display(level), display((TypeElement) e), generatedPackage.getQualifiedName().toString()));
+        return;
+      }
+    }
   }
 
   private void checkAccessible(TypeElement event, PackageElement generatedPackage) {

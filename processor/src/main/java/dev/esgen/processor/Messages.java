@@ -157,6 +157,12 @@ final class Messages {
         + " so Jackson cannot know what they were; remove them and use concrete types";
   }
 
+  public static String sealedLevelGeneric(String level) {
+    return "[esgen:event-generic] sealed level " + level + " has type parameters, which esgen does not support on"
+        + " event types (its generated dispatch names each type without them): remove them and give the events"
+        + " under it concrete types";
+  }
+
   public static String eventEnum(String event) {
     return "[esgen:event-enum] " + event + " is an enum, and enums cannot be events (an event carries its own"
         + " data, stored as JSON properties): make each constant a record, such as \"record Closed() implements ...\"";

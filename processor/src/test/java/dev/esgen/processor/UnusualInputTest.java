@@ -186,6 +186,64 @@ class UnusualInputTest {
    * "invalid canonical constructor in record Cart (canonical constructor must not contain explicit
    * constructor invocation)" on code that is fine.
    */
+  /**
+   * A sealed level only its own package sees, between a public root and public events, with the aggregate
+   * in another package: no handler names the level, so neither does the generated code.
+   */
+  @Test
+  void aPackagePrivateSealedLevelNoHandlerNamesMayStayInTheEventsPackage() {
+    Compilation compilation = compile(
+        JavaFileObjects.forSourceString("events.NoteEvent", """
+            package events;
+
+            @dev.esgen.annotations.DomainEvents
+            public sealed interface NoteEvent permits NoteOpened, NoteEdit {
+              String text();
+            }
+            """),
+        JavaFileObjects.forSourceString("events.NoteEdit", """
+            package events;
+
+            sealed interface NoteEdit extends NoteEvent permits NoteRenamed, NoteMoved {}
+            """),
+        JavaFileObjects.forSourceString("events.NoteOpened", """
+            package events;
+
+            public record NoteOpened(String id, String text) implements NoteEvent {}
+            """),
+        JavaFileObjects.forSourceString("events.NoteRenamed", """
+            package events;
+
+            public record NoteRenamed(String text) implements NoteEdit {}
+            """),
+        JavaFileObjects.forSourceString("events.NoteMoved", """
+            package events;
+
+            public record NoteMoved(String text) implements NoteEdit {}
+            """),
+        JavaFileObjects.forSourceString("notes.Note", """
+            package notes;
+
+            import dev.esgen.annotations.Aggregate;
+            import dev.esgen.annotations.AggregateId;
+            import events.NoteEvent;
+            import events.NoteOpened;
+
+            @Aggregate(name = "note", events = NoteEvent.class)
+            public record Note(@AggregateId String id, String text) {
+              static Note open(NoteOpened e) {
+                return new Note(e.id(), e.text());
+              }
+
+              Note apply(NoteEvent e) {
+                return new Note(id, e.text());
+              }
+            }
+            """));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("notes.NoteRepository").isNotNull();
+  }
+
   @Test
   void aCompactConstructorSurvivesAHandlerCallingALibraryMethodNamedLikeACommand() {
     Compilation compilation = compile(JavaFileObjects.forSourceString("fixture.Cart", """

@@ -930,6 +930,18 @@ class ValidationTest {
   }
 
   @Test
+  void aSealedLevelHasNoTypeParametersEitherAndIsToldSoAsALevel() {
+    JavaFileObject source = rule("GenericSealedLevel");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-generic] sealed level NoteEdit has type parameters, which esgen does not"
+            + " support on event types")
+        .inFile(source)
+        .onLineContaining("sealed interface NoteEdit<T>");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
+  @Test
   void theEventsRootHasNoTypeParameters() {
     JavaFileObject source = rule("GenericEventsRoot");
     Compilation compilation = compile(source);
