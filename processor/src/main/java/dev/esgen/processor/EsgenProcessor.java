@@ -85,7 +85,7 @@ public final class EsgenProcessor extends AbstractProcessor {
   @Override
   public Set<String> getSupportedAnnotationTypes() {
     return Set.of(Annotations.AGGREGATE, Annotations.AGGREGATE_ID, Annotations.INDEXED, Annotations.UNIQUE,
-        Annotations.UPCAST);
+        Annotations.UPCAST, Annotations.EVENT_TYPE);
   }
 
   @Override

@@ -458,6 +458,12 @@ final class Messages {
         + " component";
   }
 
+  public static String eventTypeOutsideEvents(String type) {
+    return "[esgen:annotation-without-effect] @EventType on " + type + " has no effect: " + type + " extends or"
+        + " implements no sealed type, so it is no aggregate's event; make it implement the sealed root of its"
+        + " aggregate's events (listed in its permits clause), or remove the annotation";
+  }
+
   public static String annotationOnStaticField(String annotation, String field) {
     return "[esgen:annotation-without-effect] @" + annotation + " on static " + field + " has no effect: a"
         + " static field is no part of the aggregate's state; remove it, or put it on an instance field";

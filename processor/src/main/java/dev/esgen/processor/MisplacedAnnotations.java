@@ -12,6 +12,7 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
 
@@ -19,7 +20,9 @@ import javax.lang.model.util.Types;
  * Reports {@code @AggregateId}, {@code @Indexed} and {@code @Unique} where esgen never reads them: on
  * anything but an instance field or record component of an {@code @Aggregate} type, enum constants
  * included (their target {@code FIELD} admits them). Left alone they would do nothing, and the lookup or
- * constraint they seem to promise would silently not exist.
+ * constraint they seem to promise would silently not exist. Likewise {@code @EventType} on a type below
+ * no sealed type at all (its {@code implements} forgotten): its stored name would never be used. One below
+ * a sealed type that is no root is reported with the aggregate whose events it names.
  */
 final class MisplacedAnnotations {
 
@@ -37,6 +40,7 @@ final class MisplacedAnnotations {
   }
 
   void check(RoundEnvironment round) {
+    checkEventTypes(round);
     Map<String, TypeElement> annotations = new LinkedHashMap<>();
     for (String name : COMPONENT_ANNOTATIONS) {
       TypeElement annotation = elements.getTypeElement(name);
@@ -65,6 +69,19 @@ final class MisplacedAnnotations {
     }
   }
 
+  private void checkEventTypes(RoundEnvironment round) {
+    TypeElement eventType = elements.getTypeElement(Annotations.EVENT_TYPE);
+    if (eventType == null) {
+      return;
+    }
+    for (TypeElement type : ElementFilter.typesIn(round.getElementsAnnotatedWith(eventType))) {
+      if (!type.getModifiers().contains(Modifier.SEALED) && !belowSealedType(type.asType())) {
+        Annotations.find(type, Annotations.EVENT_TYPE).ifPresent(mirror -> errors.error(type, mirror,
+            Messages.eventTypeOutsideEvents(AggregateAnalyzer.display(type))));
+      }
+    }
+  }
+
   private void checkField(Element field, AnnotationMirror mirror, String annotation) {
     TypeElement owner = (TypeElement) field.getEnclosingElement();
     String where = (owner.getKind() == ElementKind.RECORD ? "component " : "field ") + field.getSimpleName() + " of "
@@ -75,6 +92,15 @@ final class MisplacedAnnotations {
     } else if (field.getModifiers().contains(Modifier.STATIC)) {
       errors.error(field, mirror, Messages.annotationOnStaticField(annotation, where));
     }
+  }
+
+  private boolean belowSealedType(TypeMirror type) {
+    for (TypeMirror supertype : types.directSupertypes(type)) {
+      if (types.asElement(supertype).getModifiers().contains(Modifier.SEALED) || belowSealedType(supertype)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether {@code type} is below a {@code @DomainEvents} root. */

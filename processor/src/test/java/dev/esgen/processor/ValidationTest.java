@@ -941,6 +941,19 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(1);
   }
 
+  /** An event whose {@code implements} was forgotten: its stored name would never be used. */
+  @Test
+  void anEventTypeBelowNoRootIsAnError() {
+    JavaFileObject source = rule("EventTypeOutsideEvents");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @EventType on NoteArchived has no effect:"
+            + " NoteArchived extends or implements no sealed type")
+        .inFile(source)
+        .onLineContaining("@EventType(\"note-archived\")");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
   @Test
   void theEventsRootHasNoTypeParameters() {
     JavaFileObject source = rule("GenericEventsRoot");
