@@ -164,6 +164,8 @@ final class HandlerAnalyzer {
         errors.error(result.creator.method(), Messages.handlerThrows(signature(result.creator), thrown)));
     for (Handler extra : creators.subList(1, creators.size())) {
       errors.error(extra.method(), Messages.duplicateCreator(signature(extra), signature(result.creator)));
+      // Its events are that one mistake, not also unhandled ones.
+      claimed.addAll(events.leavesUnder.get(extra.event()));
     }
     // An instance method of a handler's shape under another name (on, when, handle, as other libraries
     // call them) is reported once, instead of its events as unhandled.

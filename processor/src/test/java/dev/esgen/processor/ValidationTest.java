@@ -365,6 +365,19 @@ class ValidationTest {
         .onLineContaining("static BankAccount reopen(");
   }
 
+  /** The second creator's event is that one mistake, not also an event without a handler. */
+  @Test
+  void aSecondCreatorOfAnotherEventIsOneError() {
+    JavaFileObject source = rule("SecondCreatorOfAnotherEvent");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:duplicate-creator] open(NoteImported) is a second creating method besides"
+            + " open(NoteOpened)")
+        .inFile(source)
+        .onLineContaining("static Note open(NoteImported e)");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
   @Test
   void storedEventNamesMustBeDistinct() {
     JavaFileObject source = rule("DuplicateEventType");

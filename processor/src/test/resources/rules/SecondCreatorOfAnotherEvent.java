@@ -1,0 +1,23 @@
+package fixture;
+
+import dev.esgen.annotations.Aggregate;
+import dev.esgen.annotations.AggregateId;
+import dev.esgen.annotations.DomainEvents;
+
+@Aggregate(name = "note", events = NoteEvent.class)
+record Note(@AggregateId String id) {
+  static Note open(NoteOpened e) {
+    return new Note(e.id());
+  }
+
+  static Note open(NoteImported e) {
+    return new Note(e.id());
+  }
+}
+
+@DomainEvents
+sealed interface NoteEvent permits NoteOpened, NoteImported {}
+
+record NoteOpened(String id) implements NoteEvent {}
+
+record NoteImported(String id) implements NoteEvent {}
