@@ -16,7 +16,8 @@ import java.util.List;
  * @param batches how many batches the handler took
  * @param finishedShards the shards finished by this poll: closed and every record handled
  * @param failingShards the shards whose batch failed (handler or read) or waits for its retry
- * @param leaseHeld false when another poller of the same consumer holds the lease and nothing was read
+ * @param leaseHeld false when another poller of the same consumer held the lease at the start of the poll
+ *     (nothing was read), or took it over during the poll (the counts say what was handed over before)
  * @param moreToRead whether a further poll at once is likely to find records (a batch was delivered, a
  *     shard finished, or a closed shard is not read to its end yet)
  */

@@ -36,6 +36,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -740,57 +742,67 @@ class StreamPollerTest {
       assertTrue(next.pollOnce().leaseHeld());
       pollUntilIdle(next);
     }
-    assertEquals(written, second.takenKeys(), "its batch was not checkpointed: the next poller hands it over");
+    assertEquals(written, second.takenKeys(), "the next poller handed the batch over while the slow handler ran");
   }
 
   /**
-   * A LATEST consumer's first poll stalls past its lease after reading the (empty) checkpoints; the next
-   * poller starts the consumer and hands records over. The stalled one must not write "start at the end"
-   * over that checkpoint, or what comes after it would be skipped once the next poller is gone.
+   * A LATEST consumer's first poll stalls (past its lease, when it has one) after reading the (empty)
+   * checkpoints; another poller starts the consumer and hands records over meanwhile. The stalled one must
+   * not write "start at the end" over that poller's checkpoint, or what comes after it would be skipped
+   * once that poller is gone: with a lease it finds the lease lost and writes nothing; without one it finds
+   * the shard's checkpoint stored and takes the consumer's stored state up.
    */
-  @Test
-  void aLatestConsumerStartedByAnotherPollerWhileThisOneStalledKeepsItsCheckpoint() {
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aLatestConsumerStartedByAnotherPollerWhileThisOneStalledKeepsItsCheckpoint(boolean leased) {
     StreamTable table = newTable();
+    String consumer = "stalled-start-" + leased;
     // DynamoDB Local refuses a LATEST iterator of a shard that never held a record.
     table.write(1, SECRET);
     MutableClock clock = new MutableClock();
+    RecordingHandler first = new RecordingHandler();
     RecordingHandler second = new RecordingHandler();
     RecordingHandler third = new RecordingHandler();
     List<String> handedOverBySecond = new ArrayList<>();
     AtomicBoolean stalled = new AtomicBoolean();
-    try (StreamPoller next = poller(table, "stalled-start", second).startPosition(StartPosition.LATEST).clock(clock)
-        .lease(Duration.ofSeconds(10)).leaseOwner("b").build()) {
+    try (StreamPoller next = leased(poller(table, consumer, second), leased, "b").startPosition(StartPosition.LATEST)
+        .clock(clock).build()) {
       ExecutionInterceptor slowListing = new ExecutionInterceptor() {
         @Override
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
           if (context.request() instanceof DescribeStreamRequest && stalled.compareAndSet(false, true)) {
             clock.advance(Duration.ofSeconds(11));
-            assertTrue(next.pollOnce().leaseHeld(), "the next poller takes the expired lease and starts");
+            assertTrue(next.pollOnce().leaseHeld(), "the other poller (taking the expired lease) starts");
             handedOverBySecond.addAll(table.write(2, SECRET));
             pollUntilIdle(next);
           }
         }
       };
       try (DynamoDbStreamsClient slowStreams = streamsClientWith(slowListing);
-          StreamPoller first = poller(table, "stalled-start", new RecordingHandler()).streamsClient(slowStreams)
-              .startPosition(StartPosition.LATEST).clock(clock).lease(Duration.ofSeconds(10)).leaseOwner("a")
-              .build()) {
-        first.pollOnce();
+          StreamPoller stalling = leased(poller(table, consumer, first), leased, "a").streamsClient(slowStreams)
+              .startPosition(StartPosition.LATEST).clock(clock).build()) {
+        assertEquals(!leased, stalling.pollOnce().leaseHeld());
       }
+      assertTrue(stalled.get());
       assertEquals(handedOverBySecond, second.takenKeys());
+      assertEquals(List.of(), first.takenKeys(), "nothing new after the other poller's checkpoint");
       List<Record> taken = second.taken();
-      Map<String, AttributeValue> checkpoint = checkpointItem("stalled-start", second.calls().get(0).shardId());
+      Map<String, AttributeValue> checkpoint = checkpointItem(consumer, second.calls().get(0).shardId());
       assertEquals(taken.get(taken.size() - 1).dynamodb().sequenceNumber(), checkpoint.get("sequence_number").s(),
-          "the stalled poller left the checkpoint as the next one wrote it");
+          "the stalled poller left the checkpoint as the other one wrote it");
     }
-    // The second poller is gone without a word; records arrive before a third one takes over.
+    // The other poller is gone; records arrive before a third one takes over.
     List<String> later = table.write(2, SECRET);
     clock.advance(Duration.ofSeconds(11));
-    try (StreamPoller last = poller(table, "stalled-start", third).startPosition(StartPosition.LATEST).clock(clock)
-        .lease(Duration.ofSeconds(10)).leaseOwner("c").build()) {
+    try (StreamPoller last = leased(poller(table, consumer, third), leased, "c").startPosition(StartPosition.LATEST)
+        .clock(clock).build()) {
       pollUntilIdle(last);
     }
     assertEquals(later, third.takenKeys());
+  }
+
+  private static StreamPoller.Builder leased(StreamPoller.Builder poller, boolean leased, String owner) {
+    return leased ? poller.lease(Duration.ofSeconds(10)).leaseOwner(owner) : poller;
   }
 
   @Test

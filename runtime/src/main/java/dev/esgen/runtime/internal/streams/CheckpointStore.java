@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -115,14 +116,7 @@ public final class CheckpointStore {
    *     was lost before the SDK sent it again
    */
   public boolean save(Checkpoint checkpoint, String streamArn) {
-    Map<String, AttributeValue> item = new HashMap<>(key(SHARD_PREFIX + checkpoint.shardId()));
-    item.put(STREAM_ARN, AttributeValue.fromS(streamArn));
-    if (checkpoint.hasSequenceNumber()) {
-      item.put(SEQUENCE_NUMBER, AttributeValue.fromS(checkpoint.sequenceNumber()));
-    }
-    item.put(START_AT, AttributeValue.fromS(checkpoint.startAt().toString()));
-    item.put(FINISHED, AttributeValue.fromBool(checkpoint.finished()));
-    item.put(UPDATED_AT, AttributeValue.fromS(clock.instant().toString()));
+    Map<String, AttributeValue> item = item(checkpoint, streamArn);
     try {
       call(() -> client.putItem(b -> b
           .tableName(table)
@@ -144,25 +138,37 @@ public final class CheckpointStore {
    * already: another poller of the consumer may have started it and handed records over since this one
    * read the checkpoints, and a start written over that checkpoint would skip them.
    *
-   * @return false when a checkpoint was stored already, and nothing was written (also when it is this one,
-   *     written by an earlier attempt of this save whose answer was lost)
+   * @return false when another checkpoint was stored already, and nothing was written; true also when the
+   *     stored one is this same start (written by an earlier attempt of this save whose answer was lost,
+   *     or by another poller starting at the same time)
    */
   public boolean saveStart(Checkpoint checkpoint, String streamArn) {
-    Map<String, AttributeValue> item = new HashMap<>(key(SHARD_PREFIX + checkpoint.shardId()));
-    item.put(STREAM_ARN, AttributeValue.fromS(streamArn));
-    item.put(START_AT, AttributeValue.fromS(checkpoint.startAt().toString()));
-    item.put(FINISHED, AttributeValue.fromBool(checkpoint.finished()));
-    item.put(UPDATED_AT, AttributeValue.fromS(clock.instant().toString()));
+    Map<String, AttributeValue> item = item(checkpoint, streamArn);
     try {
       call(() -> client.putItem(b -> b
           .tableName(table)
           .item(item)
           .conditionExpression("attribute_not_exists(#pk)")
-          .expressionAttributeNames(Map.of("#pk", PKEY))));
+          .expressionAttributeNames(Map.of("#pk", PKEY))
+          .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)));
       return true;
     } catch (ConditionalCheckFailedException storedAlready) {
-      return false;
+      Map<String, AttributeValue> stored = storedAlready.hasItem() ? storedAlready.item() : Map.of();
+      return !stored.containsKey(SEQUENCE_NUMBER)
+          && Stream.of(STREAM_ARN, START_AT, FINISHED).allMatch(name -> Objects.equals(item.get(name), stored.get(name)));
     }
+  }
+
+  private Map<String, AttributeValue> item(Checkpoint checkpoint, String streamArn) {
+    Map<String, AttributeValue> item = new HashMap<>(key(SHARD_PREFIX + checkpoint.shardId()));
+    item.put(STREAM_ARN, AttributeValue.fromS(streamArn));
+    if (checkpoint.hasSequenceNumber()) {
+      item.put(SEQUENCE_NUMBER, AttributeValue.fromS(checkpoint.sequenceNumber()));
+    }
+    item.put(START_AT, AttributeValue.fromS(checkpoint.startAt().toString()));
+    item.put(FINISHED, AttributeValue.fromBool(checkpoint.finished()));
+    item.put(UPDATED_AT, AttributeValue.fromS(clock.instant().toString()));
+    return item;
   }
 
   /**

@@ -119,17 +119,18 @@ public final class ShardCoordinator {
    * it is asked before each shard, so a poller being closed finishes the batch in hand and no other.
    */
   public PollResult poll(BooleanSupplier stopping) {
-    if (lease != null && !holdLease()) {
+    if ((lease != null && !holdLease()) || !prepare()) {
       return new PollResult(0, 0, List.of(), List.of(), false, false);
     }
-    prepare();
     int records = 0;
     int batches = 0;
     boolean moreToRead = false;
+    boolean stopped = false;
     List<String> finished = new ArrayList<>();
     List<String> failing = new ArrayList<>();
     for (Shard shard : lineage.readable(checkpoints)) {
       if (stopping.getAsBoolean()) {
+        stopped = true;
         break;
       }
       // A poll over many shards, or a slow handler, may outlast half the lease: it is renewed on the way, and
@@ -148,8 +149,28 @@ public final class ShardCoordinator {
         finished.add(shard.shardId());
       }
     }
-    // The last shard's handler may have outlasted the lease: a poll that lost it says so.
-    return new PollResult(records, batches, finished, failing, lease == null || holdLease(), moreToRead);
+    return new PollResult(records, batches, finished, failing, stillHeld(stopped), moreToRead);
+  }
+
+  /**
+   * Whether the lease is still this poller's once a poll has handed its batches over: the last handler call
+   * may have outlasted it. Failing to renew it then fails no poll (what was handed over is checkpointed),
+   * and a poller being closed does not renew it just to give it up.
+   */
+  private boolean stillHeld(boolean stopped) {
+    if (lease == null) {
+      return true;
+    }
+    if (stopped) {
+      return lease.held();
+    }
+    try {
+      return holdLease();
+    } catch (SdkException e) {
+      LOG.debug("consumer {}: the lease could not be renewed after the poll; the next poll tries again",
+          settings.consumer(), e);
+      return lease.held();
+    }
   }
 
   /** What one shard's part of a poll did. */
@@ -243,7 +264,8 @@ public final class ShardCoordinator {
     return false;
   }
 
-  private void prepare() {
+  /** Loads and lists what a poll needs; false when the lease was lost meanwhile, and nothing may be read. */
+  private boolean prepare() {
     if (streamArn == null) {
       streamArn = streamArnSource.get();
     }
@@ -261,6 +283,11 @@ public final class ShardCoordinator {
       listedAt = now;
       relist = false;
       if (startedAt == null) {
+        // Listing may have taken longer than the lease (a stall): where the consumer starts is written by
+        // the lease's holder only.
+        if (lease != null && !holdLease()) {
+          return false;
+        }
         start();
       } else {
         checkStream();
@@ -270,37 +297,47 @@ public final class ShardCoordinator {
         throw ended();
       }
     }
+    return true;
   }
 
   /**
    * A consumer's first look at the stream: where it starts is written down before anything is read. A
-   * shard that has a checkpoint by then was started by another poller of the consumer, which may have
-   * read past its start since this one loaded the checkpoints (while this one stalled past its lease):
-   * its checkpoint stands, and this one takes the stored checkpoints up.
+   * shard that has another checkpoint by then was started by another poller of the consumer, which may
+   * have read past its start since this one loaded the checkpoints: what is stored stands, and once that
+   * poller has recorded the start, this one takes the stored state up instead of starting again. A write
+   * that fails part way leaves nothing in memory: the next poll starts from what is stored.
    */
   private void start() {
-    if (settings.startPosition() == StartPosition.LATEST) {
-      boolean startedElsewhere = false;
-      for (Shard shard : lineage.shards()) {
-        if (checkpoints.containsKey(shard.shardId())) {
-          continue;
-        }
-        Checkpoint checkpoint = ShardLineage.closed(shard)
-            ? Checkpoint.unread(shard.shardId(), ShardIteratorType.LATEST).asFinished()
-            : Checkpoint.unread(shard.shardId(), ShardIteratorType.LATEST);
-        if (store.saveStart(checkpoint, streamArn)) {
-          checkpoints.put(shard.shardId(), checkpoint);
-        } else {
-          startedElsewhere = true;
+    try {
+      if (settings.startPosition() == StartPosition.LATEST) {
+        for (Shard shard : lineage.shards()) {
+          if (checkpoints.containsKey(shard.shardId())) {
+            continue;
+          }
+          Checkpoint checkpoint = ShardLineage.closed(shard)
+              ? Checkpoint.unread(shard.shardId(), ShardIteratorType.LATEST).asFinished()
+              : Checkpoint.unread(shard.shardId(), ShardIteratorType.LATEST);
+          if (store.saveStart(checkpoint, streamArn)) {
+            checkpoints.put(shard.shardId(), checkpoint);
+            continue;
+          }
+          CheckpointStore.ConsumerState stored = store.load();
+          checkpoints = new HashMap<>(stored.checkpoints());
+          if (stored.started().isPresent()) {
+            startedAt = stored.started().get();
+            consumerStreamArn = stored.streamArn().orElse(null);
+            LOG.info("consumer {}: another poller started reading meanwhile; its checkpoints stand",
+                settings.consumer());
+            checkStream();
+            return;
+          }
         }
       }
-      if (startedElsewhere) {
-        checkpoints = new HashMap<>(store.load().checkpoints());
-        LOG.info("consumer {}: another poller started reading stream {} meanwhile; its checkpoints stand",
-            settings.consumer(), streamArn);
-      }
+      store.markStarted(settings.startPosition(), streamArn);
+    } catch (RuntimeException e) {
+      reset();
+      throw e;
     }
-    store.markStarted(settings.startPosition(), streamArn);
     startedAt = settings.startPosition();
     consumerStreamArn = streamArn;
     LOG.info("consumer {} starts reading stream {} at {} ({} shard(s) listed)", settings.consumer(), streamArn,
