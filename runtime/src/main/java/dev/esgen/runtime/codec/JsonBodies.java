@@ -24,7 +24,8 @@ import java.util.Objects;
  * <p>It reads every body it could have written: Jackson limits numbers to 1,000 characters and property
  * names to 50,000 when reading (by default) but not when writing, so a body holding a longer one would be
  * stored and then fail every load of its stream. The readers take the mapper's configuration with those
- * two limits raised to the largest item DynamoDB stores, unless the mapper's own are higher.
+ * two limits raised to the largest item DynamoDB stores, unless the mapper's own are higher (or its
+ * factory, a subclass that cannot be copied, keeps its own).
  *
  * <p>Immutable and thread-safe, as Jackson's readers and writers are.
  */
@@ -54,7 +55,13 @@ final class JsonBodies {
     if (limits.getMaxNumberLength() >= itemBytes && limits.getMaxNameLength() >= itemBytes) {
       return factory;
     }
-    JsonFactory copy = factory.copy();
+    JsonFactory copy;
+    try {
+      copy = factory.copy();
+    } catch (IllegalStateException cannotCopy) {
+      // A factory subclass that does not override copy(): it reads with its own limits, as the mapper does.
+      return factory;
+    }
     copy.setStreamReadConstraints(limits.rebuild()
         .maxNumberLength(Math.max(limits.getMaxNumberLength(), itemBytes))
         .maxNameLength(Math.max(limits.getMaxNameLength(), itemBytes))

@@ -211,6 +211,8 @@ class ExactlyOnceProjectionTest {
     assertEquals(1, e.attempts());
     MissingTableException cause = assertInstanceOf(MissingTableException.class, e.getCause());
     assertEquals(List.of(missing, fixture.store.config().positionsTable()), cause.tables());
+    assertTrue(cause.getMessage().contains("the projection's own tables are the application's to create"),
+        cause.getMessage());
     assertEquals(0, fixture.position("lost", id.value()));
   }
 

@@ -293,7 +293,9 @@ public final class PositionStore {
       client.transactWriteItems(b -> b.transactItems(actions));
     } catch (ResourceNotFoundException e) {
       // DynamoDB does not say which table of the transaction is missing.
-      throw new MissingTableException(RetryingDynamoDbClient.tables(actions), "enableChangeFeed()", e);
+      throw new MissingTableException(RetryingDynamoDbClient.tables(actions),
+          "enableChangeFeed() (the positions table; the projection's own tables are the application's to create)",
+          e);
     }
   }
 
