@@ -132,9 +132,7 @@ final class EventAnalyzer {
       } else if (permitted.getModifiers().contains(Modifier.SEALED)) {
         hierarchy.sealedLevels.add(permitted);
         checkNotInstantiable(permitted);
-        // Generated code names a level only where a handler takes it, in the aggregate's package: if the
-        // aggregate can name it there, so can that code, unless it is private to a class.
-        checkNotPrivate(permitted, generatedPackage);
+        checkVisible(permitted, generatedPackage, true);
         leaves = collect(permitted, hierarchy, generatedPackage);
       } else if (permitted.getKind() == ElementKind.ENUM) {
         errors.error(permitted, Messages.eventEnum(display(permitted)));
@@ -169,23 +167,25 @@ final class EventAnalyzer {
             && !type.getModifiers().contains(Modifier.ABSTRACT));
   }
 
-  private void checkNotPrivate(TypeElement level, PackageElement generatedPackage) {
-    for (Element e = level; e instanceof TypeElement; e = e.getEnclosingElement()) {
-      if (e.getModifiers().contains(Modifier.PRIVATE)) {
-        errors.error(level, Messages.eventNotAccessible(
-            display(level), display((TypeElement) e), generatedPackage.getQualifiedName().toString()));
-        return;
-      }
-    }
+  private void checkAccessible(TypeElement event, PackageElement generatedPackage) {
+    checkVisible(event, generatedPackage, false);
   }
 
-  private void checkAccessible(TypeElement event, PackageElement generatedPackage) {
-    boolean samePackage = packageOf(event).equals(generatedPackage);
-    for (Element e = event; e instanceof TypeElement; e = e.getEnclosingElement()) {
+  /**
+   * Whether the generated code in {@code generatedPackage} can name {@code type}: an event or the root must be
+   * public there or in that package; a sealed level, which it names only where a handler takes it, must only
+   * not be private (the aggregate names it there, so its package sees it).
+   */
+  private void checkVisible(TypeElement type, PackageElement generatedPackage, boolean level) {
+    boolean samePackage = packageOf(type).equals(generatedPackage);
+    for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
       Set<Modifier> modifiers = e.getModifiers();
-      if (modifiers.contains(Modifier.PRIVATE) || (!samePackage && !modifiers.contains(Modifier.PUBLIC))) {
-        errors.error(event, Messages.eventNotAccessible(
-            display(event), display((TypeElement) e), generatedPackage.getQualifiedName().toString()));
+      if (modifiers.contains(Modifier.PRIVATE) || (!level && !samePackage && !modifiers.contains(Modifier.PUBLIC))) {
+        String culprit = display((TypeElement) e);
+        String where = generatedPackage.getQualifiedName().toString();
+        errors.error(type, level
+            ? Messages.sealedLevelPrivate(display(type), culprit, where)
+            : Messages.eventNotAccessible(display(type), culprit, where));
         return;
       }
     }

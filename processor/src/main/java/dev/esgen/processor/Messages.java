@@ -152,6 +152,12 @@ final class Messages {
         + " and its events together";
   }
 
+  public static String sealedLevelPrivate(String level, String culprit, String aggregatePackage) {
+    String what = culprit.equals(level) ? "it is private" : culprit + ", which encloses it, is private";
+    return "[esgen:event-not-accessible] sealed level " + level + " cannot be named by the code generated in package "
+        + aggregatePackage + " for the handlers that take it: " + what + "; make it package-private or public";
+  }
+
   public static String eventGeneric(String event) {
     return "[esgen:event-generic] " + event + " has type parameters: a stored event is read back without them,"
         + " so Jackson cannot know what they were; remove them and use concrete types";

@@ -1,8 +1,11 @@
 package dev.esgen.processor;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
@@ -11,6 +14,8 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
@@ -75,7 +80,7 @@ final class MisplacedAnnotations {
       return;
     }
     for (TypeElement type : ElementFilter.typesIn(round.getElementsAnnotatedWith(eventType))) {
-      if (!type.getModifiers().contains(Modifier.SEALED) && !belowSealedType(type.asType())) {
+      if (!type.getModifiers().contains(Modifier.SEALED) && !belowSealedOrUnresolvedType(type, new HashSet<>())) {
         Annotations.find(type, Annotations.EVENT_TYPE).ifPresent(mirror -> errors.error(type, mirror,
             Messages.eventTypeOutsideEvents(AggregateAnalyzer.display(type))));
       }
@@ -94,9 +99,20 @@ final class MisplacedAnnotations {
     }
   }
 
-  private boolean belowSealedType(TypeMirror type) {
-    for (TypeMirror supertype : types.directSupertypes(type)) {
-      if (types.asElement(supertype).getModifiers().contains(Modifier.SEALED) || belowSealedType(supertype)) {
+  /**
+   * Whether {@code type} extends or implements a sealed type, or one javac could not resolve (a root whose
+   * import is missing, or that another processor has not generated yet), which is not judged.
+   */
+  private static boolean belowSealedOrUnresolvedType(TypeElement type, Set<TypeElement> seen) {
+    List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+    supertypes.add(type.getSuperclass());
+    for (TypeMirror supertype : supertypes) {
+      if (supertype.getKind() == TypeKind.ERROR) {
+        return true;
+      }
+      if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
+          && seen.add(element)
+          && (element.getModifiers().contains(Modifier.SEALED) || belowSealedOrUnresolvedType(element, seen))) {
         return true;
       }
     }

@@ -88,6 +88,17 @@ class IncrementalBuildTest {
     assertEquals(1, stray.size(), stray.toString());
     assertTrue(stray.get(0).getMessage(Locale.ROOT).startsWith("[esgen:upcast-ignored] upcaster StrayUpcasters.bonus"),
         stray.get(0).getMessage(Locale.ROOT));
+
+    // One that returns JSON only names no events: alone it is not judged; with the events, it is.
+    assertEquals(List.of(), compile(sources(List.of("incremental/upcasters/JsonOnlyUpcasters.java")), List.of(),
+        againstClasses));
+    List<Diagnostic<? extends JavaFileObject>> withEvents = compile(
+        sources(List.of("incremental/upcasters/Ledger.java", "incremental/upcasters/LedgerEvent.java",
+            "incremental/upcasters/LedgerUpcasters.java", "incremental/upcasters/JsonOnlyUpcasters.java")),
+        List.of(), List.of("-d", work.resolve("all").toString(), "-s", work.resolve("all-generated").toString()));
+    assertEquals(1, withEvents.size(), withEvents.toString());
+    assertTrue(withEvents.get(0).getMessage(Locale.ROOT)
+        .startsWith("[esgen:upcast-ignored] upcaster JsonOnlyUpcasters.euros"), withEvents.get(0).getMessage(Locale.ROOT));
   }
 
   private static List<JavaFileObject> sources(List<String> resources) {

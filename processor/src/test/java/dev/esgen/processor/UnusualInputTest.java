@@ -179,14 +179,6 @@ class UnusualInputTest {
   }
 
   /**
-   * A record aggregate validating in its compact constructor, whose handler calls {@code add} on a list
-   * while the aggregate has an {@code add} command of its own: the most ordinary of aggregates. The
-   * fingerprint's call resolution must not attribute the class while processors run: javac inserts the
-   * implicit super() into the compact constructor, keeps it into the next round, and then reports
-   * "invalid canonical constructor in record Cart (canonical constructor must not contain explicit
-   * constructor invocation)" on code that is fine.
-   */
-  /**
    * A sealed level only its own package sees, between a public root and public events, with the aggregate
    * in another package: no handler names the level, so neither does the generated code.
    */
@@ -244,6 +236,14 @@ class UnusualInputTest {
     assertThat(compilation).generatedSourceFile("notes.NoteRepository").isNotNull();
   }
 
+  /**
+   * A record aggregate validating in its compact constructor, whose handler calls {@code add} on a list
+   * while the aggregate has an {@code add} command of its own: the most ordinary of aggregates. The
+   * fingerprint's call resolution must not attribute the class while processors run: javac inserts the
+   * implicit super() into the compact constructor, keeps it into the next round, and then reports
+   * "invalid canonical constructor in record Cart (canonical constructor must not contain explicit
+   * constructor invocation)" on code that is fine.
+   */
   @Test
   void aCompactConstructorSurvivesAHandlerCallingALibraryMethodNamedLikeACommand() {
     Compilation compilation = compile(JavaFileObjects.forSourceString("fixture.Cart", """

@@ -965,6 +965,24 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("@EventType(\"note-archived\")");
     assertThat(compilation).hadErrorCount(1);
+
+    // A root javac cannot resolve (its import missing, or generated later) is javac's to report.
+    JavaFileObject unresolved = rule("UnimportedEventsRoot");
+    Compilation withoutRoot = compile(unresolved);
+    assertThat(withoutRoot).hadErrorContaining("cannot find symbol").inFile(unresolved).onLineContaining("NoteEvent");
+    assertThat(withoutRoot).hadErrorCount(1);
+  }
+
+  @Test
+  void aPrivateSealedLevelAHandlerTakesIsRefusedAsALevel() {
+    JavaFileObject source = rule("PrivateSealedLevel");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:event-not-accessible] sealed level Note.NoteEdit cannot be named by the code"
+            + " generated in package fixture for the handlers that take it: it is private")
+        .inFile(source)
+        .onLineContaining("private sealed interface NoteEdit");
+    assertThat(compilation).hadErrorCount(1);
   }
 
   @Test

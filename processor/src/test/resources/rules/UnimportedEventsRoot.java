@@ -1,0 +1,6 @@
+package fixture;
+
+import dev.esgen.annotations.EventType;
+
+@EventType("note-archived")
+record NoteArchived(String id) implements NoteEvent {}
