@@ -544,6 +544,16 @@ final class Messages {
         + ": a stored name must lead to exactly one event type; remove it from " + event + "'s aliases";
   }
 
+  public static String upcastersNotAClass(String root, String listed) {
+    return "[esgen:upcasters-without-upcasters] @DomainEvents(upcasters = ...) on " + root + " lists " + listed
+        + ", which is no class: list the classes that declare the @Upcast methods";
+  }
+
+  public static String upcastersWithoutUpcasters(String root, String listed) {
+    return "[esgen:upcasters-without-upcasters] @DomainEvents(upcasters = ...) on " + root + " lists " + listed
+        + ", which declares no @Upcast method: list the classes that declare them, or remove it";
+  }
+
   public static String upcastIgnored(String method, String holder) {
     return "[esgen:upcast-ignored] upcaster " + method + " in " + holder + " is never called: esgen looks for"
         + " upcasters in the event classes and in the classes of @DomainEvents(upcasters = ...); move it to the"

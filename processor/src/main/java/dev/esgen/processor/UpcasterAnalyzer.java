@@ -91,6 +91,7 @@ final class UpcasterAnalyzer {
       }
     }
     reportIgnored(aggregate, events, listed);
+    checkListedClasses(events.root);
 
     Map<String, TreeMap<Integer, Upcaster>> chains = new LinkedHashMap<>();
     for (Upcaster upcaster : upcasters) {
@@ -306,6 +307,31 @@ final class UpcasterAnalyzer {
    * Upcasters where esgen never looks: in the sealed levels of the events, or in the aggregate, unless
    * {@code listed} among the upcaster classes.
    */
+  /**
+   * Each entry of {@code @DomainEvents(upcasters = ...)} must be a class that declares upcasters: a
+   * primitive, an array or a class without any would be listed for nothing, most likely instead of the
+   * class meant.
+   */
+  private void checkListedClasses(TypeElement root) {
+    Optional<AnnotationMirror> domainEvents = Annotations.find(root, Annotations.DOMAIN_EVENTS);
+    AnnotationValue upcasters = domainEvents.map(mirror -> Annotations.explicitValue(mirror, "upcasters")).orElse(null);
+    if (upcasters == null || !(upcasters.getValue() instanceof List<?> entries)) {
+      return;
+    }
+    for (Object entry : entries) {
+      if (!(entry instanceof AnnotationValue value) || !(value.getValue() instanceof TypeMirror listed)) {
+        continue;
+      }
+      if (!(listed instanceof DeclaredType declared) || listed.getKind() != TypeKind.DECLARED) {
+        errors.error(root, domainEvents.get(), value, Messages.upcastersNotAClass(display(root), listed.toString()));
+      } else if (ElementFilter.methodsIn(declared.asElement().getEnclosedElements()).stream()
+          .noneMatch(method -> Annotations.has(method, Annotations.UPCAST))) {
+        errors.error(root, domainEvents.get(), value,
+            Messages.upcastersWithoutUpcasters(display(root), display((TypeElement) declared.asElement())));
+      }
+    }
+  }
+
   private void reportIgnored(TypeElement aggregate, EventHierarchy events, Set<TypeElement> listed) {
     List<TypeElement> places = new ArrayList<>(events.sealedLevels);
     places.add(aggregate);

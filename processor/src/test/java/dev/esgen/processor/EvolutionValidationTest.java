@@ -249,6 +249,27 @@ class EvolutionValidationTest {
         "@Upcast(type = \"transfer-booked\", from = 1)");
   }
 
+  /** A primitive, an array or a class without upcasters is listed for nothing: each is an error on its entry. */
+  @Test
+  void everyListedUpcastersClassDeclaresUpcasters() {
+    JavaFileObject source = fixture("ListedWithoutUpcasters");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:upcasters-without-upcasters] @DomainEvents(upcasters = ...) on AccountEvent lists"
+            + " int, which is no class")
+        .inFile(source)
+        .onLineContaining("int.class");
+    assertThat(compilation)
+        .hadErrorContaining("lists java.lang.String[], which is no class")
+        .inFile(source)
+        .onLineContaining("String[].class");
+    assertThat(compilation)
+        .hadErrorContaining("lists Object, which declares no @Upcast method")
+        .inFile(source)
+        .onLineContaining("Object.class");
+    assertThat(compilation).hadErrorCount(3);
+  }
+
   @Test
   void anUpcasterInAnotherPackageIsPublic() {
     JavaFileObject source = fixture("UpcastNotAccessible");
