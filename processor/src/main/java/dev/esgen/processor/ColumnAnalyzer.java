@@ -127,8 +127,12 @@ final class ColumnAnalyzer {
     return names;
   }
 
-  Optional<IdModel> checkId(
-      TypeElement type, AnnotationMirror aggregate, String simpleName, List<Property> properties) {
+  /**
+   * @throws AbortAggregateException when the only {@code @AggregateId} is on a constructor parameter: that
+   *     one mistake is reported there already ({@code annotation-without-effect}), not again as a missing id
+   */
+  Optional<IdModel> checkId(TypeElement type, AnnotationMirror aggregate, String simpleName, List<Property> properties)
+      throws AbortAggregateException {
     List<Property> ids = new ArrayList<>();
     for (Property property : properties) {
       if (Annotations.has(property.element(), Annotations.AGGREGATE_ID)) {
@@ -136,6 +140,12 @@ final class ColumnAnalyzer {
       }
     }
     if (ids.isEmpty()) {
+      boolean onAConstructorParameter = ElementFilter.constructorsIn(type.getEnclosedElements()).stream()
+          .flatMap(constructor -> constructor.getParameters().stream())
+          .anyMatch(parameter -> Annotations.has(parameter, Annotations.AGGREGATE_ID));
+      if (onAConstructorParameter) {
+        throw new AbortAggregateException();
+      }
       errors.error(type, aggregate, Messages.noId(simpleName));
       return Optional.empty();
     }

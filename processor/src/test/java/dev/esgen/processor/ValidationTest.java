@@ -378,6 +378,19 @@ class ValidationTest {
     assertThat(compilation).hadErrorCount(1);
   }
 
+  /** The id written on a constructor's parameter is that one mistake, not also a missing id. */
+  @Test
+  void anIdOnAConstructorParameterIsOneError() {
+    JavaFileObject source = rule("IdOnConstructorParameter");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @AggregateId on parameter id of a constructor of Note"
+            + " has no effect")
+        .inFile(source)
+        .onLineContaining("Note(@AggregateId String id");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
   @Test
   void storedEventNamesMustBeDistinct() {
     JavaFileObject source = rule("DuplicateEventType");
