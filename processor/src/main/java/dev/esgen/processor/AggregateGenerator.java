@@ -5,6 +5,7 @@ import com.palantir.javapoet.TypeSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import javax.annotation.processing.Filer;
@@ -19,6 +20,7 @@ final class AggregateGenerator {
 
   private final Filer filer;
   private final Elements elements;
+  private final CompiledTypes compiledTypes;
 
   /**
    * The simple names of {@code java.lang}'s types, read once: asking for each name of each aggregate's
@@ -26,9 +28,10 @@ final class AggregateGenerator {
    */
   private Set<String> javaLang;
 
-  public AggregateGenerator(Filer filer, Elements elements) {
+  public AggregateGenerator(Filer filer, Elements elements, CompiledTypes compiledTypes) {
     this.filer = filer;
     this.elements = elements;
+    this.compiledTypes = compiledTypes;
   }
 
   /**
@@ -53,12 +56,24 @@ final class AggregateGenerator {
     for (TypeSpec type : types(model)) {
       TypeSpec qualified = type.toBuilder().alwaysQualify(hidingJavaLang).build();
       JavaFile file = JavaFile.builder(model.type().packageName(), qualified).skipJavaLangImports(true).build();
+      String name = model.type().packageName() + "." + type.name();
       try {
         file.writeTo(filer);
       } catch (IOException e) {
-        throw new GenerationException(model.type().packageName() + "." + type.name(), e);
+        throw new GenerationException(name, e);
       }
     }
+  }
+
+  /**
+   * The first type generated for {@code model} whose name a type of this compilation's sources has taken:
+   * the Filer would refuse to write it (and javac warn besides), so the aggregate is reported instead.
+   */
+  public Optional<String> takenName(AggregateModel model) {
+    return types(model).stream()
+        .map(type -> model.type().packageName() + "." + type.name())
+        .filter(compiledTypes::containsName)
+        .findFirst();
   }
 
   /**

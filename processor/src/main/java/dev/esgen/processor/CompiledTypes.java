@@ -27,6 +27,11 @@ final class CompiledTypes {
     }
   }
 
+  /** Whether a top-level type of this qualified name is compiled in this compilation. */
+  boolean containsName(String qualifiedName) {
+    return names.contains(qualifiedName);
+  }
+
   /** Whether {@code type}, or the top-level type it is nested in, is compiled in this compilation. */
   boolean contains(TypeElement type) {
     Element outermost = type;

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
@@ -57,7 +58,7 @@ public final class EsgenProcessor extends AbstractProcessor {
         processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, compiledTypes,
         componentModel(), new SnapshotFingerprinter(processingEnv),
         new UnresolvedAnnotations(SnapshotFingerprinter.treesOf(processingEnv)));
-    generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils());
+    generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils(), compiledTypes);
     misplaced = new MisplacedAnnotations(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
     unlistedUpcasters =
         new UnlistedUpcasters(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
@@ -128,6 +129,11 @@ public final class EsgenProcessor extends AbstractProcessor {
     String name = type.getQualifiedName().toString();
     try {
       AggregateModel model = analyzer.analyze(type);
+      Optional<String> taken = generator.takenName(model);
+      if (taken.isPresent()) {
+        errors.error(type, Messages.generatedNameTaken(taken.get(), type.getSimpleName().toString()));
+        return;
+      }
       generator.generate(model);
     } catch (DeferAggregateException e) {
       if (lastRound) {

@@ -516,6 +516,11 @@ final class Messages {
         + " reach it by: rename " + type + ", or move the domain into a named package";
   }
 
+  public static String generatedNameTaken(String file, String aggregate) {
+    return "[esgen:write-failed] could not write " + file + " for " + aggregate + ": a class of that name is"
+        + " declared in this compilation; rename that class or the aggregate";
+  }
+
   public static String writeFailed(String file, String problem) {
     return "[esgen:write-failed] could not write " + file + ": " + problem
         + "; if you declared a class of that name yourself, rename it; otherwise another aggregate may produce the"

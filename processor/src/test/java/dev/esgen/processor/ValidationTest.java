@@ -1161,6 +1161,20 @@ class ValidationTest {
   }
 
   @Test
+  void aClassDeclaredUnderTheGeneratedNameIsOneErrorOnTheAggregate() {
+    JavaFileObject source = rule("RepositoryNameTaken");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:write-failed] could not write fixture.NoteRepository for Note: a class of that"
+            + " name is declared in this compilation")
+        .inFile(source)
+        .onLineContaining("record Note(");
+    assertThat(compilation).hadErrorCount(1);
+    assertTrue(compilation.warnings().stream().noneMatch(w -> w.getMessage(null).contains("multiple times")),
+        compilation.warnings().toString());
+  }
+
+  @Test
   void aggregateOptionsAreChecked() {
     JavaFileObject source = rule("InvalidOptions");
     Compilation compilation = compile(source);
