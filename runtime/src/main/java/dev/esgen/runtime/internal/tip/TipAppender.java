@@ -251,7 +251,8 @@ final class TipAppender {
     }
     // Measured once with the snapshot, and again only when something must go: the tip's events are in it too.
     // The last measure is the stored tip's, which its position keeps for a reindex to measure against.
-    Map<String, Long> tipSizes = ItemSize.ofEach(tip);
+    Map<String, Long> untouched = untouched(position.tipAttributeBytes(), tip, slot);
+    Map<String, Long> tipSizes = measure(tip, untouched);
     long tipSize = ItemSize.total(tipSizes);
     Optional<SkippedSnapshot> skipped = Optional.empty();
     if (tipSize > ItemTooLargeException.LIMIT_BYTES && !calve && !position.events().isEmpty()) {
@@ -262,7 +263,7 @@ final class TipAppender {
       keptCases = newCases;
       tip.put(EVENTS, AttributeValue.fromL(keptEvents));
       tip.put(CASES, AttributeValue.fromL(keptCases));
-      tipSizes = ItemSize.ofEach(tip);
+      tipSizes = measure(tip, untouched);
       tipSize = ItemSize.total(tipSizes);
     }
     if (snapshot && tipSize > ItemTooLargeException.LIMIT_BYTES) {
@@ -272,7 +273,7 @@ final class TipAppender {
       tip.remove(UNFOLD);
       snapshot = false;
       skipped = Optional.of(new SkippedSnapshot(definition.name(), aid, next, tipSize, ItemTooLargeException.LIMIT_BYTES));
-      tipSizes = ItemSize.ofEach(tip);
+      tipSizes = measure(tip, untouched);
       tipSize = ItemSize.total(tipSizes);
     }
     if (tipSize > ItemTooLargeException.LIMIT_BYTES) {
@@ -358,6 +359,42 @@ final class TipAppender {
    * or, after calving, replacing them, writing the new snapshot or removing the older one, and setting or
    * removing the index slots whose value changed. Conditioned on the version the stream was loaded at.
    */
+  /**
+   * The attributes of the stored tip (measured when it was loaded) that an update leaves as they are though
+   * the new tip does not name them: the index slots of {@code @Indexed} columns dropped since, beyond the
+   * {@code slots} the definition has now (docs/index-columns.md), or attributes written by other means.
+   * DynamoDB counts them in the item's size. The snapshot and the present slots are set or removed.
+   */
+  private static Map<String, Long> untouched(Map<String, Long> stored, Map<String, AttributeValue> tip, int slots) {
+    Map<String, Long> untouched = new HashMap<>();
+    stored.forEach((name, bytes) -> {
+      if (!tip.containsKey(name) && !name.equals(UNFOLD) && !isSlotBelow(name, slots)) {
+        untouched.put(name, bytes);
+      }
+    });
+    return untouched;
+  }
+
+  private static boolean isSlotBelow(String name, int slots) {
+    for (int slot = 0; slot < slots; slot++) {
+      if (name.equals(IndexKeys.slotAttribute(slot))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The size of each attribute the tip will hold: {@code tip}'s, and the stored ones left {@code untouched}. */
+  private static Map<String, Long> measure(Map<String, AttributeValue> tip, Map<String, Long> untouched) {
+    Map<String, Long> sizes = ItemSize.ofEach(tip);
+    if (untouched.isEmpty()) {
+      return sizes;
+    }
+    Map<String, Long> all = new HashMap<>(sizes);
+    all.putAll(untouched);
+    return all;
+  }
+
   private UpdateItemRequest tipUpdate(Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists,
       boolean snapshot, IndexChanges changes) {
     Map<String, String> names = new HashMap<>(Map.of(
