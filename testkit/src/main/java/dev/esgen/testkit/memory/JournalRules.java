@@ -52,7 +52,7 @@ final class JournalRules implements LayoutRules {
 
   @Override
   public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
-      IndexChanges changes, MemoryPosition position) {
+      IndexChanges changes, MemoryPosition position, long untouchedSlotBytes) {
     AggregateDefinition<A, I, E> definition = request.definition();
     String name = definition.name();
     JournalKeys keys = new JournalKeys(name, definition.shards());
@@ -73,7 +73,7 @@ final class JournalRules implements LayoutRules {
     SnapshotPolicy policy = definition.snapshotPolicy();
     // The head row as DynamoDB measures it after the update: what the update writes and what it leaves.
     long head = pkey + attribute(SKEY, utf8(keys.headSortKey(aid))) + aidBytes
-        + ItemSizes.indexSlots(definition, request.newState())
+        + ItemSizes.indexSlots(definition, request.newState()) + untouchedSlotBytes
         + attribute(LAST_SEQ_NR, number(lastSeqNr)) + attribute(VERSION, number(version));
     String fingerprint = definition.snapshotCodec().fingerprint();
     long schema = fingerprint.isEmpty() ? 0 : attribute(SNAPSHOT_SCHEMA, utf8(fingerprint));
@@ -183,11 +183,12 @@ final class JournalRules implements LayoutRules {
   }
 
   @Override
-  public <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded) {
+  public <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded,
+      long untouchedSlotBytes) {
     MemoryPosition position = (MemoryPosition) loaded.position();
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     long head = attribute(PKEY, utf8(keys.partitionKey(aid))) + attribute(SKEY, utf8(keys.headSortKey(aid)))
-        + attribute(AID, utf8(aid)) + ItemSizes.indexSlots(definition, loaded.state())
+        + attribute(AID, utf8(aid)) + ItemSizes.indexSlots(definition, loaded.state()) + untouchedSlotBytes
         + attribute(LAST_SEQ_NR, number(loaded.seqNr())) + attribute(VERSION, number(loaded.version()))
         + attribute(SEQ_NR, number(position.snapshotSeqNr())) + position.snapshotBytes()
         + retainedList(position.retainedSeqNrs());

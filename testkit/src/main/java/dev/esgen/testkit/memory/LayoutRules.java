@@ -22,13 +22,15 @@ interface LayoutRules {
    * @param events the append's events in stored form
    * @param changes the index changes the append makes
    * @param position where the stream stood when it was loaded
+   * @param untouchedSlotBytes what the index slots of {@code @Indexed} columns dropped since add to the item
+   *     carrying the version: DynamoDB's update leaves them in place, and counts them
    * @throws dev.esgen.runtime.error.ItemTooLargeException when an item would exceed 400 KB
    * @throws dev.esgen.runtime.error.TransactionTooLargeException when the append's transaction would
    *     exceed 100 actions or 4 MB
    * @throws dev.esgen.runtime.error.SnapshotEncodingException when the snapshot codec fails
    */
   <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
-      IndexChanges changes, MemoryPosition position);
+      IndexChanges changes, MemoryPosition position, long untouchedSlotBytes);
 
   /**
    * Whether the layout computes an append's index changes (and refuses a value too long for its key) before
@@ -50,9 +52,11 @@ interface LayoutRules {
    * Checks a reindex of {@code loaded} before anything is written: on the journal, that the head row with every
    * index slot of the state stays within 400 KB, as the journal layout checks it. The tip checks nothing here.
    *
+   * @param untouchedSlotBytes as for {@link #plan}
    * @throws dev.esgen.runtime.error.ItemTooLargeException when the item would exceed 400 KB
    */
-  default <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded) {}
+  default <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded,
+      long untouchedSlotBytes) {}
 
   /** What the layout sorts the streams of one shard by when it lists them: compared in UTF-8 order. */
   String listingKey(String aggregateName, String aid);

@@ -1,5 +1,6 @@
 package dev.esgen.testkit.memory;
 
+import dev.esgen.runtime.internal.keys.IndexKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,6 +46,17 @@ final class StoredStream {
   /** The value key in index slot {@code slot}, or null. */
   String slot(int slot) {
     return slots.get(slot);
+  }
+
+  /** The size of the index slot attributes from slot {@code first} on, as DynamoDB measures them. */
+  long slotBytesFrom(int first) {
+    long bytes = 0;
+    for (Map.Entry<Integer, String> slot : slots.entrySet()) {
+      if (slot.getKey() >= first) {
+        bytes += ItemSizes.attribute(IndexKeys.slotAttribute(slot.getKey()), ItemSizes.utf8(slot.getValue()));
+      }
+    }
+    return bytes;
   }
 
   /** Sets index slot {@code slot} to {@code valueKey}, or clears it for null. */

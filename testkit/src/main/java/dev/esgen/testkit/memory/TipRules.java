@@ -52,7 +52,7 @@ final class TipRules implements LayoutRules {
 
   @Override
   public <A, I, E> PlannedAppend plan(AppendRequest<A, I, E> request, String aid, List<KeptEvent> events,
-      IndexChanges changes, MemoryPosition position) {
+      IndexChanges changes, MemoryPosition position, long untouchedSlotBytes) {
     AggregateDefinition<A, I, E> definition = request.definition();
     String name = definition.name();
     TipPolicy policy = definition.tipPolicy();
@@ -96,7 +96,8 @@ final class TipRules implements LayoutRules {
       keptTypeBytes = newTypeBytes;
     }
 
-    long keysAndCounters = keysAndCounters(definition, aid, version, next, events.size(), request.newState());
+    long keysAndCounters = keysAndCounters(definition, aid, version, next, events.size(), request.newState())
+        + untouchedSlotBytes;
     long tip = keysAndCounters + attribute(EVENTS, container(keptEvents, keptEventBytes))
         + attribute(CASES, container(keptEvents, keptTypeBytes));
     byte[] body = policy.snapshot() ? Codecs.encodeSnapshot(definition, aid, next, request.newState()) : null;
@@ -150,9 +151,10 @@ final class TipRules implements LayoutRules {
    * of the state and the count of events the last change added set to 0.
    */
   @Override
-  public <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded) {
+  public <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded,
+      long untouchedSlotBytes) {
     MemoryPosition position = (MemoryPosition) loaded.position();
-    long tip = keysAndCounters(definition, aid, loaded.version(), loaded.seqNr(), 0, loaded.state())
+    long tip = keysAndCounters(definition, aid, loaded.version(), loaded.seqNr(), 0, loaded.state()) + untouchedSlotBytes
         + attribute(EVENTS, container(position.tipEvents(), position.tipEventBytes()))
         + attribute(CASES, container(position.tipEvents(), position.tipTypeBytes()))
         + position.snapshotBytes();

@@ -14,6 +14,7 @@ import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
 import dev.esgen.runtime.history.EventMetadata;
+import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.provision.TableProvisioner;
 import dev.esgen.runtime.repository.AppendOptions;
 import dev.esgen.testkit.member.Member;
@@ -152,6 +153,41 @@ class SizeAgreementTest {
 
     assertFalse(onDynamoDb.isEmpty());
     assertEquals(onDynamoDb, skipped.apply(memory));
+  }
+
+  /**
+   * An {@code @Indexed} column dropped from the code leaves its slot on the stored item, which DynamoDB counts:
+   * an append that fits only without it is refused alike, and one that fits with it is stored alike.
+   */
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void theSlotOfADroppedColumnIsMeasuredAlike(LayoutKind layout) {
+    MemberId id = new MemberId("dropped-" + UUID.randomUUID());
+    Function<EventStore, List<String>> appends = store -> {
+      AggregateDefinition<Member, MemberId, MemberEvent> indexed = MemberRepository.definition(store.objectMapper())
+          .withLayout(layout, new TipPolicy(409_600, 5, true));
+      MemberRepository before = MemberRepository.withDefinition(store, indexed);
+      MemberRepository after = MemberRepository.withDefinition(store, new AggregateDefinition<>(indexed.name(),
+          indexed.aggregateType(), indexed.keys(), indexed.eventCodec(), indexed.snapshotCodec(), indexed.replay(),
+          IndexColumns.none(), indexed.shards(), indexed.snapshotPolicy(), indexed.layout(), indexed.tipPolicy()));
+      before.create(Member.joining(id, "t".repeat(1_900), id.value() + "@example.com"));
+      List<String> seen = new ArrayList<>();
+      long[] version = {1};
+      for (int length : List.of(408_000, 407_000, 404_000)) {
+        String outcome = refusal(() -> after.append(id, version[0], List.of(new Noted("n".repeat(length)))));
+        version[0] += outcome.equals("stored") ? 1 : 0;
+        seen.add(outcome);
+      }
+      return seen;
+    };
+
+    List<String> onDynamoDb = appends.apply(dynamo);
+
+    assertEquals(onDynamoDb, appends.apply(memory));
+    if (layout == LayoutKind.TIP) {
+      // The tip holds the note: 408,000 characters fit beside the tip's keys, not beside the old slot too.
+      assertTrue(onDynamoDb.get(0).startsWith("item tip") && onDynamoDb.contains("stored"), onDynamoDb.toString());
+    }
   }
 
   private static MemberRepository members(EventStore store, LayoutKind layout) {
