@@ -1,6 +1,7 @@
 package dev.esgen.runtime.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.DynamoDbAsyncEventStore;
@@ -17,15 +18,24 @@ import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.AsyncDynamo;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Cancelling the future an asynchronous {@code transact} returned, or letting {@code orTimeout} give up on
@@ -88,6 +98,58 @@ class AsyncCancellationTest {
       Thread.sleep(500);
       assertEquals(0, StoredStreams.read(clean.definition(), id.value()).count(new Incremented(1, "cancelled")),
           "the cancelled command was appended");
+    }
+  }
+
+  static Stream<Arguments> refusedWrites() {
+    return Stream.of(
+        // TransactWriteItems throttled: nothing applied, resent after the pause by the retrying client.
+        Arguments.of(Layout.JOURNAL, TransactWriteItemsRequest.class, Fault.THROTTLED),
+        // A single UpdateItem throttled: likewise.
+        Arguments.of(Layout.TIP, UpdateItemRequest.class, Fault.THROTTLED),
+        // An UpdateItem failing with a 5xx before it was sent: read back, found not stored, sent again after
+        // the pause.
+        Arguments.of(Layout.TIP, UpdateItemRequest.class, Fault.SERVER_ERROR));
+  }
+
+  /** Cancelled during the pause before its refused append is sent again: the append is not sent again. */
+  @ParameterizedTest
+  @MethodSource("refusedWrites")
+  void aTransactCancelledWhileItsRefusedAppendWaitsToBeResentAppendsNothing(
+      Layout layout, Class<? extends SdkRequest> write, Fault fault) throws Exception {
+    FaultInjector faults = FaultInjector.builder(7).build();
+    AtomicReference<CompletableFuture<Versioned<Counter>>> command = new AtomicReference<>();
+    AtomicBoolean cancelled = new AtomicBoolean();
+    ExecutionInterceptor cancelOnRefusal = new ExecutionInterceptor() {
+      @Override
+      public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+        // The refused write's failure reaches esgen after this: the caller gives up before any pause starts.
+        if (write.isInstance(context.request()) && faults.injectedTotal() == 1) {
+          while (command.get() == null) {
+            Thread.onSpinWait();
+          }
+          cancelled.set(command.get().cancel(true));
+        }
+      }
+    };
+    try (DynamoDbAsyncClient client = AsyncDynamo.client(faults, cancelOnRefusal)) {
+      AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> counters = new AsyncEventSourcedRepository<>(
+          DynamoDbAsyncEventStore.create(client, StoreConfig.defaults()
+              .withRetryPolicy(new RetryPolicy(6, Duration.ofMillis(50), Duration.ofMillis(50)))),
+          layout.counters(TestDynamo.store()).definition()) {};
+      CounterRepository clean = layout.counters(TestDynamo.store());
+      CounterId id = CounterId.random();
+      clean.create(new CounterCreated(id, "c"));
+      faults.enqueue(write, fault);
+
+      command.set(counters.transact(id, c -> c.increment("cancelled")));
+      assertThrows(CancellationException.class, () -> command.get().get(10, TimeUnit.SECONDS));
+      assertEquals(1, faults.injectedTotal(), "the first append was refused");
+      assertTrue(cancelled.get(), "cancelled when the append was refused");
+      Thread.sleep(1_000);   // the pause (at most 100 ms) and a read-back pass
+
+      assertEquals(0, StoredStreams.read(clean.definition(), id.value()).count(new Incremented(1, "cancelled")),
+          "the command cancelled during the pause was appended (" + layout + ", " + fault + ")");
     }
   }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -154,8 +155,12 @@ public final class RetryingAsyncClient {
             TransactWriteItemsRequest next = cause instanceof TransactionCanceledException
                 ? attempt.toBuilder().clientRequestToken(UUID.randomUUID().toString()).build()
                 : attempt;
-            return CompletableFutures.after(pause.get(), executor,
-                () -> transact(next, description, operation, unknown));
+            return CompletableFutures.after(pause.get(), executor, () -> operation.cancelled()
+                // The caller gave the command up during the pause: no write is sent for it any more.
+                ? CompletableFuture.<TransactWriteItemsResponse>failedFuture(unknown != null
+                    ? giveUp(description, kind, cause, true, operation)
+                    : cancelled(description))
+                : transact(next, description, operation, unknown));
           }
           return CompletableFuture.<TransactWriteItemsResponse>failedFuture(
               giveUp(description, kind, cause, unknown != null, operation));
@@ -201,12 +206,19 @@ public final class RetryingAsyncClient {
           Optional<Duration> pause = kind == FailureKind.TRANSIENT
               ? operation.budget().pauseBeforeRetry(kind, cause) : Optional.empty();
           if (pause.isPresent()) {
-            return CompletableFutures.after(pause.get(), executor,
-                () -> write(call, request, capacity, description, operation));
+            return CompletableFutures.after(pause.get(), executor, () -> operation.cancelled()
+                ? CompletableFuture.<R>failedFuture(cancelled(description))
+                : write(call, request, capacity, description, operation));
           }
           return CompletableFuture.<R>failedFuture(giveUp(description, kind, cause, false, operation));
         })
         .thenCompose(next -> next);
+  }
+
+  /** The failure of a write not sent again because its caller cancelled the command; nothing of it was applied. */
+  private static CancellationException cancelled(Supplier<String> description) {
+    return new CancellationException(description.get() + ": the caller cancelled the command during a pause before"
+        + " a retry; the write was not sent again, and nothing of it was applied");
   }
 
   /** Sends one request and counts it, with its consumed capacity, for the operation. */

@@ -225,8 +225,11 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
           if (pause.isEmpty()) {
             throw StoredOutcome.unknown(request, last);
           }
-          return CompletableFutures.after(pause.get(), client.executor(),
-              () -> writeSingle(prepared, request, last, operation));
+          // A caller that gave the command up during the pause gets no further write; the lost attempt may
+          // still land, so the outcome stays unknown.
+          return CompletableFutures.after(pause.get(), client.executor(), () -> operation.cancelled()
+              ? CompletableFuture.<LoadedStream<A>>failedFuture(StoredOutcome.unknown(request, last))
+              : writeSingle(prepared, request, last, operation));
         });
       }
       if (cause instanceof StoreUnavailableException refused && ambiguity != null) {
