@@ -5,6 +5,7 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.error.AppendOutcomeUnknownException;
 import dev.esgen.runtime.error.DuplicateValueException;
 import dev.esgen.runtime.error.FailureKind;
 import dev.esgen.runtime.error.ValueNotFoundException;
@@ -43,6 +44,7 @@ import java.util.Spliterators;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import software.amazon.awssdk.core.exception.AbortedException;
 
 /**
  * The typed repository API every generated {@code FooRepository} inherits.
@@ -915,6 +917,14 @@ public abstract class EventSourcedRepository<A, I, E> {
         return repeat.get();
       }
       throw lost;
+    } catch (AbortedException interrupted) {
+      // The calling thread was interrupted while the append was in flight: DynamoDB may have stored it, and a
+      // read to settle it would be aborted too. The caller learns so, and its thread stays interrupted.
+      cache().forgetUpTo(definition, aid, request.expectedVersion());
+      Thread.currentThread().interrupt();
+      throw new AppendOutcomeUnknownException(definition.name(), aid, request.expectedVersion(), request.appendId(),
+          request.commandId(), "the calling thread was interrupted while the append was sent; repeat the command"
+              + " with its command id to learn whether it was stored", interrupted);
     } catch (RuntimeException failed) {
       cache().forgetUpTo(definition, aid, request.expectedVersion());
       throw failed;
