@@ -399,11 +399,12 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           missing.add(id);
         }
       }
+      long since = cache().now();
       CompletableFuture<Map<I, LoadedStream<A>>> loaded = missing.isEmpty()
           ? CompletableFuture.completedFuture(Map.of())
           : layout.loadAll(definition, missing, consistency(options), cache().findEach(definition, missing), operation);
       return loaded.thenApply(read -> {
-        read.forEach((id, stream) -> cache().remember(definition, idString(id), stream));
+        read.forEach((id, stream) -> cache().remember(definition, idString(id), stream, since));
         Map<I, A> found = new LinkedHashMap<>();
         for (I id : ids) {
           LoadedStream<A> stream = cached.containsKey(id) ? cached.get(id) : read.get(id);
@@ -696,11 +697,12 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
     if (consistency == ReadConsistency.STRONG) {
       return loadExisting(id, operation);
     }
+    long since = cache().now();
     return loadStored(id, consistency, operation).thenCompose(loaded -> {
       if (loaded.isEmpty()) {
         return loadExisting(id, operation);
       }
-      cache().remember(definition, idString(id), loaded.get());
+      cache().remember(definition, idString(id), loaded.get(), since);
       return CompletableFuture.completedFuture(loaded.get());
     });
   }
@@ -735,10 +737,11 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       return CompletableFuture.failedFuture(new CancellationException(
           definition.name() + " " + aid + ": the caller cancelled the command; this append was not sent"));
     }
+    long since = cache().now();
     return CompletableFutures.start(() -> layout.append(request, operation))
         .handle((stored, failure) -> {
           if (failure == null) {
-            cache().remember(definition, aid, stored);
+            cache().remember(definition, aid, stored, since);
             return CompletableFuture.completedFuture(versioned(stored));
           }
           Throwable cause = CompletableFutures.unwrap(failure);
@@ -768,9 +771,10 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   /** The stream as stored now: a strongly consistent load, remembered in the cache. */
   private CompletableFuture<LoadedStream<A>> loadExisting(I id, OperationRecorder.Operation operation) {
+    long since = cache().now();
     return loadStored(id, ReadConsistency.STRONG, operation).thenApply(found -> {
       LoadedStream<A> loaded = existing(id, found);
-      cache().remember(definition, idString(id), loaded);
+      cache().remember(definition, idString(id), loaded, since);
       return loaded;
     });
   }
@@ -791,8 +795,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         return CompletableFuture.completedFuture(cached);
       }
     }
+    long since = cache().now();
     return loadStored(id, consistency(options), operation).thenApply(loaded -> {
-      loaded.ifPresent(stream -> cache().remember(definition, idString(id), stream));
+      loaded.ifPresent(stream -> cache().remember(definition, idString(id), stream, since));
       return loaded;
     });
   }

@@ -459,10 +459,11 @@ public abstract class EventSourcedRepository<A, I, E> {
           missing.add(id);
         }
       }
+      long since = cache().now();
       Map<I, LoadedStream<A>> loaded = missing.isEmpty()
           ? Map.of()
           : layout().loadAll(definition, missing, consistency(options), cache().findEach(definition, missing));
-      loaded.forEach((id, stream) -> cache().remember(definition, idString(id), stream));
+      loaded.forEach((id, stream) -> cache().remember(definition, idString(id), stream, since));
       Map<I, A> found = new LinkedHashMap<>();
       for (I id : ids) {
         LoadedStream<A> stream = cached.containsKey(id) ? cached.get(id) : loaded.get(id);
@@ -869,11 +870,12 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (consistency == ReadConsistency.STRONG) {
       return loadExisting(id);
     }
+    long since = cache().now();
     Optional<LoadedStream<A>> loaded = loadStored(id, consistency);
     if (loaded.isEmpty()) {
       return loadExisting(id);
     }
-    cache().remember(definition, idString(id), loaded.get());
+    cache().remember(definition, idString(id), loaded.get(), since);
     return loaded.get();
   }
 
@@ -905,6 +907,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    */
   private Versioned<A> write(AppendRequest<A, I, E> request) {
     String aid = request.aggregateId();
+    long since = cache().now();
     LoadedStream<A> stored;
     try {
       stored = layout().append(request);
@@ -929,7 +932,7 @@ public abstract class EventSourcedRepository<A, I, E> {
       cache().forgetUpTo(definition, aid, request.expectedVersion());
       throw failed;
     }
-    cache().remember(definition, aid, stored);
+    cache().remember(definition, aid, stored, since);
     return versioned(stored);
   }
 
@@ -1010,8 +1013,9 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /** The stream as stored now: a strongly consistent load, remembered in the cache. */
   private LoadedStream<A> loadExisting(I id) {
+    long since = cache().now();
     LoadedStream<A> loaded = existing(id, loadStored(id, ReadConsistency.STRONG));
-    cache().remember(definition, idString(id), loaded);
+    cache().remember(definition, idString(id), loaded, since);
     return loaded;
   }
 
@@ -1021,8 +1025,9 @@ public abstract class EventSourcedRepository<A, I, E> {
     if (cached.isPresent()) {
       return cached;
     }
+    long since = cache().now();
     Optional<LoadedStream<A>> loaded = loadStored(id, consistency(options));
-    loaded.ifPresent(stream -> cache().remember(definition, idString(id), stream));
+    loaded.ifPresent(stream -> cache().remember(definition, idString(id), stream, since));
     return loaded;
   }
 

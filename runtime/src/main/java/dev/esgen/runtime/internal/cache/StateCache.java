@@ -31,7 +31,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * StateCache cache = StateCache.of(StateCachePolicy.of(10_000, Duration.ofMinutes(5)), Clock.systemUTC());
- * cache.remember(definition, aid, stored);                       // after an append or a load
+ * cache.remember(definition, aid, stored, since);                // after an append or a load begun at since
  * Optional<LoadedStream<BankAccount>> hit = cache.find(definition, aid, policyAge);
  * cache.forgetUpTo(definition, aid, request.expectedVersion());  // after a failed append
  * }</pre>
@@ -147,14 +147,30 @@ public final class StateCache {
     return find(definition, aid).filter(stream -> stream.version() > version);
   }
 
-  /** Remembers {@code stream} as the current one of {@code aid}, unless a newer version is remembered. */
-  public <A> void remember(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> stream) {
+  /**
+   * The time by this cache's clock, in milliseconds: taken before a read or write whose stream will be
+   * {@linkplain #remember remembered}, so that the stream's age counts from before it was read or written.
+   */
+  public long now() {
+    return clock.millis();
+  }
+
+  /**
+   * Remembers {@code stream} as the current one of {@code aid}, as of {@code sinceMillis} (a {@link #now()}
+   * taken before it was read or written: the read or write may take long, resends and read-backs included,
+   * and another writer may have moved the stream on meanwhile), unless a newer version is remembered.
+   */
+  public <A> void remember(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> stream,
+      long sinceMillis) {
     if (entries == null) {
       return;
     }
-    Entry fresh = new Entry(stream, clock.millis());
-    entries.asMap().merge(key(definition, aid), fresh,
-        (old, candidate) -> candidate.stream().version() >= old.stream().version() ? candidate : old);
+    Entry fresh = new Entry(stream, sinceMillis);
+    entries.asMap().merge(key(definition, aid), fresh, (old, candidate) ->
+        candidate.stream().version() > old.stream().version()
+            || (candidate.stream().version() == old.stream().version()
+                && candidate.rememberedAtMillis() >= old.rememberedAtMillis())
+            ? candidate : old);
   }
 
   /**

@@ -42,9 +42,9 @@ class StateCacheAgeTest {
 
   @Test
   void anOlderStreamOfferedLaterNeitherReplacesTheEntryNorKeepsItLonger() {
-    cache.remember(COUNTERS, "a", at(5));
+    cache.remember(COUNTERS, "a", at(5), cache.now());
     clock.advance(Duration.ofSeconds(8));
-    cache.remember(COUNTERS, "a", at(4));        // a read that lagged behind the write
+    cache.remember(COUNTERS, "a", at(4), cache.now());        // a read that lagged behind the write
     assertEquals(Optional.of(5L), versionOf("a"));
     clock.advance(Duration.ofSeconds(3));
     assertEquals(Optional.empty(), versionOf("a"), "remembered 11 s ago, the policy keeps 10 s");
@@ -52,7 +52,7 @@ class StateCacheAgeTest {
 
   @Test
   void aForgetThatKeepsANewerEntryDoesNotKeepItLonger() {
-    cache.remember(COUNTERS, "a", at(5));
+    cache.remember(COUNTERS, "a", at(5), cache.now());
     clock.advance(Duration.ofSeconds(8));
     cache.forgetUpTo(COUNTERS, "a", 3);          // an append on version 3 was refused
     assertEquals(Optional.of(5L), versionOf("a"));
@@ -63,9 +63,9 @@ class StateCacheAgeTest {
 
   @Test
   void aNewerStreamLivesTheFullAgeFromWhenItWasRemembered() {
-    cache.remember(COUNTERS, "a", at(5));
+    cache.remember(COUNTERS, "a", at(5), cache.now());
     clock.advance(Duration.ofSeconds(8));
-    cache.remember(COUNTERS, "a", at(6));
+    cache.remember(COUNTERS, "a", at(6), cache.now());
     clock.advance(Duration.ofSeconds(9));
     assertEquals(Optional.of(6L), versionOf("a"), "version 6 was remembered 9 s ago");
     clock.advance(Duration.ofSeconds(2));
@@ -74,7 +74,7 @@ class StateCacheAgeTest {
 
   @Test
   void afterTheClockSteppedBackAnEntrysAgeIsUnknownAndNoCallerAskingForAnAgeGetsIt() {
-    cache.remember(COUNTERS, "a", at(5));
+    cache.remember(COUNTERS, "a", at(5), cache.now());
     clock.advance(Duration.ofSeconds(-30));
     assertEquals(Optional.empty(), cache.find(COUNTERS, "a", Duration.ofSeconds(5)).map(LoadedStream::version));
     assertEquals(Optional.of(5L), versionOf("a"),
@@ -85,10 +85,37 @@ class StateCacheAgeTest {
   void definitionsWithAnotherShardCountKeepEntriesApart() {
     AggregateDefinition<Counter, CounterId, CounterEvent> eightShards =
         CounterRepository.builder(new ObjectMapper(), SnapshotPolicy.every(100)).shards(8).build();
-    cache.remember(COUNTERS, "a", at(5));
+    cache.remember(COUNTERS, "a", at(5), cache.now());
     assertEquals(Optional.empty(), cache.find(eightShards, "a"), "stored under other keys: another stream");
-    cache.remember(eightShards, "a", at(2));
+    cache.remember(eightShards, "a", at(2), cache.now());
     assertEquals(Optional.of(2L), cache.find(eightShards, "a").map(LoadedStream::version));
     assertEquals(Optional.of(5L), versionOf("a"));
+  }
+
+  /**
+   * A stream is as old as the read or write that produced it, not as the moment the call that did it
+   * returned: an append settled after a long read-back, or a load retried for seconds, may hold a state
+   * another writer moved on from meanwhile.
+   */
+  @Test
+  void anEntrysAgeCountsFromBeforeItsStreamWasReadOrWritten() {
+    long since = cache.now();
+    clock.advance(Duration.ofSeconds(8));        // the write's read-back and resends take this long
+    cache.remember(COUNTERS, "a", at(5), since);
+    assertEquals(Optional.empty(), cache.find(COUNTERS, "a", Duration.ofSeconds(5)).map(LoadedStream::version),
+        "written at least 8 s ago");
+    assertEquals(Optional.of(5L), versionOf("a"));
+    clock.advance(Duration.ofSeconds(3));
+    assertEquals(Optional.empty(), versionOf("a"), "the policy's 10 s counted from before the write");
+  }
+
+  @Test
+  void ofTwoEntriesOfOneVersionTheYoungerStays() {
+    long earlier = cache.now();
+    clock.advance(Duration.ofSeconds(8));
+    cache.remember(COUNTERS, "a", at(5), cache.now());
+    cache.remember(COUNTERS, "a", at(5), earlier);
+    clock.advance(Duration.ofSeconds(3));
+    assertEquals(Optional.of(5L), versionOf("a"), "remembered as of 3 s ago");
   }
 }
