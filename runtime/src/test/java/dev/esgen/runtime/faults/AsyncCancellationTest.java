@@ -128,7 +128,9 @@ class AsyncCancellationTest {
           while (command.get() == null) {
             Thread.onSpinWait();
           }
-          cancelled.set(command.get().cancel(true));
+          if (command.get().cancel(true)) {
+            cancelled.set(true);
+          }
         }
       }
     };

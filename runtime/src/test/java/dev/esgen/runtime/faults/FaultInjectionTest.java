@@ -52,6 +52,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 
 /**
  * The promise under faults: an append the caller saw succeed is stored exactly once, an append that
@@ -101,6 +102,9 @@ class FaultInjectionTest {
         .rate(Fault.THROTTLED_CANCELLATION, 0.02)
         .streaks(0.025, STREAK)
         .build();
+    // The transaction-only faults are drawn on the few transactions a tip run sends; one of each is scripted
+    // so that the run exercises them whatever the threads' interleaving makes of the draws.
+    faults.enqueue(TransactWriteItemsRequest.class, Fault.TRANSACTION_CONFLICT, Fault.THROTTLED_CANCELLATION);
     FailedAttempts seen = new FailedAttempts();
     DynamoDbEventStore faulty = FaultyDynamo.store(FaultyDynamo.client(faults), POLICY, seen);
     DynamoDbEventStore clean = TestDynamo.store(StoreConfig.defaults().withRetryPolicy(Contention.PATIENT));
