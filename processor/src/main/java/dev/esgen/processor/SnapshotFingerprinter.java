@@ -12,6 +12,7 @@ import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.Scope;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
 import com.sun.source.util.SourcePositions;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
@@ -42,6 +43,7 @@ import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.WildcardType;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
@@ -100,16 +102,24 @@ final class SnapshotFingerprinter {
       int snapshotVersion) {
     StringBuilder described = new StringBuilder(SCHEME).append("\nshape ");
     Set<String> seen = new HashSet<>();
-    shape(aggregate.asType(), seen, described);
+    shape(aggregate.asType(), aggregate, seen, described);
     inheritedShape(aggregate, seen, described);
-    Map<ExecutableElement, TreePath> declared = declarations(aggregate);
+    Declarations declared = declarations(aggregate);
     Set<ExecutableElement> code = new LinkedHashSet<>();
+    Set<String> constants = new HashSet<>();
     for (ExecutableElement handler : handlers) {
-      reach(handler, declared, code);
+      reach(handler, declared, code, constants);
     }
     for (ExecutableElement method : code) {
-      described.append("\ncode ").append(source(method, declared));
+      described.append("\ncode ").append(source(method, declared.methods()));
     }
+    // The aggregate's static fields the code reads (a constant a handler adds), after the code and only when
+    // it reads any, so that the fingerprints of all other aggregates stay as they were.
+    declared.statics().forEach((name, path) -> {
+      if (constants.contains(name)) {
+        described.append("\nstatic ").append(source(path));
+      }
+    });
     for (ExecutableElement upcaster : upcasters) {
       described.append("\nupcast ").append(signature(upcaster));
       upcaster.getAnnotationMirrors().forEach(annotation -> described.append(' ').append(annotation));
@@ -120,10 +130,27 @@ final class SnapshotFingerprinter {
 
   // ---- the state's shape
 
-  private void shape(TypeMirror type, Set<String> described, StringBuilder out) {
+  /**
+   * Appends {@code type} as its JSON takes shape: each of the domain's types spelled out once, with what
+   * Jackson reads of it. {@code aggregate}'s inherited fields are appended apart, by {@link #inheritedShape}.
+   */
+  private void shape(TypeMirror type, TypeElement aggregate, Set<String> described, StringBuilder out) {
     if (type.getKind() == TypeKind.ARRAY) {
-      shape(((ArrayType) type).getComponentType(), described, out);
+      shape(((ArrayType) type).getComponentType(), aggregate, described, out);
       out.append("[]");
+      return;
+    }
+    if (type instanceof WildcardType wildcard) {
+      // A bound is spelled out as any other type: List<? extends Line> holds Lines.
+      out.append('?');
+      if (wildcard.getExtendsBound() != null) {
+        out.append(" extends ");
+        shape(wildcard.getExtendsBound(), aggregate, described, out);
+      }
+      if (wildcard.getSuperBound() != null) {
+        out.append(" super ");
+        shape(wildcard.getSuperBound(), aggregate, described, out);
+      }
       return;
     }
     if (!(type instanceof DeclaredType declared) || type.getKind() != TypeKind.DECLARED) {
@@ -136,7 +163,7 @@ final class SnapshotFingerprinter {
     if (!declared.getTypeArguments().isEmpty()) {
       out.append('<');
       for (TypeMirror argument : declared.getTypeArguments()) {
-        shape(argument, described, out);
+        shape(argument, aggregate, described, out);
         out.append(',');
       }
       out.append('>');
@@ -145,10 +172,14 @@ final class SnapshotFingerprinter {
     if (JdkTypes.isJdk(name) || !described.add(name)) {
       return;
     }
+    // Written only when there are any, as everything added to the scheme since: unchanged types keep their
+    // fingerprints.
+    jacksonAnnotations(List.of(element)).forEach(annotation -> out.append(annotation).append(' '));
     out.append('{');
     if (element.getKind() == ElementKind.ENUM) {
       for (Element constant : element.getEnclosedElements()) {
         if (constant.getKind() == ElementKind.ENUM_CONSTANT) {
+          jacksonAnnotations(List.of(constant)).forEach(annotation -> out.append(annotation).append(' '));
           out.append(constant.getSimpleName()).append(',');
         }
       }
@@ -159,17 +190,20 @@ final class SnapshotFingerprinter {
         ElementFilter.fieldsIn(element.getEnclosedElements()).stream()
             .filter(field -> field.getSimpleName().equals(component.getSimpleName()))
             .forEach(carriers::add);
-        member(carriers, component.asType(), described, out);
+        member(carriers, component.asType(), aggregate, described, out);
       }
     } else {
       for (VariableElement field : ElementFilter.fieldsIn(element.getEnclosedElements())) {
         if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
-          member(List.of(field), field.asType(), described, out);
+          member(List.of(field), field.asType(), aggregate, described, out);
         }
+      }
+      if (!element.equals(aggregate)) {
+        inherited(element, declared, aggregate, described, out, " ");
       }
       for (TypeMirror permitted : element.getPermittedSubclasses()) {
         out.append("permits ");
-        shape(permitted, described, out);
+        shape(permitted, aggregate, described, out);
         out.append(';');
       }
     }
@@ -183,58 +217,80 @@ final class SnapshotFingerprinter {
    * fingerprints of all other aggregates stay as they were.
    */
   private void inheritedShape(TypeElement aggregate, Set<String> described, StringBuilder out) {
-    DeclaredType self = (DeclaredType) aggregate.asType();
-    for (TypeElement level = JdkTypes.domainSuperclass(aggregate).orElse(null); level != null;
+    inherited(aggregate, (DeclaredType) aggregate.asType(), aggregate, described, out, "\n");
+  }
+
+  /**
+   * The fields {@code type} (as {@code self}) inherits from the domain's own classes, which Jackson writes
+   * as its own, each level after {@code separator}; nothing for a class without such a superclass.
+   */
+  private void inherited(TypeElement type, DeclaredType self, TypeElement aggregate, Set<String> described,
+      StringBuilder out, String separator) {
+    for (TypeElement level = JdkTypes.domainSuperclass(type).orElse(null); level != null;
         level = JdkTypes.domainSuperclass(level).orElse(null)) {
-      out.append("\ninherits ").append(level.getQualifiedName()).append(" {");
+      out.append(separator).append("inherits ").append(level.getQualifiedName()).append(" {");
       for (VariableElement field : ElementFilter.fieldsIn(level.getEnclosedElements())) {
         if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
-          member(List.of(field), types.asMemberOf(self, field), described, out);
+          member(List.of(field), types.asMemberOf(self, field), aggregate, described, out);
         }
       }
       out.append('}');
     }
   }
 
-  private void member(List<? extends Element> carriers, TypeMirror type, Set<String> described, StringBuilder out) {
+  private void member(List<? extends Element> carriers, TypeMirror type, TypeElement aggregate, Set<String> described,
+      StringBuilder out) {
+    jacksonAnnotations(carriers).forEach(annotation -> out.append(annotation).append(' '));
+    out.append(carriers.get(0).getSimpleName()).append(':');
+    shape(type, aggregate, described, out);
+    out.append(';');
+  }
+
+  /** The Jackson annotations on {@code carriers}, each once: they change the JSON; esgen's and others do not. */
+  private static Set<String> jacksonAnnotations(List<? extends Element> carriers) {
     Set<String> annotations = new LinkedHashSet<>();
     for (Element carrier : carriers) {
       for (AnnotationMirror annotation : carrier.getAnnotationMirrors()) {
-        // Jackson's annotations change the JSON; esgen's (@Indexed, ...) and others do not.
         if (annotation.getAnnotationType().toString().startsWith("com.fasterxml.jackson.")) {
           annotations.add(annotation.toString());
         }
       }
     }
-    annotations.forEach(annotation -> out.append(annotation).append(' '));
-    out.append(carriers.get(0).getSimpleName()).append(':');
-    shape(type, described, out);
-    out.append(';');
+    return annotations;
   }
 
   // ---- the handlers' code
 
   /**
-   * The aggregate's own methods and constructors, with where each is declared in its source; empty when
-   * the source is not at hand. One walk over the class's members: asking javac for each method's path
-   * searches the whole compilation unit every time.
+   * Where the aggregate's members that code may use are declared in its source: its methods and
+   * constructors, and its static fields by name, in declaration order.
    */
-  private Map<ExecutableElement, TreePath> declarations(TypeElement aggregate) {
-    Map<ExecutableElement, TreePath> declared = new LinkedHashMap<>();
+  private record Declarations(Map<ExecutableElement, TreePath> methods, Map<String, TreePath> statics) {}
+
+  /**
+   * The aggregate's own methods, constructors and static fields, with where each is declared in its
+   * source; empty when the source is not at hand. One walk over the class's members: asking javac for each
+   * member's path searches the whole compilation unit every time.
+   */
+  private Declarations declarations(TypeElement aggregate) {
+    Map<ExecutableElement, TreePath> methods = new LinkedHashMap<>();
+    Map<String, TreePath> statics = new LinkedHashMap<>();
     TreePath type = trees == null ? null : trees.getPath(aggregate);
     if (type == null || !(type.getLeaf() instanceof ClassTree body)) {
-      return declared;
+      return new Declarations(methods, statics);
     }
     for (Tree member : body.getMembers()) {
       if (member instanceof MethodTree) {
         TreePath path = new TreePath(type, member);
         // A declaration carries its symbol from the start: this attributes nothing.
         if (trees.getElement(path) instanceof ExecutableElement method) {
-          declared.put(method, path);
+          methods.put(method, path);
         }
+      } else if (member instanceof VariableTree field && field.getModifiers().getFlags().contains(Modifier.STATIC)) {
+        statics.put(field.getName().toString(), new TreePath(type, member));
       }
     }
-    return declared;
+    return new Declarations(methods, statics);
   }
 
   /**
@@ -253,8 +309,9 @@ final class SnapshotFingerprinter {
    * the next round. Matching an overload of the same arity, or a receiver whose type is not looked up,
    * takes in a little more code than the call needs, never less.
    */
-  private void reach(ExecutableElement method, Map<ExecutableElement, TreePath> declared,
-      Set<ExecutableElement> reached) {
+  private void reach(ExecutableElement method, Declarations declarations, Set<ExecutableElement> reached,
+      Set<String> staticsRead) {
+    Map<ExecutableElement, TreePath> declared = declarations.methods();
     // Implicit members (a record's canonical constructor and accessors) have no source to change.
     if (elements.getOrigin(method) != Elements.Origin.EXPLICIT || !reached.add(method)) {
       return;
@@ -287,6 +344,25 @@ final class SnapshotFingerprinter {
           add(matching(ElementKind.CONSTRUCTOR, null, node.getArguments().size()), true);
         }
         return super.visitNewClass(node, unused);
+      }
+
+      /** A name that may be one of the aggregate's static fields: a local of that name counts too, never less. */
+      @Override
+      public Void visitIdentifier(IdentifierTree node, Void unused) {
+        String name = node.getName().toString();
+        if (declarations.statics().containsKey(name)) {
+          staticsRead.add(name);
+        }
+        return super.visitIdentifier(node, unused);
+      }
+
+      @Override
+      public Void visitMemberSelect(MemberSelectTree node, Void unused) {
+        String name = node.getIdentifier().toString();
+        if (declarations.statics().containsKey(name) && ownReceiver(node.getExpression())) {
+          staticsRead.add(name);
+        }
+        return super.visitMemberSelect(node, unused);
       }
 
       @Override
@@ -357,7 +433,7 @@ final class SnapshotFingerprinter {
       }
     }.scan(path, null);
     for (ExecutableElement callee : called) {
-      reach(callee, declared, reached);
+      reach(callee, declarations, reached, staticsRead);
     }
   }
 
@@ -380,9 +456,11 @@ final class SnapshotFingerprinter {
   /** The method's source without comments and layout; its signature when the source is not at hand. */
   private String source(ExecutableElement method, Map<ExecutableElement, TreePath> declared) {
     TreePath path = declared.get(method);
-    if (path == null) {
-      return signature(method);
-    }
+    return path == null ? signature(method) : source(path);
+  }
+
+  /** The declaration's source without comments and layout. */
+  private String source(TreePath path) {
     CompilationUnitTree unit = path.getCompilationUnit();
     Tree tree = path.getLeaf();
     SourcePositions positions = trees.getSourcePositions();

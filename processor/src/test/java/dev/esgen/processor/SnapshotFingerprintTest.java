@@ -211,6 +211,64 @@ class SnapshotFingerprintTest {
   }
 
   @Test
+  void aJacksonAnnotationOnAStateTypeChangesIt() {
+    assertNotEquals(RELEASED, changed("@Aggregate(name = \"cart\", events = CartEvent.class)\nrecord Cart(",
+        "@Aggregate(name = \"cart\", events = CartEvent.class)\n"
+            + "@com.fasterxml.jackson.databind.annotation.JsonNaming("
+            + "com.fasterxml.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy.class)\nrecord Cart("));
+    assertNotEquals(RELEASED, changed("record Line(String sku, int quantity) {}",
+        "@com.fasterxml.jackson.annotation.JsonFormat(shape = com.fasterxml.jackson.annotation.JsonFormat.Shape.ARRAY)\n"
+            + "record Line(String sku, int quantity) {}"));
+  }
+
+  @Test
+  void aJacksonAnnotationOnAnEnumConstantChangesIt() {
+    String named = CART.replace("enum Status { OPEN, CLOSED }", "enum Status { @JsonProperty(\"open\") OPEN, CLOSED }");
+    assertNotEquals(RELEASED, fingerprint(named));
+    assertNotEquals(fingerprint(named), fingerprint(named.replace("\"open\"", "\"opened\"")));
+  }
+
+  @Test
+  void aChangedTypeBehindAWildcardChangesIt() {
+    String wildcard = CART.replace("List<Line> lines, Status status)", "List<? extends Line> lines, Status status)");
+    assertNotEquals(fingerprint(wildcard), fingerprint(wildcard.replace(
+        "record Line(String sku, int quantity) {}", "record Line(String sku, long quantity) {}")));
+  }
+
+  @Test
+  void aChangedInheritedFieldOfAStateClassChangesIt() {
+    String inheriting = CART
+        .replace("record Line(String sku, int quantity) {}", """
+            record Line(String sku, int quantity) {}
+
+            abstract class Base {
+              public long total;
+            }
+
+            final class Detail extends Base {
+              public String note;
+            }""")
+        .replace("List<Line> lines, Status status)", "List<Line> lines, Status status, Detail detail)")
+        .replace("new Cart(e.id(), List.of(), Status.OPEN)", "new Cart(e.id(), List.of(), Status.OPEN, null)")
+        .replace("new Cart(id, all, status)", "new Cart(id, all, status, detail)");
+    assertNotEquals(fingerprint(inheriting), fingerprint(inheriting.replace("public long total;", "public long sum;")));
+  }
+
+  @Test
+  void aChangedConstantAHandlerReadsChangesItAndOneNoHandlerReadsDoesNot() {
+    String constants = CART
+        .replace("  static Cart open(Opened e) {", "  static final int BONUS = 0;\n  static final int LIMIT = 10;\n\n"
+            + "  static Cart open(Opened e) {")
+        .replace("new Line(e.sku(), e.quantity())", "new Line(e.sku(), e.quantity() + BONUS)")
+        .replace("return List.of(new Added(sku, 1));", "return List.of(new Added(sku, Cart.LIMIT));");
+    String released = fingerprint(constants);
+    assertNotEquals(released, fingerprint(constants.replace("BONUS = 0;", "BONUS = 1;")));
+    assertEquals(released, fingerprint(constants.replace("LIMIT = 10;", "LIMIT = 20;")), "only a command reads LIMIT");
+    assertEquals(RELEASED, changed("  static Cart open(Opened e) {", "  static final int UNUSED = 3;\n\n"
+        + "  static Cart open(Opened e) {"), "a constant no handler reads leaves the fingerprint as it was");
+  }
+
+  @Test
   void raisingSnapshotVersionChangesIt() {
     assertNotEquals(RELEASED, changed("events = CartEvent.class)", "events = CartEvent.class, snapshotVersion = 2)"));
   }
