@@ -470,7 +470,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   }
 
   /**
-   * The aggregate with the smallest id string among those whose {@code @Indexed} column {@code column}
+   * The aggregate with the smallest id string (in UTF-8 byte order) among those whose {@code @Indexed} column {@code column}
    * holds {@code value}, found as {@link EventSourcedRepository#findByIndex} finds it: through a global
    * secondary index (eventually consistent), every candidate loaded and returned only if it still holds
    * the value.

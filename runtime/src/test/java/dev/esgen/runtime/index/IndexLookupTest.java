@@ -100,6 +100,27 @@ class IndexLookupTest {
     assertThrows(IllegalArgumentException.class, () -> counters.findByNote(null));
   }
 
+  /**
+   * "Ordered by id string" is DynamoDB's order of string keys, by their UTF-8 bytes: it differs from
+   * String.compareTo (UTF-16 units) for a character beyond U+FFFF against one from U+E000 to U+FFFF.
+   */
+  @ParameterizedTest
+  @EnumSource(LayoutKind.class)
+  void idsAreOrderedByTheirUtf8Bytes(LayoutKind layout) {
+    IndexedCounterRepository counters = counters(layout);
+    String name = fresh("name");
+    String suffix = UUID.randomUUID().toString();
+    CounterId emoji = new CounterId("x\uD83D\uDE00-" + suffix);
+    CounterId replacement = new CounterId("x\uFFFD-" + suffix);
+    counters.create(new CounterCreated(emoji, name));
+    counters.create(new CounterCreated(replacement, name));
+    assertTrue(emoji.value().compareTo(replacement.value()) < 0, "Java's order puts the emoji first");
+
+    assertEquals(List.of(replacement, emoji),
+        counters.listByName(name, PageRequest.first(10)).items().stream().map(Counter::id).toList());
+    assertEquals(replacement, counters.loadByName(name).id(), "the smallest in UTF-8 byte order");
+  }
+
   @ParameterizedTest
   @EnumSource(LayoutKind.class)
   void aValueTooLongToBeStoredIsFoundNowhereWithoutARequest(LayoutKind layout) {

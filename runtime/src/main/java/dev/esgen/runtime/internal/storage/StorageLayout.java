@@ -135,7 +135,7 @@ public interface StorageLayout {
 
   /**
    * A page of the ids of aggregates whose {@code @Indexed} column {@code column} holds {@code value} (its
-   * stored string form), ordered by id string. Read from an index that is eventually consistent: an id
+   * stored string form), ordered by the id string's UTF-8 bytes (DynamoDB's order). Read from an index that is eventually consistent: an id
    * may be missing for a moment after an append, or listed although its value just changed; callers
    * check the loaded state.
    */
