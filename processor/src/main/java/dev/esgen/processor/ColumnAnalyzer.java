@@ -127,9 +127,25 @@ final class ColumnAnalyzer {
     return names;
   }
 
+  /** Whether {@code type} has an {@code @AggregateId} on a static field, or on a parameter of one of its members. */
+  private static boolean misplacedId(TypeElement type) {
+    for (Element member : type.getEnclosedElements()) {
+      if (member.getKind() == ElementKind.FIELD && member.getModifiers().contains(Modifier.STATIC)
+          && Annotations.has(member, Annotations.AGGREGATE_ID)) {
+        return true;
+      }
+      if (member instanceof ExecutableElement executable && executable.getParameters().stream()
+          .anyMatch(parameter -> Annotations.has(parameter, Annotations.AGGREGATE_ID))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
-   * @throws AbortAggregateException when the only {@code @AggregateId} is on a constructor parameter: that
-   *     one mistake is reported there already ({@code annotation-without-effect}), not again as a missing id
+   * @throws AbortAggregateException when the only {@code @AggregateId} is where it has no effect (a static
+   *     field, a parameter): that one mistake is reported there already ({@code annotation-without-effect}),
+   *     not again as a missing id
    */
   Optional<IdModel> checkId(TypeElement type, AnnotationMirror aggregate, String simpleName, List<Property> properties)
       throws AbortAggregateException {
@@ -140,10 +156,7 @@ final class ColumnAnalyzer {
       }
     }
     if (ids.isEmpty()) {
-      boolean onAConstructorParameter = ElementFilter.constructorsIn(type.getEnclosedElements()).stream()
-          .flatMap(constructor -> constructor.getParameters().stream())
-          .anyMatch(parameter -> Annotations.has(parameter, Annotations.AGGREGATE_ID));
-      if (onAConstructorParameter) {
+      if (misplacedId(type)) {
         throw new AbortAggregateException();
       }
       errors.error(type, aggregate, Messages.noId(simpleName));

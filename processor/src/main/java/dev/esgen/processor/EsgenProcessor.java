@@ -54,12 +54,13 @@ public final class EsgenProcessor extends AbstractProcessor {
   public synchronized void init(ProcessingEnvironment processingEnv) {
     super.init(processingEnv);
     errors = new ErrorReporter(processingEnv.getMessager(), compiledTypes);
+    UnresolvedAnnotations unresolved = new UnresolvedAnnotations(SnapshotFingerprinter.treesOf(processingEnv));
     analyzer = new AggregateAnalyzer(
         processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors, aggregateNames, compiledTypes,
-        componentModel(), new SnapshotFingerprinter(processingEnv),
-        new UnresolvedAnnotations(SnapshotFingerprinter.treesOf(processingEnv)));
+        componentModel(), new SnapshotFingerprinter(processingEnv), unresolved);
     generator = new AggregateGenerator(processingEnv.getFiler(), processingEnv.getElementUtils(), compiledTypes);
-    misplaced = new MisplacedAnnotations(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
+    misplaced = new MisplacedAnnotations(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors,
+        unresolved);
     unlistedUpcasters =
         new UnlistedUpcasters(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), errors);
   }

@@ -37,11 +37,13 @@ final class MisplacedAnnotations {
   private final Elements elements;
   private final Types types;
   private final ErrorReporter errors;
+  private final UnresolvedAnnotations unresolved;
 
-  MisplacedAnnotations(Elements elements, Types types, ErrorReporter errors) {
+  MisplacedAnnotations(Elements elements, Types types, ErrorReporter errors, UnresolvedAnnotations unresolved) {
     this.elements = elements;
     this.types = types;
     this.errors = errors;
+    this.unresolved = unresolved;
   }
 
   void check(RoundEnvironment round) {
@@ -92,6 +94,9 @@ final class MisplacedAnnotations {
     String where = (owner.getKind() == ElementKind.RECORD ? "component " : "field ") + field.getSimpleName() + " of "
         + AggregateAnalyzer.display(owner);
     if (!Annotations.has(owner, Annotations.AGGREGATE)) {
+      if (hasUnresolvedAnnotations(owner)) {
+        return; // maybe @Aggregate without its import: javac's error says so, and nothing here is sure
+      }
       errors.error(field, mirror, Messages.annotationOutsideAggregate(
           annotation, where, AggregateAnalyzer.display(owner), isEvent(types, owner.asType())));
     } else if (field.getModifiers().contains(Modifier.STATIC)) {
@@ -117,6 +122,12 @@ final class MisplacedAnnotations {
       }
     }
     return false;
+  }
+
+  private boolean hasUnresolvedAnnotations(TypeElement type) {
+    Set<String> missing = new HashSet<>();
+    unresolved.addIn(type, missing);
+    return !missing.isEmpty();
   }
 
   /** Whether {@code type} is below a {@code @DomainEvents} root. */

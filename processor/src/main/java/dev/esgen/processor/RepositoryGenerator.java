@@ -244,8 +244,8 @@ final class RepositoryGenerator {
         + " strongly consistent read, unless this aggregate type's reads are made eventually consistent in the"
         + " store's config) and still holds the value.\n";
     repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
-        .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is {@code $N}.\n\n<p>$L$L\n",
-            aggregate, column.name(), parameter, consistency, nullNote)
+        .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is"
+            + " {@code $N}.\n\n<p>$L$L\n", aggregate, column.name(), parameter, consistency, nullNote)
         .addJavadoc(notFound, RuntimeTypes.VALUE_NOT_FOUND, aggregate)
         .addModifiers(Modifier.PUBLIC)
         .returns(single)
@@ -253,8 +253,8 @@ final class RepositoryGenerator {
         .addStatement("return loadByIndex($L, $L)", columnRef, value)
         .build());
     repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
-        .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L",
-            aggregate, column.name(), parameter, consistency, nullNote)
+        .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is"
+            + " {@code $N}, if any.\n\n<p>$L$L", aggregate, column.name(), parameter, consistency, nullNote)
         .addModifiers(Modifier.PUBLIC)
         .returns(optional)
         .addParameter(column.type(), parameter)
@@ -263,8 +263,8 @@ final class RepositoryGenerator {
     // A column named "page" takes the parameter name the page request has everywhere else.
     String page = parameter.equals("page") ? "pageRequest" : "page";
     repository.addMethod(MethodSpec.methodBuilder("listBy" + suffix)
-        .addJavadoc("A page of the $Ls whose {@code $L} is {@code $N}, ordered by id string (its UTF-8 bytes); pass the page's"
-            + " {@code nextCursor()} to {@link $T#after} for the next one.\n\n<p>$L A page may hold fewer than"
+        .addJavadoc("A page of the $Ls whose {@code $L} is {@code $N}, ordered by id string (its UTF-8 bytes);"
+            + " pass the page's {@code nextCursor()} to {@link $T#after} for the next one.\n\n<p>$L A page may hold fewer than"
             + " {@code $N.size()} items while more follow; only an empty cursor ends the listing.\n$L",
             aggregate, column.name(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), page, nullNote)
         .addModifiers(Modifier.PUBLIC)

@@ -53,12 +53,14 @@ import javax.lang.model.util.Types;
  * snapshot written by other code is recognised and rebuilt from the events.
  *
  * <ul>
- *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields, a class
- *       aggregate's inherited ones included) with their full types and Jackson annotations, and
- *       recursively those of the records, classes, enums and sealed types they use, except the JDK's;</li>
+ *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields, inherited ones
+ *       included) with their full types and Jackson annotations, and recursively those of the records,
+ *       classes, enums and sealed types they use, except the JDK's, with the Jackson annotations on the
+ *       types themselves and on enum constants, and the domain's types behind wildcards;</li>
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
- *       and constructor of the aggregate they call, directly or not, with comments and layout removed
- *       (through javac's Trees API; under another compiler, their signatures only);</li>
+ *       and constructor of the aggregate they call, directly or not, and the declarations of the
+ *       aggregate's static fields they read (with what those initializers use), with comments and layout
+ *       removed (through javac's Trees API; under another compiler, their signatures only);</li>
  *   <li>the upcasters' signatures (which stored type and version they read, what they return), and
  *       {@code @Aggregate(snapshotVersion)}.</li>
  * </ul>
@@ -110,6 +112,7 @@ final class SnapshotFingerprinter {
     for (ExecutableElement handler : handlers) {
       reach(handler, declared, code, constants);
     }
+    readInitializers(aggregate, declared, code, constants);
     for (ExecutableElement method : code) {
       described.append("\ncode ").append(source(method, declared.methods()));
     }
@@ -141,7 +144,11 @@ final class SnapshotFingerprinter {
       return;
     }
     if (type instanceof WildcardType wildcard) {
-      // A bound is spelled out as any other type: List<? extends Line> holds Lines.
+      if (!holdsDomainType(wildcard)) {
+        out.append(type);
+        return;
+      }
+      // A bound of the domain's is spelled out as any other type: List<? extends Line> holds Lines.
       out.append('?');
       if (wildcard.getExtendsBound() != null) {
         out.append(" extends ");
@@ -199,7 +206,7 @@ final class SnapshotFingerprinter {
         }
       }
       if (!element.equals(aggregate)) {
-        inherited(element, declared, aggregate, described, out, " ");
+        inherited(element, declared, aggregate, described, out, null);
       }
       for (TypeMirror permitted : element.getPermittedSubclasses()) {
         out.append("permits ");
@@ -208,6 +215,22 @@ final class SnapshotFingerprinter {
       }
     }
     out.append('}');
+  }
+
+  /** Whether {@code type} is, holds or is bounded by a type of the domain's own (not the JDK's). */
+  private static boolean holdsDomainType(TypeMirror type) {
+    if (type instanceof WildcardType wildcard) {
+      return (wildcard.getExtendsBound() != null && holdsDomainType(wildcard.getExtendsBound()))
+          || (wildcard.getSuperBound() != null && holdsDomainType(wildcard.getSuperBound()));
+    }
+    if (type instanceof ArrayType array) {
+      return holdsDomainType(array.getComponentType());
+    }
+    if (type instanceof DeclaredType declared && type.getKind() == TypeKind.DECLARED) {
+      return !JdkTypes.isJdk(((TypeElement) declared.asElement()).getQualifiedName().toString())
+          || declared.getTypeArguments().stream().anyMatch(SnapshotFingerprinter::holdsDomainType);
+    }
+    return false;
   }
 
   /**
@@ -222,17 +245,24 @@ final class SnapshotFingerprinter {
 
   /**
    * The fields {@code type} (as {@code self}) inherits from the domain's own classes, which Jackson writes
-   * as its own, each level after {@code separator}; nothing for a class without such a superclass.
+   * as its own: for the aggregate each level after a line break, as always; for a class in its state
+   * (a null {@code separator}) only the levels that have fields, so that a class extending an empty one
+   * keeps its fingerprint.
    */
   private void inherited(TypeElement type, DeclaredType self, TypeElement aggregate, Set<String> described,
       StringBuilder out, String separator) {
     for (TypeElement level = JdkTypes.domainSuperclass(type).orElse(null); level != null;
         level = JdkTypes.domainSuperclass(level).orElse(null)) {
-      out.append(separator).append("inherits ").append(level.getQualifiedName()).append(" {");
-      for (VariableElement field : ElementFilter.fieldsIn(level.getEnclosedElements())) {
-        if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
-          member(List.of(field), types.asMemberOf(self, field), aggregate, described, out);
-        }
+      List<VariableElement> fields = ElementFilter.fieldsIn(level.getEnclosedElements()).stream()
+          .filter(field -> !field.getModifiers().contains(Modifier.STATIC)
+              && !field.getModifiers().contains(Modifier.TRANSIENT))
+          .toList();
+      if (separator == null && fields.isEmpty()) {
+        continue;
+      }
+      out.append(separator == null ? " " : separator).append("inherits ").append(level.getQualifiedName()).append(" {");
+      for (VariableElement field : fields) {
+        member(List.of(field), types.asMemberOf(self, field), aggregate, described, out);
       }
       out.append('}');
     }
@@ -434,6 +464,70 @@ final class SnapshotFingerprinter {
     }.scan(path, null);
     for (ExecutableElement callee : called) {
       reach(callee, declarations, reached, staticsRead);
+    }
+  }
+
+  /**
+   * Adds what the initializers of the static fields in {@code staticsRead} use, until nothing more is
+   * added: the aggregate's other static fields they name ({@code BONUS = BASE + 1}) and its methods and
+   * constructors they call, with what those read in turn. A call is matched by name alone, taking in a
+   * little more code than it needs, never less.
+   */
+  private void readInitializers(TypeElement aggregate, Declarations declarations, Set<ExecutableElement> code,
+      Set<String> staticsRead) {
+    String typeName = aggregate.getSimpleName().toString();
+    Set<String> scanned = new HashSet<>();
+    for (boolean more = true; more; ) {
+      more = false;
+      for (String name : List.copyOf(staticsRead)) {
+        TreePath field = declarations.statics().get(name);
+        if (field == null || !scanned.add(name)) {
+          continue;
+        }
+        more = true;
+        List<ExecutableElement> called = new ArrayList<>();
+        new TreePathScanner<Void, Void>() {
+          @Override
+          public Void visitIdentifier(IdentifierTree node, Void unused) {
+            if (declarations.statics().containsKey(node.getName().toString())) {
+              staticsRead.add(node.getName().toString());
+            }
+            return super.visitIdentifier(node, unused);
+          }
+
+          @Override
+          public Void visitMemberSelect(MemberSelectTree node, Void unused) {
+            if (declarations.statics().containsKey(node.getIdentifier().toString())) {
+              staticsRead.add(node.getIdentifier().toString());
+            }
+            return super.visitMemberSelect(node, unused);
+          }
+
+          @Override
+          public Void visitMethodInvocation(MethodInvocationTree node, Void unused) {
+            String invoked = simpleName(node.getMethodSelect());
+            declarations.methods().keySet().stream()
+                .filter(method -> method.getKind() == ElementKind.METHOD && method.getSimpleName().contentEquals(invoked))
+                .forEach(called::add);
+            return super.visitMethodInvocation(node, unused);
+          }
+
+          @Override
+          public Void visitNewClass(NewClassTree node, Void unused) {
+            Tree created = node.getIdentifier() instanceof ParameterizedTypeTree generic
+                ? generic.getType() : node.getIdentifier();
+            if (simpleName(created).equals(typeName)) {
+              declarations.methods().keySet().stream()
+                  .filter(method -> method.getKind() == ElementKind.CONSTRUCTOR)
+                  .forEach(called::add);
+            }
+            return super.visitNewClass(node, unused);
+          }
+        }.scan(field, null);
+        for (ExecutableElement method : called) {
+          reach(method, declarations, code, staticsRead);
+        }
+      }
     }
   }
 

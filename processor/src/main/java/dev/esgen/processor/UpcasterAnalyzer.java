@@ -304,17 +304,14 @@ final class UpcasterAnalyzer {
   }
 
   /**
-   * Upcasters where esgen never looks: in the sealed levels of the events, or in the aggregate, unless
-   * {@code listed} among the upcaster classes.
-   */
-  /**
    * Each entry of {@code @DomainEvents(upcasters = ...)} must be a class that declares upcasters: a
    * primitive, an array or a class without any would be listed for nothing, most likely instead of the
    * class meant.
    */
   private void checkListedClasses(TypeElement root) {
     Optional<AnnotationMirror> domainEvents = Annotations.find(root, Annotations.DOMAIN_EVENTS);
-    AnnotationValue upcasters = domainEvents.map(mirror -> Annotations.explicitValue(mirror, "upcasters")).orElse(null);
+    AnnotationValue upcasters =
+        domainEvents.map(mirror -> Annotations.explicitValue(mirror, "upcasters")).orElse(null);
     if (upcasters == null || !(upcasters.getValue() instanceof List<?> entries)) {
       return;
     }
@@ -332,6 +329,10 @@ final class UpcasterAnalyzer {
     }
   }
 
+  /**
+   * Upcasters where esgen never looks: in the sealed levels of the events, or in the aggregate, unless
+   * {@code listed} among the upcaster classes.
+   */
   private void reportIgnored(TypeElement aggregate, EventHierarchy events, Set<TypeElement> listed) {
     List<TypeElement> places = new ArrayList<>(events.sealedLevels);
     places.add(aggregate);

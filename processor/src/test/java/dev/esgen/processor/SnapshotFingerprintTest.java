@@ -269,6 +269,33 @@ class SnapshotFingerprintTest {
   }
 
   @Test
+  void whatAConstantsInitializerUsesCountsToo() {
+    String chained = CART
+        .replace("  static Cart open(Opened e) {", "  static final int BASE = 1;\n  static final int BONUS = BASE + step();\n\n"
+            + "  static int step() {\n    return 1;\n  }\n\n  static Cart open(Opened e) {")
+        .replace("new Line(e.sku(), e.quantity())", "new Line(e.sku(), e.quantity() + Cart.BONUS)");
+    String released = fingerprint(chained);
+    assertNotEquals(released, fingerprint(chained.replace("BASE = 1;", "BASE = 2;")), "another constant it names");
+    assertNotEquals(released, fingerprint(chained.replace("return 1;", "return 2;")), "a method it calls");
+  }
+
+  @Test
+  void aStateClassExtendingAClassWithoutFieldsKeepsItsFingerprint() {
+    String withDetail = CART
+        .replace("record Line(String sku, int quantity) {}", """
+            record Line(String sku, int quantity) {}
+
+            final class Detail {
+              public String note;
+            }""")
+        .replace("List<Line> lines, Status status)", "List<Line> lines, Status status, Detail detail)")
+        .replace("new Cart(e.id(), List.of(), Status.OPEN)", "new Cart(e.id(), List.of(), Status.OPEN, null)")
+        .replace("new Cart(id, all, status)", "new Cart(id, all, status, detail)");
+    assertEquals(fingerprint(withDetail), fingerprint(withDetail.replace("final class Detail {",
+        "abstract class Base {}\n\nfinal class Detail extends Base {")), "nothing Jackson writes changed");
+  }
+
+  @Test
   void raisingSnapshotVersionChangesIt() {
     assertNotEquals(RELEASED, changed("events = CartEvent.class)", "events = CartEvent.class, snapshotVersion = 2)"));
   }

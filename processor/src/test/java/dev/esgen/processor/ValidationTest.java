@@ -389,6 +389,13 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("Note(@AggregateId String id");
     assertThat(compilation).hadErrorCount(1);
+
+    // On a static field and a handler's parameter alike: each is its own error, and no missing id besides.
+    JavaFileObject elsewhere = rule("IdOnStaticFieldAndHandlerParameter");
+    Compilation both = compile(elsewhere);
+    assertThat(both).hadErrorContaining("@AggregateId on static").inFile(elsewhere).onLineContaining("DEFAULT_ID");
+    assertThat(both).hadErrorContaining("@AggregateId on parameter e").inFile(elsewhere).onLineContaining("open(");
+    assertThat(both).hadErrorCount(2);
   }
 
   @Test
@@ -1122,6 +1129,15 @@ class ValidationTest {
         .inFile(source)
         .onLineContaining("record Note(");
     assertThat(compilation).hadErrorCount(2);
+  }
+
+  /** Without @Aggregate's import its components' annotations are not told to go: javac's error is the one. */
+  @Test
+  void anAggregateWithoutTheImportOfAggregateIsJavacsErrorAlone() {
+    JavaFileObject source = rule("UnimportedAggregate");
+    Compilation compilation = compile(source);
+    assertThat(compilation).hadErrorContaining("cannot find symbol").inFile(source).onLineContaining("@Aggregate(");
+    assertThat(compilation).hadErrorCount(1);
   }
 
   /** One mistake, one error: events that two aggregates share are checked for each, and reported once. */

@@ -33,6 +33,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,6 +41,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.IntPredicate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
@@ -103,7 +106,8 @@ final class MemoryLayout implements StorageLayout {
     if (changes == null) {
       changes = indexChanges(request);
     }
-    PlannedAppend plan = rules.plan(request, aid, events, changes, position, untouchedSlotBytes(definition, aid));
+    PlannedAppend plan = rules.plan(request, aid, events, changes, position,
+        request.creating() ? 0 : untouchedSlotBytes(definition, aid, request.newState(), changes));
     long version = request.expectedVersion() + 1;
     long lastSeqNr = request.baseSeqNr() + events.size();
     synchronized (data) {
@@ -287,7 +291,7 @@ final class MemoryLayout implements StorageLayout {
     if (kind == LayoutKind.JOURNAL && all.slots().isEmpty() && all.reservations().isEmpty()) {
       return;
     }
-    rules.checkReindex(definition, aid, loaded, untouchedSlotBytes(definition, aid));
+    rules.checkReindex(definition, aid, loaded, untouchedSlotBytes(definition, aid, loaded.state(), all));
     synchronized (data) {
       StoredStream stream = data.stream(type(definition), aid);
       if (stream == null || stream.version() != loaded.version()) {
@@ -361,15 +365,22 @@ final class MemoryLayout implements StorageLayout {
   }
 
   /**
-   * What the stored item of {@code aid} that carries its version holds in index slots beyond the
-   * definition's {@code @Indexed} columns: the slots of columns dropped since, which DynamoDB's updates leave
-   * in place (docs/index-columns.md) and count in the item's size.
+   * What the stored item of {@code aid} that carries its version keeps in index slots that a write of
+   * {@code state} with {@code changes} neither sets nor removes: the slots of columns dropped since
+   * (docs/index-columns.md), or one a reordering of columns left without a value before a reindex. DynamoDB's
+   * updates leave them in place, and count them in the item's size.
    */
-  private long untouchedSlotBytes(AggregateDefinition<?, ?, ?> definition, String aid) {
-    int slots = definition.indexColumns().slotted().size();
+  private <A> long untouchedSlotBytes(AggregateDefinition<A, ?, ?> definition, String aid, A state,
+      IndexChanges changes) {
+    List<IndexColumn> slotted = definition.indexColumns().slotted();
+    Map<String, String> values = definition.indexColumns().values(state);
+    Set<Integer> removed = new HashSet<>();
+    changes.slots().stream().filter(slot -> slot.key().isEmpty()).forEach(slot -> removed.add(slot.slot()));
+    IntPredicate untouched = slot -> slot >= slotted.size()
+        || (values.get(slotted.get(slot).name()) == null && !removed.contains(slot));
     synchronized (data) {
       StoredStream stream = data.stream(type(definition), aid);
-      return stream == null ? 0 : stream.slotBytesFrom(slots);
+      return stream == null ? 0 : stream.slotBytes(untouched);
     }
   }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * One stream as the in-memory store keeps it: its events in stored form, its version, its latest
@@ -48,11 +49,11 @@ final class StoredStream {
     return slots.get(slot);
   }
 
-  /** The size of the index slot attributes from slot {@code first} on, as DynamoDB measures them. */
-  long slotBytesFrom(int first) {
+  /** The size of the index slot attributes of the slots {@code which} accepts, as DynamoDB measures them. */
+  long slotBytes(IntPredicate which) {
     long bytes = 0;
     for (Map.Entry<Integer, String> slot : slots.entrySet()) {
-      if (slot.getKey() >= first) {
+      if (which.test(slot.getKey())) {
         bytes += ItemSizes.attribute(IndexKeys.slotAttribute(slot.getKey()), ItemSizes.utf8(slot.getValue()));
       }
     }

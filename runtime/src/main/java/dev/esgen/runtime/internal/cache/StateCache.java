@@ -17,11 +17,11 @@ import java.util.Optional;
 
 /**
  * What a store remembers of the streams it read and wrote: each stream's {@link LoadedStream} (state,
- * version, seq_nr, layout position) with the time it was remembered, in a Caffeine cache bounded by the
+ * version, seq_nr, layout position) with the time its read or write began, in a Caffeine cache bounded by the
  * {@link StateCachePolicy}'s size and age. Safe to share between threads and repositories.
  *
- * <p>An entry is only ever replaced by one of a higher or equal version, so a slow reader never puts an
- * older state over a newer one a writer just stored. A version identifies one state of one stream (only
+ * <p>An entry is only ever replaced by one of a higher version, or of the same version read or written
+ * later, so a slow reader never puts an older state over a newer one a writer just stored. A version identifies one state of one stream (only
  * one append can win each version), so an entry is never wrong, only possibly out of date: callers
  * append on it conditioned on its version, and a stale entry costs a rejected write, never a lost or
  * doubled event. A state is what one definition's code folded, so each definition of an aggregate
@@ -116,7 +116,7 @@ public final class StateCache {
     return found;
   }
 
-  /** The remembered stream of {@code aid} if it was remembered at most {@code maxAge} ago. */
+  /** The remembered stream of {@code aid} if the read or write that produced it began at most {@code maxAge} ago. */
   public <A> Optional<LoadedStream<A>> find(AggregateDefinition<A, ?, ?> definition, String aid, Duration maxAge) {
     if (entries == null) {
       return Optional.empty();

@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -231,6 +232,10 @@ public final class AsyncTipLayout extends AbstractAsyncLayout {
               ? CompletableFuture.<LoadedStream<A>>failedFuture(StoredOutcome.unknown(request, last))
               : writeSingle(prepared, request, last, operation));
         });
+      }
+      if (cause instanceof CancellationException && ambiguity != null) {
+        // The caller gave the command up before a resend; the earlier attempt may still land.
+        return CompletableFuture.<LoadedStream<A>>failedFuture(StoredOutcome.unknown(request, ambiguity));
       }
       if (cause instanceof StoreUnavailableException refused && ambiguity != null) {
         return readBack(request, ambiguity, operation).thenApply(outcome -> {

@@ -251,7 +251,7 @@ final class TipAppender {
     }
     // Measured once with the snapshot, and again only when something must go: the tip's events are in it too.
     // The last measure is the stored tip's, which its position keeps for a reindex to measure against.
-    Map<String, Long> untouched = untouched(position.tipAttributeBytes(), tip, slot);
+    Map<String, Long> untouched = untouched(position.tipAttributeBytes(), tip, changes);
     Map<String, Long> tipSizes = measure(tip, untouched);
     long tipSize = ItemSize.total(tipSizes);
     Optional<SkippedSnapshot> skipped = Optional.empty();
@@ -355,29 +355,26 @@ final class TipAppender {
   }
 
   /**
-   * The update that turns the stored tip into {@code tip}: appending its new events to the stored lists,
-   * or, after calving, replacing them, writing the new snapshot or removing the older one, and setting or
-   * removing the index slots whose value changed. Conditioned on the version the stream was loaded at.
-   */
-  /**
    * The attributes of the stored tip (measured when it was loaded) that an update leaves as they are though
-   * the new tip does not name them: the index slots of {@code @Indexed} columns dropped since, beyond the
-   * {@code slots} the definition has now (docs/index-columns.md), or attributes written by other means.
-   * DynamoDB counts them in the item's size. The snapshot and the present slots are set or removed.
+   * the new tip does not hold them: the index slots of {@code @Indexed} columns dropped since
+   * (docs/index-columns.md), a slot a reordering of columns left without a value before a reindex, or
+   * attributes written by other means. DynamoDB counts them in the item's size. The update sets what
+   * {@code tip} holds, and removes the older snapshot and the slots whose value went.
    */
-  private static Map<String, Long> untouched(Map<String, Long> stored, Map<String, AttributeValue> tip, int slots) {
+  private static Map<String, Long> untouched(Map<String, Long> stored, Map<String, AttributeValue> tip,
+      IndexChanges changes) {
     Map<String, Long> untouched = new HashMap<>();
     stored.forEach((name, bytes) -> {
-      if (!tip.containsKey(name) && !name.equals(UNFOLD) && !isSlotBelow(name, slots)) {
+      if (!tip.containsKey(name) && !name.equals(UNFOLD) && !removedSlot(name, changes)) {
         untouched.put(name, bytes);
       }
     });
     return untouched;
   }
 
-  private static boolean isSlotBelow(String name, int slots) {
-    for (int slot = 0; slot < slots; slot++) {
-      if (name.equals(IndexKeys.slotAttribute(slot))) {
+  private static boolean removedSlot(String name, IndexChanges changes) {
+    for (IndexChanges.SlotChange slot : changes.slots()) {
+      if (slot.key().isEmpty() && name.equals(IndexKeys.slotAttribute(slot.slot()))) {
         return true;
       }
     }
@@ -395,6 +392,11 @@ final class TipAppender {
     return all;
   }
 
+  /**
+   * The update that turns the stored tip into {@code tip}: appending its new events to the stored lists,
+   * or, after calving, replacing them, writing the new snapshot or removing the older one, and setting or
+   * removing the index slots whose value changed. Conditioned on the version the stream was loaded at.
+   */
   private UpdateItemRequest tipUpdate(Map<String, AttributeValue> tip, long expectedVersion, boolean appendToLists,
       boolean snapshot, IndexChanges changes) {
     Map<String, String> names = new HashMap<>(Map.of(
