@@ -64,6 +64,20 @@ class GettingStartedTest {
     assertEquals(PARENT.text("properties/junit.version").orElseThrow(), junitVersion());
   }
 
+  /** The SDK BOM keeps DynamoDB Local's SDK modules at esgen's version, the four it never calls at its own. */
+  @Test
+  void theMavenProjectUsesTheSdkVersionsEsgenBuildsWith() {
+    Map<String, String> managed = new TreeMap<>();
+    for (Element entry : PROJECT.all("dependencyManagement/dependencies/dependency")) {
+      managed.put(Pom.coordinates(entry), Pom.text(entry, "version"));
+    }
+    assertEquals(PARENT.text("properties/aws-sdk.version").orElseThrow(), managed.get("software.amazon.awssdk:bom"));
+    for (String module : List.of("pinpoint", "cognitoidentity", "cognitoidentityprovider", "dynamodb-enhanced")) {
+      assertEquals(PARENT.text("properties/dynamodb-local.aws-sdk.version").orElseThrow(),
+          managed.get("software.amazon.awssdk:" + module), module);
+    }
+  }
+
   @Test
   void theGroovyBuildDeclaresWhatTheMavenBuildDoes() {
     assertEquals(expectedGradleDeclarations(), gradleDeclarations("build.gradle"));
