@@ -1,6 +1,7 @@
 package dev.esgen.runtime.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,9 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.error.AppendOutcomeUnknownException;
+import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.metrics.StoreListener;
 import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.AsyncDynamo;
@@ -21,10 +25,10 @@ import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -119,18 +123,16 @@ class AsyncCancellationTest {
       Layout layout, Class<? extends SdkRequest> write, Fault fault) throws Exception {
     FaultInjector faults = FaultInjector.builder(7).build();
     AtomicReference<CompletableFuture<Versioned<Counter>>> command = new AtomicReference<>();
-    AtomicBoolean cancelled = new AtomicBoolean();
     ExecutionInterceptor cancelOnRefusal = new ExecutionInterceptor() {
       @Override
       public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
-        // The refused write's failure reaches esgen after this: the caller gives up before any pause starts.
+        // The refused write's failure reaches esgen after this: the caller gives up before any pause starts,
+        // and the command's future fails with CancellationException below only if it is cancelled here.
         if (write.isInstance(context.request()) && faults.injectedTotal() == 1) {
           while (command.get() == null) {
             Thread.onSpinWait();
           }
-          if (command.get().cancel(true)) {
-            cancelled.set(true);
-          }
+          command.get().cancel(true);
         }
       }
     };
@@ -147,11 +149,57 @@ class AsyncCancellationTest {
       command.set(counters.transact(id, c -> c.increment("cancelled")));
       assertThrows(CancellationException.class, () -> command.get().get(10, TimeUnit.SECONDS));
       assertEquals(1, faults.injectedTotal(), "the first append was refused");
-      assertTrue(cancelled.get(), "cancelled when the append was refused");
       Thread.sleep(1_000);   // the pause (at most 100 ms) and a read-back pass
 
       assertEquals(0, StoredStreams.read(clean.definition(), id.value()).count(new Incremented(1, "cancelled")),
           "the command cancelled during the pause was appended (" + layout + ", " + fault + ")");
+    }
+  }
+
+  /**
+   * The tip's write failed with an outcome it could not know (a server error), reading back found nothing,
+   * and the resend was throttled: a command cancelled then sends nothing more, and ends as unknown, not as
+   * "nothing applied", since the first attempt may still land.
+   */
+  @Test
+  void aTipWriteCancelledBeforeItsResendAfterAnUnknownOutcomeEndsUnknown() throws Exception {
+    FaultInjector faults = FaultInjector.builder(7).build();
+    AtomicReference<CompletableFuture<Versioned<Counter>>> command = new AtomicReference<>();
+    ExecutionInterceptor cancelOnThrottledResend = new ExecutionInterceptor() {
+      @Override
+      public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+        if (context.request() instanceof UpdateItemRequest && faults.injectedTotal() == 2) {
+          while (command.get() == null) {
+            Thread.onSpinWait();
+          }
+          command.get().cancel(true);
+        }
+      }
+    };
+    CompletableFuture<OperationMetrics> reported = new CompletableFuture<>();
+    StoreListener listener = metrics -> {
+      if (metrics.operation().equals("transact")) {
+        reported.complete(metrics);
+      }
+    };
+    try (DynamoDbAsyncClient client = AsyncDynamo.client(faults, cancelOnThrottledResend)) {
+      AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> counters = new AsyncEventSourcedRepository<>(
+          DynamoDbAsyncEventStore.create(client, StoreConfig.defaults().withListener(listener)
+              .withRetryPolicy(new RetryPolicy(6, Duration.ofMillis(50), Duration.ofMillis(50)))),
+          Layout.TIP.counters(TestDynamo.store()).definition()) {};
+      CounterRepository clean = Layout.TIP.counters(TestDynamo.store());
+      CounterId id = CounterId.random();
+      clean.create(new CounterCreated(id, "c"));
+      faults.enqueue(UpdateItemRequest.class, Fault.SERVER_ERROR, Fault.THROTTLED);
+
+      command.set(counters.transact(id, c -> c.increment("cancelled")));
+
+      assertThrows(CancellationException.class, () -> command.get().get(10, TimeUnit.SECONDS));
+      OperationMetrics metrics = reported.get(10, TimeUnit.SECONDS);
+      assertInstanceOf(AppendOutcomeUnknownException.class, metrics.failure().orElseThrow(),
+          "the first attempt's outcome was never settled");
+      assertEquals(2, faults.injectedTotal());
+      assertEquals(0, StoredStreams.read(clean.definition(), id.value()).count(new Incremented(1, "cancelled")));
     }
   }
 }
