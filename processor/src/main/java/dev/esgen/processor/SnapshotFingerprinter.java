@@ -350,7 +350,21 @@ final class SnapshotFingerprinter {
     if (path == null) {
       return;
     }
-    String typeName = method.getEnclosingElement().getSimpleName().toString();
+    TypeElement aggregate = (TypeElement) method.getEnclosingElement();
+    for (ExecutableElement callee : calls(path, aggregate, declarations, staticsRead)) {
+      reach(callee, declarations, reached, staticsRead);
+    }
+  }
+
+  /**
+   * The aggregate's methods and constructors the code at {@code path} (a method's, or a static field's
+   * initializer) calls or references, as {@link #reach} matches them; the aggregate's static fields it
+   * reads go to {@code staticsRead}.
+   */
+  private List<ExecutableElement> calls(TreePath path, TypeElement aggregate, Declarations declarations,
+      Set<String> staticsRead) {
+    Map<ExecutableElement, TreePath> declared = declarations.methods();
+    String typeName = aggregate.getSimpleName().toString();
     List<ExecutableElement> called = new ArrayList<>();
     new TreePathScanner<Void, Void>() {
       @Override
@@ -451,81 +465,37 @@ final class SnapshotFingerprinter {
        * compiles afterwards.
        */
       private boolean mayBeTheAggregate(String name) {
-        TypeMirror aggregate = types.erasure(method.getEnclosingElement().asType());
+        TypeMirror type = types.erasure(aggregate.asType());
         for (Scope scope = trees.getScope(getCurrentPath()); scope != null; scope = scope.getEnclosingScope()) {
           for (Element element : scope.getLocalElements()) {
             if (element instanceof VariableElement variable && variable.getSimpleName().contentEquals(name)) {
-              return types.isAssignable(aggregate, types.erasure(variable.asType()));
+              return types.isAssignable(type, types.erasure(variable.asType()));
             }
           }
         }
         return true;
       }
     }.scan(path, null);
-    for (ExecutableElement callee : called) {
-      reach(callee, declarations, reached, staticsRead);
-    }
+    return called;
   }
 
   /**
    * Adds what the initializers of the static fields in {@code staticsRead} use, until nothing more is
-   * added: the aggregate's other static fields they name ({@code BONUS = BASE + 1}) and its methods and
-   * constructors they call, with what those read in turn. A call is matched by name alone, taking in a
-   * little more code than it needs, never less.
+   * added: the aggregate's other static fields they read ({@code BONUS = BASE + 1}) and its methods and
+   * constructors they call, matched as in the handlers' code, with what those read in turn.
    */
   private void readInitializers(TypeElement aggregate, Declarations declarations, Set<ExecutableElement> code,
       Set<String> staticsRead) {
-    String typeName = aggregate.getSimpleName().toString();
     Set<String> scanned = new HashSet<>();
     for (boolean more = true; more; ) {
       more = false;
       for (String name : List.copyOf(staticsRead)) {
         TreePath field = declarations.statics().get(name);
-        if (field == null || !scanned.add(name)) {
-          continue;
-        }
-        more = true;
-        List<ExecutableElement> called = new ArrayList<>();
-        new TreePathScanner<Void, Void>() {
-          @Override
-          public Void visitIdentifier(IdentifierTree node, Void unused) {
-            if (declarations.statics().containsKey(node.getName().toString())) {
-              staticsRead.add(node.getName().toString());
-            }
-            return super.visitIdentifier(node, unused);
+        if (field != null && scanned.add(name)) {
+          more = true;
+          for (ExecutableElement callee : calls(field, aggregate, declarations, staticsRead)) {
+            reach(callee, declarations, code, staticsRead);
           }
-
-          @Override
-          public Void visitMemberSelect(MemberSelectTree node, Void unused) {
-            if (declarations.statics().containsKey(node.getIdentifier().toString())) {
-              staticsRead.add(node.getIdentifier().toString());
-            }
-            return super.visitMemberSelect(node, unused);
-          }
-
-          @Override
-          public Void visitMethodInvocation(MethodInvocationTree node, Void unused) {
-            String invoked = simpleName(node.getMethodSelect());
-            declarations.methods().keySet().stream()
-                .filter(method -> method.getKind() == ElementKind.METHOD && method.getSimpleName().contentEquals(invoked))
-                .forEach(called::add);
-            return super.visitMethodInvocation(node, unused);
-          }
-
-          @Override
-          public Void visitNewClass(NewClassTree node, Void unused) {
-            Tree created = node.getIdentifier() instanceof ParameterizedTypeTree generic
-                ? generic.getType() : node.getIdentifier();
-            if (simpleName(created).equals(typeName)) {
-              declarations.methods().keySet().stream()
-                  .filter(method -> method.getKind() == ElementKind.CONSTRUCTOR)
-                  .forEach(called::add);
-            }
-            return super.visitNewClass(node, unused);
-          }
-        }.scan(field, null);
-        for (ExecutableElement method : called) {
-          reach(method, declarations, code, staticsRead);
         }
       }
     }
