@@ -5,7 +5,6 @@ import com.palantir.javapoet.TypeSpec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import javax.annotation.processing.Filer;
@@ -47,13 +46,22 @@ final class AggregateGenerator {
   }
 
   /**
-   * Writes the generated types of {@code model}.
+   * Writes the generated types of {@code model}, unless a type of this compilation's sources has taken the
+   * name of one: the Filer would refuse to write it (and javac warn besides), so nothing is written.
    *
+   * @throws NameTakenException naming the first type whose name is taken
    * @throws GenerationException naming the file that could not be written
    */
-  public void generate(AggregateModel model) throws GenerationException {
+  public void generate(AggregateModel model) throws NameTakenException, GenerationException {
+    List<TypeSpec> types = types(model);
+    for (TypeSpec type : types) {
+      String name = model.type().packageName() + "." + type.name();
+      if (compiledTypes.containsName(name)) {
+        throw new NameTakenException(name);
+      }
+    }
     String[] hidingJavaLang = typesHidingJavaLang(model);
-    for (TypeSpec type : types(model)) {
+    for (TypeSpec type : types) {
       TypeSpec qualified = type.toBuilder().alwaysQualify(hidingJavaLang).build();
       JavaFile file = JavaFile.builder(model.type().packageName(), qualified).skipJavaLangImports(true).build();
       String name = model.type().packageName() + "." + type.name();
@@ -63,17 +71,6 @@ final class AggregateGenerator {
         throw new GenerationException(name, e);
       }
     }
-  }
-
-  /**
-   * The first type generated for {@code model} whose name a type of this compilation's sources has taken:
-   * the Filer would refuse to write it (and javac warn besides), so the aggregate is reported instead.
-   */
-  public Optional<String> takenName(AggregateModel model) {
-    return types(model).stream()
-        .map(type -> model.type().packageName() + "." + type.name())
-        .filter(compiledTypes::containsName)
-        .findFirst();
   }
 
   /**
@@ -104,6 +101,23 @@ final class AggregateGenerator {
           .collect(Collectors.toUnmodifiableSet());
     }
     return javaLang.contains(simpleName);
+  }
+
+  /** A type to generate has the name of a type this compilation's sources declare. */
+  public static final class NameTakenException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final String name;
+
+    NameTakenException(String name) {
+      super(name);
+      this.name = name;
+    }
+
+    /** The qualified name that is taken. */
+    public String name() {
+      return name;
+    }
   }
 
   /** A generated file could not be written. */

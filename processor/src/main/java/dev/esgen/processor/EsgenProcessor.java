@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
@@ -130,11 +129,6 @@ public final class EsgenProcessor extends AbstractProcessor {
     String name = type.getQualifiedName().toString();
     try {
       AggregateModel model = analyzer.analyze(type);
-      Optional<String> taken = generator.takenName(model);
-      if (taken.isPresent()) {
-        errors.error(type, Messages.generatedNameTaken(taken.get(), type.getSimpleName().toString()));
-        return;
-      }
       generator.generate(model);
     } catch (DeferAggregateException e) {
       if (lastRound) {
@@ -144,6 +138,8 @@ public final class EsgenProcessor extends AbstractProcessor {
       }
     } catch (AbortAggregateException e) {
       // Its errors were reported on the elements at fault; the other aggregates go on.
+    } catch (AggregateGenerator.NameTakenException e) {
+      errors.error(type, Messages.generatedNameTaken(e.name(), type.getSimpleName().toString()));
     } catch (AggregateGenerator.GenerationException e) {
       errors.error(type, Messages.writeFailed(e.file(), String.valueOf(e.getCause().getMessage())));
     } catch (RuntimeException | LinkageError e) {
