@@ -107,7 +107,7 @@ final class MemoryLayout implements StorageLayout {
       changes = indexChanges(request);
     }
     PlannedAppend plan = rules.plan(request, aid, events, changes, position,
-        request.creating() ? 0 : untouchedSlotBytes(definition, aid, request.newState(), changes));
+        request.creating() ? 0 : untouchedSlotBytes(definition, aid, changes));
     long version = request.expectedVersion() + 1;
     long lastSeqNr = request.baseSeqNr() + events.size();
     synchronized (data) {
@@ -291,7 +291,7 @@ final class MemoryLayout implements StorageLayout {
     if (kind == LayoutKind.JOURNAL && all.slots().isEmpty() && all.reservations().isEmpty()) {
       return;
     }
-    rules.checkReindex(definition, aid, loaded, untouchedSlotBytes(definition, aid, loaded.state(), all));
+    rules.checkReindex(definition, aid, loaded, untouchedSlotBytes(definition, aid, all));
     synchronized (data) {
       StoredStream stream = data.stream(type(definition), aid);
       if (stream == null || stream.version() != loaded.version()) {
@@ -365,15 +365,14 @@ final class MemoryLayout implements StorageLayout {
   }
 
   /**
-   * What the stored item of {@code aid} that carries its version keeps in index slots that a write of
-   * {@code state} with {@code changes} neither sets nor removes: the slots of columns dropped since
+   * What the stored item of {@code aid} that carries its version keeps in index slots that a write with
+   * {@code changes} (whose values are the new state's) neither sets nor removes: the slots of columns dropped since
    * (docs/index-columns.md), or one a reordering of columns left without a value before a reindex. DynamoDB's
    * updates leave them in place, and count them in the item's size.
    */
-  private <A> long untouchedSlotBytes(AggregateDefinition<A, ?, ?> definition, String aid, A state,
-      IndexChanges changes) {
+  private long untouchedSlotBytes(AggregateDefinition<?, ?, ?> definition, String aid, IndexChanges changes) {
     List<IndexColumn> slotted = definition.indexColumns().slotted();
-    Map<String, String> values = definition.indexColumns().values(state);
+    Map<String, String> values = changes.values();
     Set<Integer> removed = new HashSet<>();
     changes.slots().stream().filter(slot -> slot.key().isEmpty()).forEach(slot -> removed.add(slot.slot()));
     IntPredicate untouched = slot -> slot >= slotted.size()
