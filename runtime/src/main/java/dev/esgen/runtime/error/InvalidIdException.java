@@ -1,5 +1,6 @@
 package dev.esgen.runtime.error;
 
+import dev.esgen.runtime.internal.keys.KeyStrings;
 import java.util.Locale;
 
 /**
@@ -56,10 +57,9 @@ public class InvalidIdException extends EsgenException {
    */
   public static InvalidIdException notUnicode(String aggregateName, String id, int index, long limitBytes) {
     String before = prefix(id.substring(0, index));
-    return new InvalidIdException(String.format(Locale.ROOT,
-        "%s id '%s' is not well-formed Unicode: char %d is half of a surrogate pair without its other half,"
-            + " which has no UTF-8 form for a DynamoDB key; nothing was sent",
-        aggregateName, before, index), aggregateName, before, -1, limitBytes);
+    return new InvalidIdException(String.format(Locale.ROOT, "%s id '%s' is not well-formed Unicode: %s for a"
+        + " DynamoDB key; nothing was sent", aggregateName, before, KeyStrings.unpairedSurrogateReason(index)),
+        aggregateName, before, -1, limitBytes);
   }
 
   private static String message(String aggregateName, String prefix, long sizeBytes, long limitBytes) {

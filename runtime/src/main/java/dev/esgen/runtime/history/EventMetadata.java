@@ -128,8 +128,8 @@ public record EventMetadata(
   private static void requireUtf8(String what, String value) {
     int unpaired = KeyStrings.unpairedSurrogate(value);
     if (unpaired >= 0) {
-      throw new IllegalArgumentException("event metadata " + what + ": char " + unpaired
-          + " is half of a surrogate pair without its other half, which has no UTF-8 form");
+      throw new IllegalArgumentException(
+          "event metadata " + what + ": " + KeyStrings.unpairedSurrogateReason(unpaired));
     }
   }
 

@@ -520,8 +520,8 @@ public final class StreamPoller implements AutoCloseable {
     private static String wellFormed(String name, String what) {
       int unpaired = KeyStrings.unpairedSurrogate(name);
       if (unpaired >= 0) {
-        throw new IllegalArgumentException("a " + what + " must be well-formed Unicode; char " + unpaired
-            + " is half of a surrogate pair without its other half, which has no UTF-8 form");
+        throw new IllegalArgumentException(
+            "a " + what + " must be well-formed Unicode; " + KeyStrings.unpairedSurrogateReason(unpaired));
       }
       return name;
     }

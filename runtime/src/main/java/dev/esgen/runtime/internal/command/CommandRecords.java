@@ -76,8 +76,8 @@ public final class CommandRecords {
     }
     int unpaired = KeyStrings.unpairedSurrogate(commandId);
     if (unpaired >= 0) {
-      throw new InvalidCommandIdException(aggregateName, "a command id must be well-formed Unicode; char " + unpaired
-          + " is half of a surrogate pair without its other half, which has no UTF-8 form");
+      throw new InvalidCommandIdException(aggregateName,
+          "a command id must be well-formed Unicode; " + KeyStrings.unpairedSurrogateReason(unpaired));
     }
     int bytes = commandId.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_COMMAND_ID_BYTES) {

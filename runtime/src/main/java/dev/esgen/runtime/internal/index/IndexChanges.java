@@ -107,8 +107,8 @@ public record IndexChanges(List<SlotChange> slots, List<UniqueChange> reservatio
   private static String key(String aggregateName, IndexColumn column, String value) {
     int unpaired = KeyStrings.unpairedSurrogate(value);
     if (unpaired >= 0) {
-      throw new IllegalArgumentException(aggregateName + " " + column.name() + ": a value must be well-formed Unicode;"
-          + " char " + unpaired + " is half of a surrogate pair without its other half, which has no UTF-8 form");
+      throw new IllegalArgumentException(aggregateName + " " + column.name() + ": a value must be well-formed Unicode; "
+          + KeyStrings.unpairedSurrogateReason(unpaired));
     }
     String key = IndexKeys.valueKey(aggregateName, column.name(), value);
     int bytes = key.getBytes(StandardCharsets.UTF_8).length;

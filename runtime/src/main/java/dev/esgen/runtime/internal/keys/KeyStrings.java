@@ -33,4 +33,12 @@ public final class KeyStrings {
     }
     return -1;
   }
+
+  /**
+   * Why a string whose char at {@code index} is {@linkplain #unpairedSurrogate unpaired} is refused, for the
+   * messages that refuse it (which never quote the string past that char).
+   */
+  public static String unpairedSurrogateReason(int index) {
+    return "char " + index + " is half of a surrogate pair without its other half, which has no UTF-8 form";
+  }
 }
