@@ -417,15 +417,7 @@ final class JacksonTypes {
 
   /** Whether {@code type} is an events root or below one. */
   private boolean isEvent(TypeElement type) {
-    if (Annotations.has(type, Annotations.DOMAIN_EVENTS)) {
-      return true;
-    }
-    for (TypeMirror supertype : types.directSupertypes(type.asType())) {
-      if (supertype instanceof DeclaredType declared && isEvent((TypeElement) declared.asElement())) {
-        return true;
-      }
-    }
-    return false;
+    return Annotations.has(type, Annotations.DOMAIN_EVENTS) || MisplacedAnnotations.isEvent(types, type.asType());
   }
 
   private static boolean isInner(TypeElement type) {

@@ -3,6 +3,7 @@ package dev.esgen.processor;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -132,12 +133,25 @@ final class MisplacedAnnotations {
 
   /** Whether {@code type} is below a {@code @DomainEvents} root. */
   static boolean isEvent(Types types, TypeMirror type) {
+    return !rootsAbove(types, type).isEmpty();
+  }
+
+  /** The {@code @DomainEvents} roots {@code type} is below, directly or not ({@code type} itself left out). */
+  static Set<TypeElement> rootsAbove(Types types, TypeMirror type) {
+    Set<TypeElement> roots = new LinkedHashSet<>();
+    addRootsAbove(types, type, roots, new HashSet<>());
+    return roots;
+  }
+
+  private static void addRootsAbove(Types types, TypeMirror type, Set<TypeElement> roots, Set<TypeElement> seen) {
     for (TypeMirror supertype : types.directSupertypes(type)) {
-      if (Annotations.has(types.asElement(supertype), Annotations.DOMAIN_EVENTS) || isEvent(types, supertype)) {
-        return true;
+      if (types.asElement(supertype) instanceof TypeElement element && seen.add(element)) {
+        if (Annotations.has(element, Annotations.DOMAIN_EVENTS)) {
+          roots.add(element);
+        }
+        addRootsAbove(types, supertype, roots, seen);
       }
     }
-    return false;
   }
 
   /**

@@ -9,7 +9,6 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
-import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.type.WildcardType;
 import javax.lang.model.util.ElementFilter;
@@ -111,30 +110,18 @@ final class UnlistedUpcasters {
             && types.asElement(types.erasure(returned)).equals(elements.getTypeElement(List.class.getName()))) {
           returned = declared.getTypeArguments().get(0);
         }
-        addRootsAbove(returned, found, new HashSet<>());
+        if (returned instanceof WildcardType wildcard) {
+          returned = wildcard.getExtendsBound();
+        }
+        if (returned instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element) {
+          if (Annotations.has(element, Annotations.DOMAIN_EVENTS)) {
+            found.add(element);
+          }
+          found.addAll(MisplacedAnnotations.rootsAbove(types, returned));
+        }
       }
     }
     return found;
-  }
-
-  private void addRootsAbove(TypeMirror type, Set<TypeElement> found, Set<TypeElement> seen) {
-    if (type.getKind() == TypeKind.WILDCARD) {
-      TypeMirror bound = ((WildcardType) type).getExtendsBound();
-      if (bound != null) {
-        addRootsAbove(bound, found, seen);
-      }
-      return;
-    }
-    if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)
-        || !seen.add(element)) {
-      return;
-    }
-    if (Annotations.has(element, Annotations.DOMAIN_EVENTS)) {
-      found.add(element);
-    }
-    for (TypeMirror supertype : types.directSupertypes(type)) {
-      addRootsAbove(supertype, found, seen);
-    }
   }
 
   private static void addListed(TypeElement type, Set<String> listed) {
