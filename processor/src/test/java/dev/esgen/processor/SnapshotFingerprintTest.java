@@ -237,20 +237,14 @@ class SnapshotFingerprintTest {
 
   @Test
   void aChangedInheritedFieldOfAStateClassChangesIt() {
-    String inheriting = CART
-        .replace("record Line(String sku, int quantity) {}", """
-            record Line(String sku, int quantity) {}
+    String inheriting = withDetail("""
+        abstract class Base {
+          public long total;
+        }
 
-            abstract class Base {
-              public long total;
-            }
-
-            final class Detail extends Base {
-              public String note;
-            }""")
-        .replace("List<Line> lines, Status status)", "List<Line> lines, Status status, Detail detail)")
-        .replace("new Cart(e.id(), List.of(), Status.OPEN)", "new Cart(e.id(), List.of(), Status.OPEN, null)")
-        .replace("new Cart(id, all, status)", "new Cart(id, all, status, detail)");
+        final class Detail extends Base {
+          public String note;
+        }""");
     assertNotEquals(fingerprint(inheriting), fingerprint(inheriting.replace("public long total;", "public long sum;")));
   }
 
@@ -281,18 +275,21 @@ class SnapshotFingerprintTest {
 
   @Test
   void aStateClassExtendingAClassWithoutFieldsKeepsItsFingerprint() {
-    String withDetail = CART
-        .replace("record Line(String sku, int quantity) {}", """
-            record Line(String sku, int quantity) {}
+    String withDetail = withDetail("""
+        final class Detail {
+          public String note;
+        }""");
+    assertEquals(fingerprint(withDetail), fingerprint(withDetail.replace("final class Detail {",
+        "abstract class Base {}\n\nfinal class Detail extends Base {")), "nothing Jackson writes changed");
+  }
 
-            final class Detail {
-              public String note;
-            }""")
+  /** The cart with one more component, {@code Detail detail}, its class declared by {@code declarations}. */
+  private static String withDetail(String declarations) {
+    return CART
+        .replace("record Line(String sku, int quantity) {}", "record Line(String sku, int quantity) {}\n\n" + declarations)
         .replace("List<Line> lines, Status status)", "List<Line> lines, Status status, Detail detail)")
         .replace("new Cart(e.id(), List.of(), Status.OPEN)", "new Cart(e.id(), List.of(), Status.OPEN, null)")
         .replace("new Cart(id, all, status)", "new Cart(id, all, status, detail)");
-    assertEquals(fingerprint(withDetail), fingerprint(withDetail.replace("final class Detail {",
-        "abstract class Base {}\n\nfinal class Detail extends Base {")), "nothing Jackson writes changed");
   }
 
   @Test
