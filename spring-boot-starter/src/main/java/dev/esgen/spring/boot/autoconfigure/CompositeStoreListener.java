@@ -6,12 +6,17 @@ import dev.esgen.runtime.metrics.SkippedSnapshot;
 import dev.esgen.runtime.metrics.StoreListener;
 import java.util.List;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Tells every one of several listeners, in order. A store has one listener; the application may have a
  * listener bean of its own besides the Micrometer one.
  */
 final class CompositeStoreListener implements StoreListener {
+
+  /** SLF4J, as the store logs what its one listener throws. */
+  private static final Logger LOG = LoggerFactory.getLogger(CompositeStoreListener.class);
 
   private final List<StoreListener> listeners;
 
@@ -47,8 +52,10 @@ final class CompositeStoreListener implements StoreListener {
     for (StoreListener listener : listeners) {
       try {
         call.accept(listener);
-      } catch (RuntimeException ignored) {
-        // The store swallows a listener's exception too; here it must not keep the others from hearing.
+      } catch (RuntimeException e) {
+        // Reported as the store reports a listener's exception, which it no longer sees; the others are
+        // still told.
+        LOG.warn("the StoreListener {} threw; esgen goes on without it", listener.getClass().getName(), e);
       }
     }
   }

@@ -9,6 +9,7 @@ import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.metrics.StoreListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -49,8 +50,13 @@ public class EsgenAutoConfiguration {
   @ConditionalOnMissingBean
   public StoreConfig esgenStoreConfig(EsgenProperties properties, ObjectProvider<StoreListener> listeners,
       ObjectProvider<StoreConfigCustomizer> customizers) {
-    StoreConfig config = properties.toStoreConfig()
-        .withListener(CompositeStoreListener.of(listeners.orderedStream().toList()));
+    StoreConfig config;
+    try {
+      config = properties.toStoreConfig();
+    } catch (IllegalArgumentException refused) {
+      throw new InvalidPropertiesException(refused);
+    }
+    config = config.withListener(CompositeStoreListener.of(listeners.orderedStream().toList()));
     for (StoreConfigCustomizer customizer : customizers.orderedStream().toList()) {
       config = customizer.customize(config);
     }
@@ -77,6 +83,13 @@ public class EsgenAutoConfiguration {
     return store.getIfUnique() instanceof DynamoDbEventStore synchronous
         ? synchronous.withAsyncClient(client)
         : DynamoDbAsyncEventStore.create(client, config);
+  }
+
+  /** Fails the start when {@code esgen.read-consistency-by-type} names no repository's aggregate type. */
+  @Bean
+  ReadConsistencyByTypeCheck esgenReadConsistencyByTypeCheck(ConfigurableListableBeanFactory beans,
+      EsgenProperties properties) {
+    return new ReadConsistencyByTypeCheck(beans, properties);
   }
 
   /** Static, as every post-processor's factory method should be: it must not make this class early. */

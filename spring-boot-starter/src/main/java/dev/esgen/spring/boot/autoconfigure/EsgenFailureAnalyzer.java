@@ -4,11 +4,11 @@ import dev.esgen.runtime.AsyncEventStore;
 import dev.esgen.runtime.EventStore;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.stream.Collectors;
-import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.Ordered;
@@ -20,6 +20,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * general analysis would: a repository needs a store and there is no DynamoDB client to make one from
  * (Boot would advise defining an {@code EventStore}), and {@code esgen.*} properties that make no valid
  * {@code StoreConfig} (Boot would print the bare cause, naming a record component rather than the property).
+ * What Spring Boot's own analysis names better is left to it: a value that does not bind, two stores
+ * where one is wanted, a {@link StoreConfigCustomizer} or listener that throws.
  */
 final class EsgenFailureAnalyzer implements FailureAnalyzer, Ordered {
 
@@ -35,12 +37,20 @@ final class EsgenFailureAnalyzer implements FailureAnalyzer, Ordered {
   @Override
   public FailureAnalysis analyze(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof BindException) {
+        // A value that does not convert (a misspelt enum, "abc" for a number): Spring Boot's own analysis
+        // names the property, the value, where it was set and what it accepts.
+        return null;
+      }
+      if (cause instanceof InvalidPropertiesException invalid) {
+        return invalidSettings(invalid, failure);
+      }
+      if (cause instanceof NoUniqueBeanDefinitionException) {
+        // Two stores where one is wanted: Spring Boot's own report names them.
+        return null;
+      }
       if (cause instanceof NoSuchBeanDefinitionException missing) {
         return missingStore(missing, failure);
-      }
-      if (cause instanceof BeanCreationException creation && "esgenStoreConfig".equals(creation.getBeanName())
-          && creation.getMostSpecificCause() instanceof IllegalArgumentException invalid) {
-        return invalidSettings(invalid, failure);
       }
     }
     return null;
@@ -53,7 +63,8 @@ final class EsgenFailureAnalyzer implements FailureAnalyzer, Ordered {
       return null;
     }
     Class<?> client = async ? DynamoDbAsyncClient.class : DynamoDbClient.class;
-    if (!(beanFactory instanceof ListableBeanFactory beans) || beans.getBeanNamesForType(client).length > 0) {
+    if (!(beanFactory instanceof ListableBeanFactory beans) || beans.getBeanNamesForType(client).length > 0
+        || beans.getBeanNamesForType(type).length > 0) {
       return null;
     }
     return new FailureAnalysis(
@@ -66,16 +77,30 @@ final class EsgenFailureAnalyzer implements FailureAnalyzer, Ordered {
         failure);
   }
 
-  private static FailureAnalysis invalidSettings(IllegalArgumentException invalid, Throwable failure) {
+  private static FailureAnalysis invalidSettings(InvalidPropertiesException invalid, Throwable failure) {
     String message = String.valueOf(invalid.getMessage());
-    String named = PROPERTIES.entrySet().stream()
-        .filter(component -> message.contains(component.getKey()))
-        .map(Map.Entry::getValue)
-        .collect(Collectors.joining(", "));
+    String named = invalid.property() != null ? invalid.property() : namedIn(message);
     return new FailureAnalysis("The esgen.* properties make no valid store configuration: " + message,
-        (named.isEmpty() ? "Correct the esgen.* properties" : "Correct " + named)
+        (named == null ? "Correct the esgen.* properties" : "Correct " + named)
             + " (docs/spring-boot.md lists the properties and their defaults).",
         failure);
+  }
+
+  /**
+   * The property whose setting {@code message} names first: a message about a clash names the setting it
+   * checked before those it clashes with ("the tip table must differ from the journal and snapshot tables").
+   */
+  private static String namedIn(String message) {
+    String named = null;
+    int first = Integer.MAX_VALUE;
+    for (Map.Entry<String, String> component : PROPERTIES.entrySet()) {
+      int at = message.indexOf(component.getKey());
+      if (at >= 0 && at < first) {
+        first = at;
+        named = component.getValue();
+      }
+    }
+    return named;
   }
 
   private static Map<String, String> properties() {

@@ -131,6 +131,29 @@ class AsyncRepositoriesAutoConfigurationTest {
   }
 
   @Test
+  void aReadConsistencyByTypeIsCheckedWithoutMakingTheAsyncRepository() {
+    runner.withPropertyValues("esgen.read-consistency-by-type.ledger=eventual").run(context -> {
+      assertThat(context).hasNotFailed().doesNotHaveBean(AsyncEventStore.class);
+      assertThat(context.getBeanFactory().containsSingleton("ledgerAsyncRepository")).isFalse();
+    });
+    runner.withPropertyValues("esgen.read-consistency-by-type.ledgr=eventual").run(context ->
+        assertThat(context).hasFailed().getFailure()
+            .hasMessageContaining("names 'ledgr', the aggregate type of no repository bean of this application"
+                + " (theirs: ledger)"));
+  }
+
+  @Test
+  void aRepositoryWhoseAggregateTypeCannotBeToldWithoutMakingItLeavesTheKeysUnchecked() {
+    // No synchronous repository, an async one of the application's own not made yet: its aggregate type is
+    // not known, so any key might be its.
+    runner.withPropertyValues("esgen.repositories.enabled=false", "esgen.read-consistency-by-type.ledgr=eventual")
+        .withBean(LedgerAsyncRepository.class, () -> {
+          throw new AssertionError("the check must not make the repository");
+        }, definition -> definition.setLazyInit(true))
+        .run(context -> assertThat(context).hasNotFailed());
+  }
+
+  @Test
   void theApplicationsOwnAsyncStoreWins() {
     try (DynamoDbAsyncClient ownClient = asyncClient()) {
       AsyncEventStore own = DynamoDbAsyncEventStore.create(ownClient, StoreConfig.defaults());

@@ -2,6 +2,10 @@ package dev.esgen.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.esgen.micrometer.MicrometerStoreListener;
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.EventStore;
@@ -30,6 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -138,13 +143,13 @@ class EsgenAutoConfigurationTest {
 
   @Test
   void readConsistencyStateCacheAndPositionsTableBindToTheStoreConfig() {
-    runner.withPropertyValues("esgen.read-consistency=eventual", "esgen.read-consistency-by-type.bank-account=strong",
+    runner.withPropertyValues("esgen.read-consistency=eventual", "esgen.read-consistency-by-type.cart=strong",
         "esgen.state-cache.enabled=true", "esgen.state-cache.max-streams=500", "esgen.state-cache.max-age=30s",
         "esgen.tables.positions=p-1").run(context -> {
           StoreConfig config = context.getBean(StoreConfig.class);
           assertThat(config.readConsistency()).isEqualTo(ReadConsistency.EVENTUAL);
           assertThat(config.readConsistencyOf("order")).isEqualTo(ReadConsistency.EVENTUAL);
-          assertThat(config.readConsistencyOf("bank-account")).isEqualTo(ReadConsistency.STRONG);
+          assertThat(config.readConsistencyOf("cart")).isEqualTo(ReadConsistency.STRONG);
           assertThat(config.stateCache()).isEqualTo(StateCachePolicy.of(500, Duration.ofSeconds(30)));
           assertThat(config.positionsTable()).isEqualTo("p-1");
         });
@@ -234,6 +239,11 @@ class EsgenAutoConfigurationTest {
 
   @Test
   void operationsAreRecordedInTheMeterRegistryAndToEveryListenerOfTheApplication() {
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    Logger log = (Logger) LoggerFactory.getLogger(CompositeStoreListener.class);
+    log.setLevel(Level.WARN);
+    logged.start();
+    log.addAppender(logged);
     List<OperationMetrics> heard = new CopyOnWriteArrayList<>();
     String prefix = unique("metrics");
     runner.withPropertyValues(tables(prefix)).withPropertyValues("esgen.provision.enabled=true")
@@ -254,7 +264,17 @@ class EsgenAutoConfigurationTest {
           assertThat(registry.get(MicrometerStoreListener.READ_CAPACITY)
               .tags("aggregate", "order", "operation", "load").summary().totalAmount()).isEqualTo(1.0);
           assertThat(heard).extracting(OperationMetrics::operation).containsExactly("create", "load");
+          // Told twice, reported twice, naming the listener: as the store reports its one listener's exception.
+          assertThat(logged.list).hasSize(2).allSatisfy(event -> {
+            assertThat(event.getLevel()).isEqualTo(Level.WARN);
+            assertThat(event.getFormattedMessage()).startsWith("the StoreListener " + getClass().getName())
+                .endsWith(" threw; esgen goes on without it");
+            assertThat(event.getThrowableProxy().getMessage())
+                .isEqualTo("a listener that throws must not silence the others");
+          });
         });
+    log.detachAppender(logged);
+    log.setLevel(null);
   }
 
   @Test
