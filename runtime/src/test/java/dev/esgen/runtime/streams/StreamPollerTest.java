@@ -319,7 +319,7 @@ class StreamPollerTest {
         .build();
 
     poller.start();
-    PollerWaits.stopsWithin(poller, Duration.ofSeconds(30));
+    assertTrue(PollerWaits.stopsWithin(poller, Duration.ofSeconds(30)), "the poller stopped by itself");
     poller.close();
 
     assertTrue(poller.failure().orElseThrow() instanceof MissingTableException);
