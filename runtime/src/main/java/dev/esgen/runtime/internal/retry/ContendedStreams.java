@@ -102,7 +102,12 @@ public final class ContendedStreams {
 
     /** Whether a writer of this store had to wait in line for the turn within the last {@link #CONTENDED_FOR}. */
     boolean queuedRecently(long now) {
-      return lastQueuedNanos != Long.MIN_VALUE && now - lastQueuedNanos <= CONTENDED_FOR_NANOS;
+      return queuedSince(now - CONTENDED_FOR_NANOS);
+    }
+
+    /** Whether a writer of this store began to wait in line for the turn at {@code nanos} or later. */
+    boolean queuedSince(long nanos) {
+      return lastQueuedNanos != Long.MIN_VALUE && lastQueuedNanos - nanos >= 0;
     }
 
     /**

@@ -36,6 +36,11 @@ public final class RetryBudgets {
     return policy;
   }
 
+  /** The contended streams whose turns this store's operations take. */
+  ContendedStreams contendedStreams() {
+    return contended;
+  }
+
   /**
    * A budget for a new operation, which takes turns on contended streams with the store's other writers,
    * unless it starts inside the decide function of an operation holding a turn ({@link #suspend}).
