@@ -2,11 +2,9 @@ package dev.esgen.runtime.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import java.math.BigDecimal;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,11 +18,11 @@ class NumberIndexValueLimitsTest {
 
   @Test
   void aNumberWhosePlainFormCannotFitAKeyKeepsItsScientificFormWithoutBuildingTheDigits() {
-    assertTimeoutPreemptively(Duration.ofSeconds(1), () -> {
-      assertEquals("1E+2147483647", IndexValues.of(new BigDecimal("1E+2147483647")));
-      assertEquals("-1E-2147483647", IndexValues.of(new BigDecimal("-1E-2147483647")));
-      assertEquals("1.25E+100000000", IndexValues.of(new BigDecimal("1250E+99999997")));
-    });
+    // Building the digits would fail at once for the first two (a string past the JVM's array limit) and
+    // give a 100 MB string for the third, not this value.
+    assertEquals("1E+2147483647", IndexValues.of(new BigDecimal("1E+2147483647")));
+    assertEquals("-1E-2147483647", IndexValues.of(new BigDecimal("-1E-2147483647")));
+    assertEquals("1.25E+100000000", IndexValues.of(new BigDecimal("1250E+99999997")));
   }
 
   @Test
