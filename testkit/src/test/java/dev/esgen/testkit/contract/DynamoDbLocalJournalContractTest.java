@@ -1,14 +1,13 @@
 package dev.esgen.testkit.contract;
 
 import dev.esgen.runtime.EventStore;
-import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.testkit.junit.Backend;
 import dev.esgen.testkit.junit.EsgenTestExtension;
 import dev.esgen.testkit.time.MutableClock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The storage contract on DynamoDB Local, journal + snapshot layout. */
-class DynamoDbLocalJournalContractTest extends EventStoreContract {
+class DynamoDbLocalJournalContractTest extends JournalStoreContract {
 
   private static final RecordingListener LISTENER = new RecordingListener();
 
@@ -18,6 +17,6 @@ class DynamoDbLocalJournalContractTest extends EventStoreContract {
       .withConfig(config -> config.withListener(LISTENER));
 
   DynamoDbLocalJournalContractTest(EventStore store, MutableClock clock) {
-    super(store, clock, LISTENER, LayoutKind.JOURNAL);
+    super(store, clock, LISTENER);
   }
 }

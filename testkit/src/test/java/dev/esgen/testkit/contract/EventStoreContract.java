@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
@@ -68,19 +67,20 @@ import org.junit.jupiter.api.function.Executable;
  * DynamoDB Local, each on the journal and on the tip layout. A difference between them fails here, or is
  * written down in {@code docs/testing.md} as a limit of the in-memory store.
  *
- * <p>A subclass registers esgen's JUnit extension with its backend and this class's listener, and passes
- * the store and clock it resolves. The tests of a class share its store, so each one uses fresh ids,
+ * <p>A subclass ({@link JournalStoreContract} or {@link TipStoreContract}, which add what only their layout
+ * has) registers esgen's JUnit extension with its backend and this class's listener, and passes the store
+ * and clock it resolves. The tests of a class share its store, so each one uses fresh ids,
  * e-mail addresses and teams, and an aggregate type of its own where it lists every stream of a type.
  */
 abstract class EventStoreContract {
 
-  private static final long LIMIT = ItemTooLargeException.LIMIT_BYTES;
+  static final long LIMIT = ItemTooLargeException.LIMIT_BYTES;
 
-  private final EventStore store;
+  final EventStore store;
   private final MutableClock clock;
-  private final RecordingListener listener;
+  final RecordingListener listener;
   private final LayoutKind layout;
-  private final MemberRepository members;
+  final MemberRepository members;
 
   EventStoreContract(EventStore store, MutableClock clock, RecordingListener listener, LayoutKind layout) {
     this.store = store;
@@ -622,87 +622,6 @@ abstract class EventStoreContract {
   }
 
   /**
-   * On the tip a snapshot shares its item with the events: one too large to fit even after the tip calved is
-   * skipped and takes the older snapshot with it, so the tip esgen measures before sending is the tip
-   * DynamoDB stores; loads fold the stream from its first event. Where calving the events the tip held makes
-   * room, the tip calves though under its policy's thresholds, and keeps the snapshot.
-   */
-  @Test
-  void onTheTipASnapshotTooLargeToFitIsSkippedWithTheOlderOneAndTheAppendIsStored() {
-    assumeTrue(layout == LayoutKind.TIP, "the tip layout's snapshot shares its item with the events");
-    // Thresholds of 400 KB, so that the tip keeps the notes: under smaller ones a note alone past them goes
-    // to a batch item (see the next test).
-    MemberRepository wideTip = MemberRepository.withDefinition(store,
-        definition().withLayout(LayoutKind.TIP, new TipPolicy(409_600, 0, true)));
-    MemberId calving = MemberId.random();
-    wideTip.create(Member.joining(calving, "red", email(calving)));
-    wideTip.append(calving, 1, new Noted("a".repeat(200_000)));
-    MemberId single = MemberId.random();
-    wideTip.create(Member.joining(single, "red", email(single)));
-    wideTip.append(single, 1, new Noted("a".repeat(200_000)));
-    assertEquals(List.of(), listener.skipped(single.value()), "event and snapshot of 200,000 bytes share the tip");
-
-    Versioned<Member> inTransaction = wideTip.append(calving, 2, new Noted("b".repeat(250_000)));
-    Versioned<Member> calvedForRoom = wideTip.append(single, 2, new Noted("b".repeat(105_000)));
-
-    assertEquals(new Versioned<>(new Member(calving, "red", email(calving), 0, "b".repeat(250_000)), 3, 3),
-        inTransaction);
-    assertEquals(new Versioned<>(new Member(single, "red", email(single), 0, "b".repeat(105_000)), 3, 3),
-        calvedForRoom);
-    assertEquals(inTransaction, wideTip.loadVersioned(calving));
-    assertEquals(calvedForRoom, wideTip.loadVersioned(single));
-    assertEquals(List.of(3L), listener.skipped(calving.value()).stream().map(SkippedSnapshot::seqNr).toList());
-    assertEquals(List.of(), listener.skipped(single.value()),
-        "events 1 and 2 went to a batch item, and the snapshot fits beside event 3");
-  }
-
-  /**
-   * On the tip, events past the policy's thresholds on their own go straight to a batch item with the
-   * events the tip held: the tip keeps the snapshot alone, which fits where event and snapshot would not.
-   */
-  @Test
-  void onTheTipEventsPastTheThresholdsOnTheirOwnGoToABatchAndTheSnapshotStays() {
-    assumeTrue(layout == LayoutKind.TIP, "only the tip layout holds events beside its snapshot");
-    MemberId id = MemberId.random();
-    members.create(Member.joining(id, "red", email(id)));
-
-    Versioned<Member> noted = members.append(id, 1, new Noted("a".repeat(250_000)));
-    Versioned<Member> awarded = members.transact(id, member -> member.award(1));
-
-    assertEquals(new Versioned<>(new Member(id, "red", email(id), 1, "a".repeat(250_000)), 3, 3), awarded);
-    assertEquals(awarded, members.loadVersioned(id));
-    assertEquals(2, noted.version());
-    assertEquals(List.of(), listener.skipped(id.value()), "the 250 KB snapshot fits a tip without the 250 KB note");
-  }
-
-  /**
-   * On the journal the head row also holds the list of kept snapshots, and a snapshot is measured with it: a
-   * head row of exactly 400 KB is stored, one byte more and the snapshot is skipped, the append stored.
-   */
-  @Test
-  void onTheJournalASnapshotIsMeasuredWithTheListOfKeptSnapshots() {
-    assumeTrue(layout == LayoutKind.JOURNAL, "only the journal's head row keeps a list of older snapshots");
-    MemberId probe = MemberId.random();
-    members.create(Member.joining(probe, "red", email(probe)));
-    int large = noteAtTheLimit(members, probe);
-    noteAndAwardTwice(probe, large);
-    SkippedSnapshot measured = listener.skipped(probe.value()).get(0);
-    int atTheLimit = large - (int) (measured.sizeBytes() - LIMIT);
-    MemberId fits = new MemberId(probe.value().replace('-', '_'));
-    MemberId over = new MemberId(probe.value().replace('-', '.'));
-
-    Versioned<Member> fitting = noteAndAwardTwice(fits, atTheLimit);
-    Versioned<Member> skipping = noteAndAwardTwice(over, atTheLimit + 1);
-
-    assertEquals(List.of(), listener.skipped(fits.value()), "a head row of exactly 409,600 bytes is stored");
-    assertEquals(List.of(new SkippedSnapshot("member", over.value(), 4, LIMIT + 1, LIMIT)),
-        listener.skipped(over.value()));
-    assertEquals(new Versioned<>(new Member(fits, "red", email(fits), 2, "x".repeat(atTheLimit)), 4, 4), fitting);
-    assertEquals(fitting, members.loadVersioned(fits));
-    assertEquals(skipping, members.loadVersioned(over));
-  }
-
-  /**
    * A skipped snapshot is reported once per append stored without it, never for an append refused: on the tip
    * the probe too large for its item, the attempt of a transact that lost to another writer, and a change to an
    * address another member holds would each have left out a snapshot too large for its item.
@@ -916,103 +835,10 @@ abstract class EventStoreContract {
     assertEquals(1, members.loadVersioned(id).version());
   }
 
-  // ---------------------------------------------------------------------------------------- reindex limits
-
-  /**
-   * A reindex writes the index values onto the head row: one that would take a head row of exactly 400 KB
-   * past the item limit is refused before anything is sent (DynamoDB would refuse the update), and writes
-   * nothing.
-   */
-  @Test
-  void aReindexThatWouldTakeTheHeadRowPastTheItemLimitIsRefusedAndWritesNothing() {
-    assumeTrue(layout == LayoutKind.JOURNAL, "measured on the journal's head row");
-    AggregateDefinition<Member, MemberId, MemberEvent> type = Definitions.renamed(definition(), freshTypeName());
-    MemberRepository before = MemberRepository.withDefinition(store, Definitions.withoutColumns(type));
-    MemberRepository after = MemberRepository.withDefinition(store, type);
-    String team = "team-" + UUID.randomUUID();
-    MemberId probe = MemberId.random();
-    before.create(Member.joining(probe, team, email(probe)));
-    int large = noteAtTheLimit(before, probe);
-    noteAndAwardTwice(before, probe, team, large);
-    int atTheLimit = large - (int) (listener.skipped(probe.value()).get(0).sizeBytes() - LIMIT);
-    MemberId full = new MemberId(probe.value().replace('-', '_'));
-    noteAndAwardTwice(before, full, team, atTheLimit);
-    assertEquals(List.of(), listener.skipped(full.value()), "a head row of exactly 409,600 bytes is stored");
-
-    ItemTooLargeException e = assertThrows(ItemTooLargeException.class, () -> after.reindex(full));
-
-    assertEquals("index values of version 4", e.item());
-    assertTrue(e.sizeBytes() > LIMIT, e.getMessage());
-
-    assertEquals(List.of(), after.listByTeam(team, PageRequest.first(10)).items(), "the slot was not written");
-    assertEquals(Optional.empty(), after.findByEmail(email(full)), "the reservation was not written");
-    assertEquals(4, after.loadVersioned(full).version());
-  }
-
-  /**
-   * On the tip a reindex sets the index values on the tip item beside its events and snapshot: one that would
-   * take a tip of exactly 400 KB past the item limit is refused before anything is sent, and writes nothing.
-   * The tip here keeps no snapshot and no limit on its events, so that a note's event stays on it.
-   */
-  @Test
-  void onTheTipAReindexThatWouldTakeTheTipPastTheItemLimitIsRefusedAndWritesNothing() {
-    assumeTrue(layout == LayoutKind.TIP, "measured on the tip item");
-    AggregateDefinition<Member, MemberId, MemberEvent> type = Definitions.renamed(definition(), freshTypeName())
-        .withLayout(LayoutKind.TIP, new TipPolicy(409_600, 0, false));
-    MemberRepository before = MemberRepository.withDefinition(store, Definitions.withoutColumns(type));
-    MemberRepository after = MemberRepository.withDefinition(store, type);
-    String team = "team-" + UUID.randomUUID();
-    MemberId probe = MemberId.random();
-    before.create(Member.joining(probe, team, email(probe)));
-    int atTheLimit = noteAtTheLimit(before, probe);
-    MemberId full = new MemberId(probe.value().replace('-', '_'));
-    before.create(Member.joining(full, team, email(full)));
-    before.append(full, 1, new Noted("x".repeat(atTheLimit)));
-
-    ItemTooLargeException e = assertThrows(ItemTooLargeException.class, () -> after.reindex(full));
-
-    assertEquals("index values of version 2", e.item());
-    assertTrue(e.sizeBytes() > LIMIT, e.getMessage());
-    assertEquals(List.of(), after.listByTeam(team, PageRequest.first(10)).items(), "the slot was not written");
-    assertEquals(Optional.empty(), after.findByEmail(email(full)), "the reservation was not written");
-    assertEquals(2, after.loadVersioned(full).version());
-    assertEquals("x".repeat(atTheLimit), after.load(full).note());
-  }
-
-  // ---------------------------------------------------------------------------------------- transaction bytes
-
-  /**
-   * DynamoDB counts what an update writes toward the 4 MB of a transaction: on the journal a due snapshot
-   * written to the head row counts as much as the events. Ten events of 370,000 bytes with the snapshot that
-   * falls due among them need more than 4 MB; an append the same size without a snapshot to write fits.
-   */
-  @Test
-  void theSnapshotAnAppendWritesCountsTowardTheTransactionsFourMegabytes() {
-    assumeTrue(layout == LayoutKind.JOURNAL, "only the journal's appends carry this many bytes in one transaction");
-    MemberId id = MemberId.random();
-    members.create(Member.joining(id, "red", email(id)));
-    List<MemberEvent> tenLarge = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      tenLarge.add(new Noted("n".repeat(370_000)));
-    }
-
-    TransactionTooLargeException e = assertThrows(TransactionTooLargeException.class,
-        () -> members.append(id, 1, tenLarge));
-
-    assertTrue(e.sizeBytes() > TransactionTooLargeException.BYTE_LIMIT, e.getMessage());
-    assertEquals(1, members.loadVersioned(id).version());
-    AggregateDefinition<Member, MemberId, MemberEvent> generated = definition();
-    MemberRepository rarely = MemberRepository.withDefinition(store, new AggregateDefinition<>(generated.name(),
-        generated.aggregateType(), generated.keys(), generated.eventCodec(), generated.snapshotCodec(),
-        generated.replay(), generated.indexColumns(), generated.shards(),
-        dev.esgen.runtime.aggregate.SnapshotPolicy.every(1000), generated.layout(), generated.tipPolicy()));
-    assertEquals(2, rarely.append(id, 1, tenLarge).version(), "without a snapshot to write the append fits");
-  }
-
   // ---------------------------------------------------------------------------------------- helpers
 
   /** The generated definition in the layout under test; on the tip, calving every 5 events to read batches too. */
-  private AggregateDefinition<Member, MemberId, MemberEvent> definition() {
+  AggregateDefinition<Member, MemberId, MemberEvent> definition() {
     return MemberRepository.definition(store.objectMapper())
         .withLayout(layout, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 5, true));
   }
@@ -1021,7 +847,7 @@ abstract class EventStoreContract {
    * The longest note an append to {@code id} (at version 1) can carry: one that makes its item exactly 400 KB.
    * Each character of a note is one byte of the item, so the size esgen reports for a note too large tells.
    */
-  private static int noteAtTheLimit(MemberRepository members, MemberId id) {
+  static int noteAtTheLimit(MemberRepository members, MemberId id) {
     int probe = 420_000;
     ItemTooLargeException tooLarge = assertThrows(ItemTooLargeException.class,
         () -> members.append(id, 1, new Noted("x".repeat(probe))));
@@ -1032,7 +858,7 @@ abstract class EventStoreContract {
    * Creates {@code id} (unless the probe of {@link #noteAtTheLimit} did), notes {@code note} characters and
    * awards a point twice: the snapshot after the creating one falls due at seq_nr 4, with the note in it.
    */
-  private Versioned<Member> noteAndAwardTwice(MemberId id, int note) {
+  Versioned<Member> noteAndAwardTwice(MemberId id, int note) {
     if (members.findById(id).isEmpty()) {
       members.create(Member.joining(id, "red", email(id)));
     }
@@ -1042,7 +868,7 @@ abstract class EventStoreContract {
   }
 
   /** As {@link #noteAndAwardTwice(MemberId, int)}, through {@code repository}, in {@code team}. */
-  private static Versioned<Member> noteAndAwardTwice(MemberRepository repository, MemberId id, String team, int note) {
+  static Versioned<Member> noteAndAwardTwice(MemberRepository repository, MemberId id, String team, int note) {
     if (repository.findById(id).isEmpty()) {
       repository.create(Member.joining(id, team, email(id)));
     }
@@ -1052,11 +878,11 @@ abstract class EventStoreContract {
   }
 
   /** An address of {@code id}'s own, also for ids an address cannot hold. */
-  private static String email(MemberId id) {
+  static String email(MemberId id) {
     return "m-" + UUID.nameUUIDFromBytes(utf8(id.value())) + "@example.com";
   }
 
-  private static String freshTypeName() {
+  static String freshTypeName() {
     return "member-" + UUID.randomUUID().toString().substring(0, 8);
   }
 

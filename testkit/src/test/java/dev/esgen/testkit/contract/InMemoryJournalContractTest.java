@@ -1,14 +1,13 @@
 package dev.esgen.testkit.contract;
 
 import dev.esgen.runtime.EventStore;
-import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.testkit.junit.Backend;
 import dev.esgen.testkit.junit.EsgenTestExtension;
 import dev.esgen.testkit.time.MutableClock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The storage contract on the in-memory store, following the journal layout's rules. */
-class InMemoryJournalContractTest extends EventStoreContract {
+class InMemoryJournalContractTest extends JournalStoreContract {
 
   private static final RecordingListener LISTENER = new RecordingListener();
 
@@ -18,6 +17,6 @@ class InMemoryJournalContractTest extends EventStoreContract {
       .withConfig(config -> config.withListener(LISTENER));
 
   InMemoryJournalContractTest(EventStore store, MutableClock clock) {
-    super(store, clock, LISTENER, LayoutKind.JOURNAL);
+    super(store, clock, LISTENER);
   }
 }

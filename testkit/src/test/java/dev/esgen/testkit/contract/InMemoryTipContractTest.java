@@ -1,14 +1,13 @@
 package dev.esgen.testkit.contract;
 
 import dev.esgen.runtime.EventStore;
-import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.testkit.junit.Backend;
 import dev.esgen.testkit.junit.EsgenTestExtension;
 import dev.esgen.testkit.time.MutableClock;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The storage contract on the in-memory store, following the tip layout's rules. */
-class InMemoryTipContractTest extends EventStoreContract {
+class InMemoryTipContractTest extends TipStoreContract {
 
   private static final RecordingListener LISTENER = new RecordingListener();
 
@@ -18,6 +17,6 @@ class InMemoryTipContractTest extends EventStoreContract {
       .withConfig(config -> config.withListener(LISTENER));
 
   InMemoryTipContractTest(EventStore store, MutableClock clock) {
-    super(store, clock, LISTENER, LayoutKind.TIP);
+    super(store, clock, LISTENER);
   }
 }

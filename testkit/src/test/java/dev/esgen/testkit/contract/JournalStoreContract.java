@@ -1,0 +1,120 @@
+package dev.esgen.testkit.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.esgen.runtime.EventStore;
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.error.ItemTooLargeException;
+import dev.esgen.runtime.error.TransactionTooLargeException;
+import dev.esgen.runtime.metrics.SkippedSnapshot;
+import dev.esgen.runtime.query.PageRequest;
+import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.testkit.member.Member;
+import dev.esgen.testkit.member.MemberEvent;
+import dev.esgen.testkit.member.MemberEvent.Noted;
+import dev.esgen.testkit.member.MemberId;
+import dev.esgen.testkit.member.MemberRepository;
+import dev.esgen.testkit.time.MutableClock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The storage contract on the journal layout: the common one, and what only its head row and its
+ * appends have (the list of kept snapshots the head row holds, index values written onto it, a due snapshot
+ * counted toward the transaction's 4 MB).
+ */
+abstract class JournalStoreContract extends EventStoreContract {
+
+  JournalStoreContract(EventStore store, MutableClock clock, RecordingListener listener) {
+    super(store, clock, listener, LayoutKind.JOURNAL);
+  }
+
+  /**
+   * On the journal the head row also holds the list of kept snapshots, and a snapshot is measured with it: a
+   * head row of exactly 400 KB is stored, one byte more and the snapshot is skipped, the append stored.
+   */
+  @Test
+  void onTheJournalASnapshotIsMeasuredWithTheListOfKeptSnapshots() {
+    MemberId probe = MemberId.random();
+    members.create(Member.joining(probe, "red", email(probe)));
+    int large = noteAtTheLimit(members, probe);
+    noteAndAwardTwice(probe, large);
+    SkippedSnapshot measured = listener.skipped(probe.value()).get(0);
+    int atTheLimit = large - (int) (measured.sizeBytes() - LIMIT);
+    MemberId fits = new MemberId(probe.value().replace('-', '_'));
+    MemberId over = new MemberId(probe.value().replace('-', '.'));
+
+    Versioned<Member> fitting = noteAndAwardTwice(fits, atTheLimit);
+    Versioned<Member> skipping = noteAndAwardTwice(over, atTheLimit + 1);
+
+    assertEquals(List.of(), listener.skipped(fits.value()), "a head row of exactly 409,600 bytes is stored");
+    assertEquals(List.of(new SkippedSnapshot("member", over.value(), 4, LIMIT + 1, LIMIT)),
+        listener.skipped(over.value()));
+    assertEquals(new Versioned<>(new Member(fits, "red", email(fits), 2, "x".repeat(atTheLimit)), 4, 4), fitting);
+    assertEquals(fitting, members.loadVersioned(fits));
+    assertEquals(skipping, members.loadVersioned(over));
+  }
+
+  /**
+   * A reindex writes the index values onto the head row: one that would take a head row of exactly 400 KB
+   * past the item limit is refused before anything is sent (DynamoDB would refuse the update), and writes
+   * nothing.
+   */
+  @Test
+  void aReindexThatWouldTakeTheHeadRowPastTheItemLimitIsRefusedAndWritesNothing() {
+    AggregateDefinition<Member, MemberId, MemberEvent> type = Definitions.renamed(definition(), freshTypeName());
+    MemberRepository before = MemberRepository.withDefinition(store, Definitions.withoutColumns(type));
+    MemberRepository after = MemberRepository.withDefinition(store, type);
+    String team = "team-" + UUID.randomUUID();
+    MemberId probe = MemberId.random();
+    before.create(Member.joining(probe, team, email(probe)));
+    int large = noteAtTheLimit(before, probe);
+    noteAndAwardTwice(before, probe, team, large);
+    int atTheLimit = large - (int) (listener.skipped(probe.value()).get(0).sizeBytes() - LIMIT);
+    MemberId full = new MemberId(probe.value().replace('-', '_'));
+    noteAndAwardTwice(before, full, team, atTheLimit);
+    assertEquals(List.of(), listener.skipped(full.value()), "a head row of exactly 409,600 bytes is stored");
+
+    ItemTooLargeException e = assertThrows(ItemTooLargeException.class, () -> after.reindex(full));
+
+    assertEquals("index values of version 4", e.item());
+    assertTrue(e.sizeBytes() > LIMIT, e.getMessage());
+
+    assertEquals(List.of(), after.listByTeam(team, PageRequest.first(10)).items(), "the slot was not written");
+    assertEquals(Optional.empty(), after.findByEmail(email(full)), "the reservation was not written");
+    assertEquals(4, after.loadVersioned(full).version());
+  }
+
+  /**
+   * DynamoDB counts what an update writes toward the 4 MB of a transaction: on the journal a due snapshot
+   * written to the head row counts as much as the events. Ten events of 370,000 bytes with the snapshot that
+   * falls due among them need more than 4 MB; an append the same size without a snapshot to write fits.
+   */
+  @Test
+  void theSnapshotAnAppendWritesCountsTowardTheTransactionsFourMegabytes() {
+    MemberId id = MemberId.random();
+    members.create(Member.joining(id, "red", email(id)));
+    List<MemberEvent> tenLarge = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      tenLarge.add(new Noted("n".repeat(370_000)));
+    }
+
+    TransactionTooLargeException e = assertThrows(TransactionTooLargeException.class,
+        () -> members.append(id, 1, tenLarge));
+
+    assertTrue(e.sizeBytes() > TransactionTooLargeException.BYTE_LIMIT, e.getMessage());
+    assertEquals(1, members.loadVersioned(id).version());
+    AggregateDefinition<Member, MemberId, MemberEvent> generated = definition();
+    MemberRepository rarely = MemberRepository.withDefinition(store, new AggregateDefinition<>(generated.name(),
+        generated.aggregateType(), generated.keys(), generated.eventCodec(), generated.snapshotCodec(),
+        generated.replay(), generated.indexColumns(), generated.shards(),
+        dev.esgen.runtime.aggregate.SnapshotPolicy.every(1000), generated.layout(), generated.tipPolicy()));
+    assertEquals(2, rarely.append(id, 1, tenLarge).version(), "without a snapshot to write the append fits");
+  }
+}
