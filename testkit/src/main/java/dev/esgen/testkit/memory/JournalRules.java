@@ -42,10 +42,10 @@ import java.util.Optional;
  * The journal + snapshot layout's rules (see {@code docs/schema.md}): an append is one transaction of a
  * journal item per event, the head row, a kept snapshot row and a delete per displaced one when a snapshot
  * is due and older ones are kept, a reservation or release per changed unique value and the command record.
- * A snapshot is due at creation, every {@code SnapshotPolicy.every()} events after the last one and after a
- * load that found the head row's snapshot stale, and is skipped, not refused, when the head row carrying it
- * would pass 400 KB, measured as DynamoDB measures the row the update leaves (the list of kept snapshots
- * included). The older snapshot stays unless it no longer fits beside what the append changes. Streams
+ * A snapshot is due at creation, every {@code SnapshotPolicy.every()} events after the last one, after a
+ * load that found the head row's snapshot stale and while the head row holds none, and is skipped, not
+ * refused, when the head row carrying it would pass 400 KB, measured as DynamoDB measures the row the update
+ * leaves (the list of kept snapshots included). The older snapshot stays unless it no longer fits beside what the append changes. Streams
  * list by their head row's sort key, {@code {aggregate}-{aid}-00000000000000000000}.
  */
 final class JournalRules implements LayoutRules {
@@ -81,7 +81,8 @@ final class JournalRules implements LayoutRules {
     MemoryPosition next = null;
     Optional<SkippedSnapshot> skipped = Optional.empty();
     boolean dropOlder = false;
-    if (request.creating() || position.snapshotStale() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+    if (request.creating() || position.snapshotStale() || position.snapshotSeqNr() == 0
+        || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
       byte[] body = Codecs.encodeSnapshot(definition, aid, lastSeqNr, request.newState());
       List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
       if (policy.keep() > 0) {

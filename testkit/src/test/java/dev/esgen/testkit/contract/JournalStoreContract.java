@@ -92,6 +92,38 @@ abstract class JournalStoreContract extends EventStoreContract {
   }
 
   /**
+   * A head row that holds no snapshot (the one due at creation did not fit) is given one by the next append
+   * it fits, not only when the snapshot interval comes round: every append until then tries again and is
+   * heard skipping it.
+   */
+  @Test
+  void aHeadRowWithoutASnapshotGetsOneAtTheNextAppendItFits() {
+    AggregateDefinition<Member, MemberId, MemberEvent> generated = definition();
+    MemberRepository rarely = MemberRepository.withDefinition(store, new AggregateDefinition<>(generated.name(),
+        generated.aggregateType(), generated.keys(), generated.eventCodec(), generated.snapshotCodec(),
+        generated.replay(), generated.indexColumns(), generated.shards(),
+        dev.esgen.runtime.aggregate.SnapshotPolicy.every(100), generated.layout(), generated.tipPolicy()));
+    MemberId probe = MemberId.random();
+    rarely.create(Member.joining(probe, "red", email(probe)));
+    int large = noteAtTheLimit(rarely, probe);
+    MemberId id = MemberId.random();
+    rarely.create(List.of(Member.joining(id, "red", email(id)), new Noted("x".repeat(large))));
+    assertEquals(List.of(2L), skippedSeqNrs(id), "the creating snapshot, holding the note, does not fit");
+
+    rarely.transact(id, member -> member.award(1));
+    Versioned<Member> small = rarely.transact(id, member -> member.note("small"));
+    rarely.transact(id, member -> member.award(1));
+
+    assertEquals(List.of(2L, 3L), skippedSeqNrs(id), "tried again at 3 and skipped; it fits from 4");
+    assertEquals(new Versioned<>(new Member(id, "red", email(id), 2, "small"), 4, 5), rarely.loadVersioned(id));
+    assertEquals(4, small.seqNr());
+  }
+
+  private List<Long> skippedSeqNrs(MemberId id) {
+    return listener.skipped(id.value()).stream().map(SkippedSnapshot::seqNr).toList();
+  }
+
+  /**
    * DynamoDB counts what an update writes toward the 4 MB of a transaction: on the journal a due snapshot
    * written to the head row counts as much as the events. Ten events of 370,000 bytes with the snapshot that
    * falls due among them need more than 4 MB; an append the same size without a snapshot to write fits.

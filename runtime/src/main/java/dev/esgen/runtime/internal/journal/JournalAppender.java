@@ -164,9 +164,11 @@ final class JournalAppender {
     Optional<SkippedSnapshot> skipped = Optional.empty();
     List<Long> displaced = new ArrayList<>();
     // A stale snapshot (written by other code) is replaced by the first append after it was ignored, so
-    // the rebuild from all events is paid once.
+    // the rebuild from all events is paid once; a head row without one (skipped at creation, or dropped as
+    // it no longer fitted) gets one as soon as it fits, not only when the interval comes round.
     AttributeValue fingerprint = SnapshotFingerprint.attribute(definition);
-    if (creating || position.snapshotStale() || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+    if (creating || position.snapshotStale() || !position.hasSnapshot()
+        || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
       byte[] encoded = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
       AttributeUpdate withSnapshot = head.copy();
       withSnapshot.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encoded)));

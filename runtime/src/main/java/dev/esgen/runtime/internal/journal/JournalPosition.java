@@ -12,10 +12,10 @@ import java.util.Map;
  *
  * <pre>{@code
  * JournalPosition position = (JournalPosition) loaded.position();
- * boolean snapshotDue = loaded.seqNr() + 1 - position.snapshotSeqNr() >= policy.every();
+ * boolean snapshotDue = !position.hasSnapshot() || loaded.seqNr() + 1 - position.snapshotSeqNr() >= policy.every();
  * }</pre>
  *
- * @param snapshotSeqNr the seq_nr the head row's snapshot was taken at
+ * @param snapshotSeqNr the seq_nr the head row's snapshot was taken at, 0 when it holds none
  * @param retainedSeqNrs seq_nrs of the kept snapshot rows, oldest first, the current snapshot's last
  * @param snapshotStale whether the head row's snapshot was written by other code (another fingerprint)
  *     and ignored: the next append writes a fresh one whatever the snapshot interval says
@@ -29,6 +29,11 @@ public record JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs, boo
   public JournalPosition {
     retainedSeqNrs = List.copyOf(retainedSeqNrs);
     headAttributeBytes = Map.copyOf(headAttributeBytes);
+  }
+
+  /** Whether the head row holds a snapshot: none when the one due at creation did not fit, or was dropped. */
+  public boolean hasSnapshot() {
+    return snapshotSeqNr > 0;
   }
 
   /**
