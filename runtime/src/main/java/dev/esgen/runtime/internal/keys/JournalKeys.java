@@ -23,7 +23,7 @@ import java.util.zip.CRC32;
  *
  * <pre>{@code
  * JournalKeys keys = new JournalKeys("bank-account", 4);
- * keys.partitionKey("42");        // "bank-account-3"  (CRC32("42") % 4)
+ * keys.partitionKey("42");        // "bank-account-0"  (CRC32("42") % 4)
  * keys.sortKey("42", 7);          // "bank-account-42-00000000000000000007"
  * keys.headSortKey("42");         // "bank-account-42-00000000000000000000"
  * }</pre>

@@ -21,7 +21,7 @@ import java.util.zip.CRC32;
  * <pre>{@code
  * TipKeys keys = new TipKeys("bank-account");
  * keys.streamName("42");        // "bank-account#42"
- * keys.listingKey("42", 4);     // "bank-account-3"
+ * keys.listingKey("42", 4);     // "bank-account-0"  (CRC32("42") % 4)
  * }</pre>
  */
 public final class TipKeys {
