@@ -37,7 +37,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * its own aggregate ids and unique values. A {@code @Nested} class shares its enclosing class's, unless it
  * carries {@code @EsgenTest} itself: then it gets a store and clock of its own, with its own settings. Classes
  * may run in parallel; so may the tests of a class, as the store is thread-safe (the clock is shared by
- * them: a test that moves it should not run beside one that reads it).
+ * them: a test that moves it should not run beside one that reads it). Before each test the clock is set
+ * back to {@link #clockStart()}, so no test sees the time another one moved it to.
  *
  * <p>A parameter of type {@link dev.esgen.runtime.AsyncEventStore} gets the same store for
  * {@code FooAsyncRepository}: the same streams, sharing the store's state cache, on either backend:
@@ -66,6 +67,6 @@ public @interface EsgenTest {
   /** Where the events are stored; by default as {@value Backend#PROPERTY} says, in memory when unset. */
   Backend backend() default Backend.CONFIGURED;
 
-  /** The instant, in ISO-8601 ({@code Instant.parse}), the class's clock shows until a test moves it. */
+  /** The instant, in ISO-8601 ({@code Instant.parse}), the clock shows at the start of each test until it moves it. */
   String clockStart() default "2026-01-01T00:00:00Z";
 }

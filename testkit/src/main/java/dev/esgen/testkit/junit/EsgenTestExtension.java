@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -29,10 +30,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * The JUnit 5 extension behind {@link EsgenTest}: before a test class's first test it makes the class's
  * {@link MutableClock} and {@link EventStore} on the chosen {@link Backend}, resolves parameters of those
- * two types, and after the class's last test it lets them go (on DynamoDB Local: deletes the class's tables
- * and closes its clients). A parameter of type {@link AsyncEventStore} gets the same store's asynchronous
- * twin, for asynchronous repositories: {@link InMemoryEventStore#async()} in memory, on DynamoDB Local a
- * store on the class's tables with a client of its own, sharing the store's cache.
+ * two types, sets the clock back to its start before each test, and after the class's last test lets them go
+ * (on DynamoDB Local: deletes the class's tables and closes its clients). A parameter of type
+ * {@link AsyncEventStore} gets the same store's asynchronous twin, for asynchronous repositories:
+ * {@link InMemoryEventStore#async()} in memory, on DynamoDB Local a store on the class's tables with a client
+ * of its own, sharing the store's cache. A parameter of type {@link InMemoryEventStore} gets the store itself
+ * when the class runs in memory (to {@code seed} it, say).
  *
  * <p>{@code @EsgenTest} on the class is the usual way in. To change the store's settings (a mapper with
  * your application's Jackson modules, a retry policy), register the extension in a static field instead,
@@ -55,7 +58,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * last. An instance keeps nothing of a class in its fields, so one field may serve classes running at the
  * same time.
  */
-public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+public final class EsgenTestExtension
+    implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback, ParameterResolver {
 
   private static final ExtensionContext.Namespace NAMESPACE =
       ExtensionContext.Namespace.create(EsgenTestExtension.class);
@@ -71,13 +75,15 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
    * (the constructor of a {@code @TestInstance(PER_CLASS)} class that asked for the store failed), the class's
    * store releases it as it closes.
    *
+   * @param clockStart where the clock stands at the start of each test
    * @param async the asynchronous twin of {@code store}, on the same data
    */
   // JUnit 5.13 and later close an AutoCloseable (and warn about a CloseableResource that is not one); earlier
   // versions close only a CloseableResource, deprecated since 5.13.
   @SuppressWarnings({"deprecation", "try"})
-  private record ClassStore(EventStore store, MutableClock clock, Backend backend, Supplier<AsyncEventStore> async,
-      AutoCloseable release) implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+  private record ClassStore(EventStore store, MutableClock clock, Instant clockStart, Backend backend,
+      Supplier<AsyncEventStore> async, AutoCloseable release)
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
 
     @Override
     public void close() throws Exception {
@@ -186,10 +192,22 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
     MutableClock clock = MutableClock.at(chosen.clockStart());
     StoreConfig config = chosen.config().apply(StoreConfig.defaults());
     ClassStore resources = backend == Backend.DYNAMODB_LOCAL
-        ? onDynamoDbLocal(context.getRequiredTestClass(), config, clock)
-        : inMemory(config, clock, backend);
+        ? onDynamoDbLocal(context.getRequiredTestClass(), config, clock, chosen.clockStart())
+        : inMemory(config, clock, chosen.clockStart(), backend);
     context.getStore(NAMESPACE).put(RESOURCES, resources);
     return resources;
+  }
+
+  /**
+   * Sets the clock back to its start: a test that moved it must not move the time of the tests after it,
+   * whose order JUnit chooses.
+   */
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    ClassStore resources = context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class);
+    if (resources != null) {
+      resources.clock().set(resources.clockStart());
+    }
   }
 
   @Override
@@ -205,7 +223,7 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
     return (type == EventStore.class || type == AsyncEventStore.class || type == MutableClock.class
-        || type == Backend.class)
+        || type == Backend.class || type == InMemoryEventStore.class)
         && !ParameterOwnership.belongsToAnotherExtension(parameter.getParameter(), context);
   }
 
@@ -227,6 +245,14 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
     }
     if (type == AsyncEventStore.class) {
       return resources.async().get();
+    }
+    if (type == InMemoryEventStore.class) {
+      if (resources.store() instanceof InMemoryEventStore inMemory) {
+        return inMemory;
+      }
+      throw new ParameterResolutionException("a parameter of type InMemoryEventStore needs the in-memory store, and "
+          + parameter.getDeclaringExecutable() + " runs on " + resources.backend() + ": pin its class with"
+          + " @EsgenTest(backend = Backend.IN_MEMORY), or ask for an EventStore");
     }
     return type == MutableClock.class ? resources.clock() : resources.backend();
   }
@@ -260,12 +286,13 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
     }
   }
 
-  private static ClassStore inMemory(StoreConfig config, MutableClock clock, Backend backend) {
+  private static ClassStore inMemory(StoreConfig config, MutableClock clock, Instant clockStart, Backend backend) {
     InMemoryEventStore store = InMemoryEventStore.create(config.withClock(clock));
-    return new ClassStore(store, clock, backend, store::async, () -> {});
+    return new ClassStore(store, clock, clockStart, backend, store::async, () -> {});
   }
 
-  private static ClassStore onDynamoDbLocal(Class<?> testClass, StoreConfig config, MutableClock clock) {
+  private static ClassStore onDynamoDbLocal(Class<?> testClass, StoreConfig config, MutableClock clock,
+      Instant clockStart) {
     DynamoDbLocal server = DynamoDbLocal.shared();
     DynamoDbClient client = server.newClient();
     TablePrefix tables = TablePrefix.fresh(testClass.getSimpleName());
@@ -273,10 +300,11 @@ public final class EsgenTestExtension implements BeforeAllCallback, AfterAllCall
         .withJournalTable(tables.name("journal"))
         .withSnapshotTable(tables.name("snapshot"))
         .withTipTable(tables.name("streams"))
+        .withPositionsTable(tables.name("positions"))
         .withClock(clock);
     TablesOnFirstUse store = new TablesOnFirstUse(client, own);
     AsyncTwin async = new AsyncTwin(store);
-    return new ClassStore(store, clock, Backend.DYNAMODB_LOCAL, async::get, () -> {
+    return new ClassStore(store, clock, clockStart, Backend.DYNAMODB_LOCAL, async::get, () -> {
       try (client; async) {
         DynamoDbLocalExtension.deleteTables(client, tables);
       }

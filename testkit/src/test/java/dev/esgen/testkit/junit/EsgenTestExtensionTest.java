@@ -29,11 +29,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -198,6 +202,23 @@ class EsgenTestExtensionTest {
     assertInstanceOf(InMemoryEventStore.class, STORES.get("esgen"));
   }
 
+  @Test
+  void eachTestStartsAtTheClocksStartWhateverAnEarlierTestMovedItTo() {
+    run(Map.of(), MovesTheClock.class).testEvents().assertStatistics(stats -> stats.started(2).succeeded(2));
+  }
+
+  @Test
+  void anInMemoryStoreParameterIsTheClassesStoreInMemoryAndSaysWhatToDoOnDynamoDbLocal() {
+    run(Map.of(), AsksForTheInMemoryStore.class).testEvents().assertStatistics(stats -> stats.started(1).succeeded(1));
+    assertSame(STORES.get("in-memory-store"), STORES.get("in-memory-store-as-event-store"));
+
+    run(Map.of(Backend.PROPERTY, "dynamodb-local"), AsksForTheInMemoryStore.class).testEvents().assertThatEvents()
+        .haveExactly(1, finishedWithFailure(instanceOf(ParameterResolutionException.class),
+            message(m -> m.startsWith("a parameter of type InMemoryEventStore needs the in-memory store")
+                && m.endsWith("runs on DYNAMODB_LOCAL: pin its class with @EsgenTest(backend = Backend.IN_MEMORY),"
+                    + " or ask for an EventStore"))));
+  }
+
   private static EngineExecutionResults run(Map<String, String> parameters, Class<?>... classes) {
     var request = EngineTestKit.engine("junit-jupiter").configurationParameters(parameters);
     for (Class<?> type : classes) {
@@ -230,6 +251,33 @@ class EsgenTestExtensionTest {
       Instant start = clock.instant();
       assertEquals(start, clock.instant());
       assertEquals(start.plus(Duration.ofDays(1)), clock.advance(Duration.ofDays(1)));
+    }
+  }
+
+  @EsgenTest
+  @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+  static class MovesTheClock {
+
+    @Test
+    @Order(1)
+    void movesItAMonthOn(MutableClock clock) {
+      clock.advance(Duration.ofDays(30));
+    }
+
+    @Test
+    @Order(2)
+    void findsItAtTheStart(MutableClock clock) {
+      assertEquals(Instant.parse("2026-01-01T00:00:00Z"), clock.instant());
+    }
+  }
+
+  @EsgenTest
+  static class AsksForTheInMemoryStore {
+
+    @Test
+    void seeds(InMemoryEventStore store, EventStore same) {
+      STORES.put("in-memory-store", store);
+      STORES.put("in-memory-store-as-event-store", same);
     }
   }
 
