@@ -250,7 +250,7 @@ public final class StreamPoller implements AutoCloseable {
       running = false;
       LOG.error("stream poller of consumer {} stopped: {}", consumer, e.getMessage());
       return;
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       failedPolls++;
       delay = errorBackoff.after(failedPolls);
       LOG.warn("stream poller of consumer {}: poll failed ({}, {} time(s) in a row); polling again in {} ms",

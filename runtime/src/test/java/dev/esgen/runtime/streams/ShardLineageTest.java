@@ -16,7 +16,6 @@ import dev.esgen.runtime.faults.FaultInjector;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.runtime.internal.streams.Checkpoint;
 import dev.esgen.runtime.internal.streams.CheckpointStore;
-import dev.esgen.runtime.internal.streams.ShardReader;
 import dev.esgen.runtime.testing.TestDynamo;
 import dev.esgen.test.DynamoDbLocalExtension;
 import dev.esgen.test.TablePrefix;
@@ -131,7 +130,7 @@ class ShardLineageTest {
   void aLatestShardWhoseIteratorExpiresBeforeAnyRecordWasHandledSaysItMaySkipRecords() {
     SimulatedStream stream = new SimulatedStream().shard("A", null);
     ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    Logger reader = (Logger) LoggerFactory.getLogger(ShardReader.class);
+    Logger reader = (Logger) LoggerFactory.getLogger(StreamPoller.class);
     logged.start();
     reader.addAppender(logged);
     reader.setLevel(Level.WARN);

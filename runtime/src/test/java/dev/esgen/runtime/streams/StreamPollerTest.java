@@ -21,6 +21,7 @@ import dev.esgen.runtime.internal.streams.CheckpointStore;
 import dev.esgen.test.DynamoDbLocal;
 import dev.esgen.test.DynamoDbLocalExtension;
 import dev.esgen.test.TablePrefix;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,7 +95,7 @@ class StreamPollerTest {
     return StreamTable.create(client, tables.name("events-" + ++tableCount));
   }
 
-  private static StreamPoller.Builder poller(StreamTable table, String consumer, RecordingHandler handler) {
+  private static StreamPoller.Builder poller(StreamTable table, String consumer, StreamRecordsHandler handler) {
     return StreamPoller.builder()
         .streamsClient(streams)
         .dynamoDbClient(client)
@@ -208,6 +209,37 @@ class StreamPollerTest {
       assertSame(calls.get(0).records(), calls.get(i).records(), "attempt " + (i + 1) + " gets the same batch");
     }
     assertEquals(written, handler.takenKeys());
+  }
+
+  @Test
+  void aCheckedExceptionFromTheHandlerIsAFailureLikeAnyOtherAndTheBatchIsSentAgain() {
+    StreamTable table = newTable();
+    List<String> written = table.write(3, SECRET);
+    RecordingHandler taking = new RecordingHandler();
+    AtomicInteger calls = new AtomicInteger();
+    StreamRecordsHandler failingOnce = (shard, records) -> {
+      if (calls.incrementAndGet() == 1) {
+        // As a Kotlin handler, or one with a sneaky throw, can throw it.
+        throw StreamPollerTest.<RuntimeException>sneakily(new IOException("the read model is unreachable"));
+      }
+      taking.handle(shard, records);
+    };
+
+    try (StreamPoller poller = poller(table, "checked", failingOnce).build()) {
+      PollResult failed = poller.pollOnce();
+      assertEquals(1, failed.failingShards().size());
+      pollUntilIdle(poller);
+      assertTrue(poller.failure().isEmpty());
+    }
+
+    assertEquals(2, calls.get());
+    assertEquals(written, taking.takenKeys());
+  }
+
+  /** Throws {@code checked} undeclared. */
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> RuntimeException sneakily(Throwable checked) throws T {
+    throw (T) checked;
   }
 
   @Test

@@ -424,7 +424,9 @@ public final class ShardCoordinator {
     try {
       handler.handle(shardId, batch.records());
       return true;
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Checked exceptions too, which a Kotlin handler or a sneaky throw lets through: the batch waits as
+      // for any other failure, rather than the exception ending the poll unseen.
       Duration wait = reader.failed(clock.instant(), settings.retryBackoff());
       // The handler's message may quote what it was handling: only its class and stack trace are logged.
       LOG.warn("consumer {}: the handler failed on {} record(s) of shard {} ({}, {} time(s) in a row);"

@@ -31,7 +31,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  */
 public final class ShardReader {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ShardReader.class);
+  /** The poller's logger, as the coordinator's: the one a user configures for everything the poller says. */
+  private static final Logger LOG = LoggerFactory.getLogger("dev.esgen.runtime.streams.StreamPoller");
 
   /**
    * Records read from a shard, in its order.
