@@ -89,7 +89,9 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
     try {
       target.handle(source, records);
       return records.size();
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Checked exceptions too (a Kotlin handler, a sneaky throw): a failure like any other, so that the
+      // answer still names the record Lambda must retry from.
       if (records.size() == 1) {
         // Handing the record over alone would repeat the call that just failed, and take as long again.
         LOG.warn("the handler failed on the batch's one record (sequence number {}, {})", sequenceNumber(records.get(0)),
@@ -102,7 +104,7 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
     for (int i = 0; i < records.size(); i++) {
       try {
         target.handle(source, List.of(records.get(i)));
-      } catch (RuntimeException e) {
+      } catch (Exception e) {
         LOG.warn("the handler failed on record {} of the batch (sequence number {}, {})", i,
             sequenceNumber(records.get(i)), e.getClass().getName(), RedactedException.of(e));
         return i;

@@ -10,6 +10,7 @@ import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.test.DynamoDbLocalExtension;
 import dev.esgen.test.StreamedTable;
 import dev.esgen.test.TablePrefix;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,10 +50,17 @@ class StreamRecordsFunctionTest {
     final List<Record> taken = new ArrayList<>();
     final List<String> sources = new ArrayList<>();
     final Predicate<List<Record>> refuses;
+    final boolean checked;
     int calls;
 
     Handler(Predicate<List<Record>> refuses) {
+      this(refuses, false);
+    }
+
+    /** With {@code checked}, refuses with an IOException thrown undeclared, as a Kotlin handler may. */
+    Handler(Predicate<List<Record>> refuses, boolean checked) {
       this.refuses = refuses;
+      this.checked = checked;
     }
 
     @Override
@@ -60,7 +68,8 @@ class StreamRecordsFunctionTest {
       calls++;
       sources.add(shardId);
       if (refuses.test(batch)) {
-        throw new IllegalStateException("refused");
+        throw checked ? StreamRecordsFunctionTest.<RuntimeException>sneakily(new IOException("refused"))
+            : new IllegalStateException("refused");
       }
       batch.stream().filter(r -> !taken.contains(r)).forEach(taken::add);
     }
@@ -115,6 +124,23 @@ class StreamRecordsFunctionTest {
     assertEquals(List.of(poison.dynamodb().sequenceNumber()), failures(response));
     assertEquals(records.subList(0, 3), function.handler.taken);
     assertEquals(1 + 4, function.handler.calls, "the batch, then one by one up to the poison record");
+  }
+
+  @Test
+  void aCheckedExceptionFromTheHandlerIsReportedAsAnyOtherFailure() {
+    Record poison = records.get(3);
+    Function function = new Function(new Handler(batch -> batch.contains(poison), true));
+
+    StreamsEventResponse response = function.handleRequest(event(records), null);
+
+    assertEquals(List.of(poison.dynamodb().sequenceNumber()), failures(response));
+    assertEquals(records.subList(0, 3), function.handler.taken);
+  }
+
+  /** Throws {@code checked} undeclared. */
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> RuntimeException sneakily(Throwable checked) throws T {
+    throw (T) checked;
   }
 
   @Test
