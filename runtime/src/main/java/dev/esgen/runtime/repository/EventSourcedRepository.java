@@ -714,6 +714,9 @@ public abstract class EventSourcedRepository<A, I, E> {
       attempts.attempt();
       try {
         layout().reindex(definition, current);
+        // The stream's item now holds index values the remembered stream does not know of, nor their
+        // sizes: a later append deciding on it would measure the item without them.
+        cache().forgetUpTo(definition, idString(id), current.version());
         return current;
       } catch (VersionConflictException conflict) {
         attempts.conflict(conflict);
