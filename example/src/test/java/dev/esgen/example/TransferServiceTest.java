@@ -16,6 +16,7 @@ import dev.esgen.example.transfer.TransferService;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.error.AggregateNotFoundException;
 import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.testkit.junit.EsgenTest;
 import dev.esgen.testkit.time.MutableClock;
 import java.time.Duration;
@@ -118,6 +119,18 @@ class TransferServiceTest {
 
     assertThrows(AggregateNotFoundException.class, () -> service.transfer(ann, AccountId.random(), 1_00));
     assertEquals(2, accounts.loadVersioned(ann).version(), "only the opening and the initial deposit");
+  }
+
+  @Test
+  void aTransferFromAnUnknownAccountStoresNoTransfer() {
+    AccountId bob = open("Bob", 0);
+    int transfersBefore = transfers.listAll(PageRequest.first(100)).items().size();
+
+    assertThrows(AggregateNotFoundException.class, () -> service.transfer(AccountId.random(), bob, 1_00));
+
+    assertEquals(transfersBefore, transfers.listAll(PageRequest.first(100)).items().size(),
+        "no transfer that resume could never finish");
+    assertEquals(1, accounts.loadVersioned(bob).version());
   }
 
   @Test

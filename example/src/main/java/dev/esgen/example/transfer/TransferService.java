@@ -37,7 +37,10 @@ public final class TransferService {
     if (from.equals(to)) {
       throw new IllegalArgumentException("a transfer needs two different accounts");
     }
-    accounts.load(to); // fail fast, before any money moves, if the target does not exist
+    // Fail fast, before anything is stored, if either account does not exist: a transfer from an unknown
+    // account could never be debited, and resume would meet the same failure every time.
+    accounts.load(from);
+    accounts.load(to);
     TransferId id = TransferId.random();
     transfers.create(new TransferEvent.Requested(id, from, to, cents, clock.instant()));
     return resume(id);
