@@ -176,7 +176,7 @@ public final class ExampleApp {
 
     // Two writers hold the same loaded version; appending to what they loaded is one write each.
     Versioned<BankAccount> current = accounts.loadVersioned(bob);
-    accounts.append(current, current.state().deposit(1, "first writer"));
+    print("first writer", accounts.append(current, current.state().deposit(1, "first writer")));
     try {
       accounts.append(current, current.state().deposit(1, "second writer, same version"));
       throw new IllegalStateException("the second append at version " + current.version() + " must fail");
@@ -196,8 +196,8 @@ public final class ExampleApp {
     for (AccountId id : List.of(ann, bob, annSavings)) {
       awaitProjected(feed, poller, accounts, id);
       AccountBalances.Balance balance = balances.find(id).orElseThrow();
-      out.printf("read model: %s owner=%s balance=%d cents closed=%s (%d events)%n",
-          id.value(), balance.owner(), balance.cents(), balance.closed(), balance.events());
+      out.printf("read model: %s owner=%s balance=%d cents closed=%s (%s)%n",
+          id.value(), balance.owner(), balance.cents(), balance.closed(), events(balance.events()));
     }
   }
 
@@ -281,7 +281,11 @@ public final class ExampleApp {
   private void print(String what, Versioned<BankAccount> account) {
     BankAccount a = account.state();
     out.printf(
-        "%-16s %s owner=%s balance=%d cents closed=%s (version %d, %d events)%n",
-        what, a.id().value(), a.owner(), a.balanceCents(), a.closed(), account.version(), account.seqNr());
+        "%-16s %s owner=%s balance=%d cents closed=%s (version %d, one per append; %s)%n",
+        what, a.id().value(), a.owner(), a.balanceCents(), a.closed(), account.version(), events(account.seqNr()));
+  }
+
+  private static String events(long count) {
+    return count == 1 ? "1 event" : count + " events";
   }
 }
