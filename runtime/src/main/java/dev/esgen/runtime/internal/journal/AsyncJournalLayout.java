@@ -136,8 +136,9 @@ public final class AsyncJournalLayout extends AbstractAsyncLayout {
       List<LoadedStream<A>> streams = new ArrayList<>();
       CompletableFuture<Void> folded = CompletableFuture.completedFuture(null);
       for (Map<String, AttributeValue> head : heads.items()) {
-        folded = folded.thenCompose(done -> fromHead(definition, keys, head.get(JournalAttributes.AID).s(), head, true,
-            Optional.empty(), operation)).thenAccept(streams::add);
+        folded = folded.thenCompose(done -> fromHead(definition, keys, head.get(JournalAttributes.AID).s(),
+            JournalIndexReader.inItsPartition(definition, keys, head), true, Optional.empty(), operation))
+            .thenAccept(streams::add);
       }
       return folded.thenApply(done -> new Page<>(streams, heads.nextCursor()));
     });

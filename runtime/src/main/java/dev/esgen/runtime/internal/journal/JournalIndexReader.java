@@ -7,6 +7,7 @@ import static dev.esgen.runtime.internal.journal.JournalAttributes.VERSION;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.StoreConfig;
+import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.index.IndexColumn;
 import dev.esgen.runtime.internal.index.SlotIndexQuery;
@@ -67,7 +68,31 @@ final class JournalIndexReader {
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     Page<Map<String, AttributeValue>> heads = listing(definition).page(page, (shard, start, limit) ->
         query(listQuery(config, definition, shard, start, limit)));
-    return heads.map(head -> loader.fromHead(definition, keys, head.get(AID).s(), head, true, Optional.empty()));
+    return heads.map(head ->
+        loader.fromHead(definition, keys, head.get(AID).s(), inItsPartition(definition, keys, head), true,
+            Optional.empty()));
+  }
+
+  /**
+   * {@code head}, a listed head row, after checking that it is where the definition's shard count puts its
+   * stream. After a change of {@code shards} a head row stays in its old partition, where the listing still
+   * finds it but a load, looking in the new one, does not: listed, it would show a stream nothing else finds
+   * (and that a create could start again), folded with its events looked for in the wrong partition.
+   *
+   * @throws CorruptStreamException naming both partitions and the remedy
+   */
+  static Map<String, AttributeValue> inItsPartition(
+      AggregateDefinition<?, ?, ?> definition, JournalKeys keys, Map<String, AttributeValue> head) {
+    String aid = head.get(AID).s();
+    String stored = head.get(PKEY).s();
+    String expected = keys.partitionKey(aid);
+    if (!stored.equals(expected)) {
+      throw new CorruptStreamException(definition.name(), aid, "its head row is in partition " + stored
+          + ", but with shards = " + definition.shards() + " it belongs in " + expected + ": the shard count"
+          + " changed after the stream was written. It is fixed once data is written: deploy with the count"
+          + " the data was written with");
+    }
+    return head;
   }
 
   /** The listing of {@code definition}'s head rows, shard by shard. */
