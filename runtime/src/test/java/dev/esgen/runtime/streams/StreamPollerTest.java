@@ -33,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -561,6 +562,33 @@ class StreamPollerTest {
       assertThrows(StreamEndedException.class, again::pollOnce);
     }
     assertTrue(restarted.calls().isEmpty());
+  }
+
+  @Test
+  void aPollerOfTheTableTakingOverTheConsumerReadsItsSwitchedOffStreamToItsEnd() {
+    StreamTable table = newTable();
+    List<String> written = table.write(7, SECRET);
+    String old = streamOf(table);
+    RecordingHandler first = new RecordingHandler();
+    try (StreamPoller poller = poller(table, "taken-over", first).batchSize(3).build()) {
+      assertEquals(3, poller.pollOnce().records());
+    }
+    switchStream(table, false);
+
+    RecordingHandler second = new RecordingHandler();
+    StreamEndedException e = null;
+    try (StreamPoller poller = poller(table, "taken-over", second).batchSize(3).build()) {
+      for (int i = 0; i < 10 && e == null; i++) {
+        try {
+          poller.pollOnce();
+        } catch (StreamEndedException ended) {
+          e = ended;
+        }
+      }
+    }
+
+    assertEquals(written, Stream.concat(first.takenKeys().stream(), second.takenKeys().stream()).toList());
+    assertEquals(old, assertInstanceOf(StreamEndedException.class, e, "the poller did not stop").streamArn());
   }
 
   @Test

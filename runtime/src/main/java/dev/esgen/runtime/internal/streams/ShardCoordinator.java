@@ -9,6 +9,7 @@ import dev.esgen.runtime.streams.PollResult;
 import dev.esgen.runtime.streams.StartPosition;
 import dev.esgen.runtime.streams.StreamDataTrimmedException;
 import dev.esgen.runtime.streams.StreamEndedException;
+import dev.esgen.runtime.streams.StreamNotEnabledException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -232,6 +233,25 @@ public final class ShardCoordinator {
     return new ShardPoll(batch.records().size(), false, next.finished(), true);
   }
 
+  /**
+   * The stream to read: the source's (a fixed ARN, or the table's enabled stream). When the table has none
+   * now but the consumer started on a stream, that one: switched off, it stays readable for 24 hours, and a
+   * poller that takes the consumer over (after a lease change, a restart) reads it to its end as the poller
+   * that read it before would have.
+   */
+  private String streamOfConsumer() {
+    try {
+      return streamArnSource.get();
+    } catch (StreamNotEnabledException switchedOff) {
+      if (consumerStreamArn == null) {
+        throw switchedOff;
+      }
+      LOG.info("consumer {}: table {} has no stream now; reading the consumer's stream {} to its end",
+          settings.consumer(), switchedOff.table(), consumerStreamArn);
+      return consumerStreamArn;
+    }
+  }
+
   /** Forgets what is in memory, so that the next poll starts from the stored checkpoints. */
   private void reset() {
     streamArn = null;
@@ -266,15 +286,15 @@ public final class ShardCoordinator {
 
   /** Loads and lists what a poll needs; false when the lease was lost meanwhile, and nothing may be read. */
   private boolean prepare() {
-    if (streamArn == null) {
-      streamArn = streamArnSource.get();
-    }
     if (checkpoints == null) {
       CheckpointStore.ConsumerState state = store.load();
       checkpoints = new HashMap<>(state.checkpoints());
       startedAt = state.started().orElse(null);
       consumerStreamArn = state.streamArn().orElse(null);
       lineage = null;
+    }
+    if (streamArn == null) {
+      streamArn = streamOfConsumer();
     }
     Instant now = clock.instant();
     if (lineage == null || relist || !now.isBefore(listedAt.plus(settings.shardRefreshInterval()))
