@@ -51,6 +51,13 @@ public record AggregateDefinition<A, I, E>(
     LayoutKind layout,
     TipPolicy tipPolicy) {
 
+  /**
+   * Checks the parts.
+   *
+   * @throws NullPointerException when a part is missing
+   * @throws IllegalArgumentException when the name or the shards are invalid, or there are more {@code @Indexed}
+   *     columns than a table has indexes
+   */
   public AggregateDefinition {
     Objects.requireNonNull(name, "name");
     if (!AggregateNames.isStoredName(name)) {
@@ -102,6 +109,14 @@ public record AggregateDefinition<A, I, E>(
   /**
    * Collects the parts of an {@link AggregateDefinition}; every part but shards, the policies and the
    * layout (default {@link LayoutKind#JOURNAL}) is required.
+   *
+   * <pre>{@code
+   * AggregateDefinition<Counter, CounterId, CounterEvent> counters =
+   *     AggregateDefinition.<Counter, CounterId, CounterEvent>builder("counter", Counter.class)
+   *         .keys(keys).eventCodec(events).snapshotCodec(snapshots).replay(replay)
+   *         .indexColumns(IndexColumns.none())
+   *         .build();
+   * }</pre>
    */
   public static final class Builder<A, I, E> {
     private final String name;
@@ -121,51 +136,67 @@ public record AggregateDefinition<A, I, E>(
       this.aggregateType = aggregateType;
     }
 
+    /** How ids are read from states and written into keys (required). */
     public Builder<A, I, E> keys(AggregateKeys<A, I> keys) {
       this.keys = keys;
       return this;
     }
 
+    /** How events are written and read (required). */
     public Builder<A, I, E> eventCodec(EventCodec<E> eventCodec) {
       this.eventCodec = eventCodec;
       return this;
     }
 
+    /** How states are written to and read from snapshots (required). */
     public Builder<A, I, E> snapshotCodec(SnapshotCodec<A> snapshotCodec) {
       this.snapshotCodec = snapshotCodec;
       return this;
     }
 
+    /** How states are built from events (required). */
     public Builder<A, I, E> replay(Replay<A, E> replay) {
       this.replay = replay;
       return this;
     }
 
+    /** The {@code @Indexed} and {@code @Unique} columns (required; {@link IndexColumns#none()} for none). */
     public Builder<A, I, E> indexColumns(IndexColumns<A> indexColumns) {
       this.indexColumns = indexColumns;
       return this;
     }
 
+    /** The partition-key shards the type's streams spread over, 4 when not set; fixed once data is written. */
     public Builder<A, I, E> shards(int shards) {
       this.shards = shards;
       return this;
     }
 
+    /** When the journal layout takes snapshots; every 100 events when not set. */
     public Builder<A, I, E> snapshotPolicy(SnapshotPolicy snapshotPolicy) {
       this.snapshotPolicy = snapshotPolicy;
       return this;
     }
 
+    /** How the streams are stored; {@link LayoutKind#JOURNAL} when not set. */
     public Builder<A, I, E> layout(LayoutKind layout) {
       this.layout = layout;
       return this;
     }
 
+    /** When the tip layout moves its events into batch items; {@link TipPolicy#defaults()} when not set. */
     public Builder<A, I, E> tipPolicy(TipPolicy tipPolicy) {
       this.tipPolicy = tipPolicy;
       return this;
     }
 
+    /**
+     * The definition of the parts set.
+     *
+     * @throws NullPointerException when the keys, a codec, the replay or the index columns are missing
+     * @throws IllegalArgumentException when the name or the shards are invalid, or there are more
+     *     {@code @Indexed} columns than a table has indexes
+     */
     public AggregateDefinition<A, I, E> build() {
       return new AggregateDefinition<>(name, aggregateType, keys, eventCodec, snapshotCodec, replay, indexColumns,
           shards, snapshotPolicy, layout, tipPolicy);

@@ -25,6 +25,12 @@ public record SnapshotPolicy(int every, int keep, Optional<Duration> ttl) {
   /** The longest TTL: 36,500 days (100 years); each snapshot's expiry is its write time plus the TTL. */
   public static final Duration MAX_TTL = Duration.ofDays(36_500);
 
+  /**
+   * Checks the policy.
+   *
+   * @throws IllegalArgumentException when {@code every} is under 1, {@code keep} negative, or the TTL not
+   *     positive or longer than {@link #MAX_TTL}
+   */
   public SnapshotPolicy {
     if (every < 1) {
       throw new IllegalArgumentException("snapshot interval must be at least 1 event, was " + every);

@@ -34,6 +34,11 @@ public record TipPolicy(int maxBytes, int maxEvents, boolean snapshot) {
    */
   public static final int DEFAULT_MAX_EVENTS = 10;
 
+  /**
+   * Checks the policy.
+   *
+   * @throws IllegalArgumentException when {@code maxBytes} is not 1 to 409,600 or {@code maxEvents} is negative
+   */
   public TipPolicy {
     if (maxBytes < 1 || maxBytes > 409_600) {
       throw new IllegalArgumentException("tip maxBytes must be between 1 and 409600, was " + maxBytes);

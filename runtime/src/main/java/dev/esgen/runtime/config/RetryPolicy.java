@@ -53,6 +53,12 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
    */
   public static final Duration MAX_DURATION = Duration.ofDays(365);
 
+  /**
+   * Checks the policy.
+   *
+   * @throws IllegalArgumentException when {@code maxAttempts} is under 1, a delay negative, the deadline not
+   *     positive, or a duration longer than {@link #MAX_DURATION}
+   */
   public RetryPolicy {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);

@@ -38,6 +38,12 @@ public record StateCachePolicy(long maxStreams, Duration maxAge) {
 
   private static final StateCachePolicy DISABLED = new StateCachePolicy(0, Duration.ofSeconds(1));
 
+  /**
+   * Checks the policy.
+   *
+   * @throws IllegalArgumentException when {@code maxStreams} is negative or {@code maxAge} not positive or
+   *     longer than {@link #MAX_AGE}
+   */
   public StateCachePolicy {
     if (maxStreams < 0) {
       throw new IllegalArgumentException("maxStreams must be 0 (no cache) or more, was " + maxStreams);

@@ -73,6 +73,12 @@ public record StoreConfig(
   private static final Pattern TABLE_ARN =
       Pattern.compile("arn:[a-z0-9-]+:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[a-zA-Z0-9_.-]{3,255}");
 
+  /**
+   * Checks the settings.
+   *
+   * @throws IllegalArgumentException when a table name is one DynamoDB refuses, two tables share a name, or
+   *     {@code readConsistencyByType} names no possible aggregate type
+   */
   public StoreConfig {
     requireTableName("journalTable", journalTable);
     requireTableName("snapshotTable", snapshotTable);
@@ -109,41 +115,52 @@ public record StoreConfig(
         StateCachePolicy.disabled(), "positions");
   }
 
+  /** This configuration with {@code name} as the journal layout's table of events. */
   public StoreConfig withJournalTable(String name) {
     return new StoreConfig(name, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
         readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
+  /** This configuration with {@code name} as the table of head rows, snapshots, unique values and command records. */
   public StoreConfig withSnapshotTable(String name) {
     return new StoreConfig(journalTable, name, clock, objectMapper, retryPolicy, aidIndex, tipTable, listener,
         readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
+  /** This configuration with the clock that stamps events and ages cached states. */
   public StoreConfig withClock(Clock newClock) {
     return new StoreConfig(journalTable, snapshotTable, newClock, objectMapper, retryPolicy, aidIndex, tipTable,
         listener, readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
+  /** This configuration with the mapper the generated codecs write and read bodies with. */
   public StoreConfig withObjectMapper(ObjectMapper mapper) {
     return new StoreConfig(journalTable, snapshotTable, clock, mapper, retryPolicy, aidIndex, tipTable, listener,
         readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
+  /** This configuration with the budget of attempts and time every operation spends on retries. */
   public StoreConfig withRetryPolicy(RetryPolicy policy) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, policy, aidIndex, tipTable, listener,
         readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
+  /**
+   * This configuration with or without the journal's optional {@code aid}/{@code seq_nr} index, which
+   * provisioning creates.
+   */
   public StoreConfig withAidIndex(boolean enabled) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, enabled, tipTable, listener,
         readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
+  /** This configuration with {@code name} as the tip layout's table. */
   public StoreConfig withTipTable(String name) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, name, listener,
         readConsistency, readConsistencyByType, stateCache, positionsTable);
   }
 
+  /** This configuration with the listener that hears of every operation, failed attempt and skipped snapshot. */
   public StoreConfig withListener(StoreListener newListener) {
     return new StoreConfig(journalTable, snapshotTable, clock, objectMapper, retryPolicy, aidIndex, tipTable,
         newListener, readConsistency, readConsistencyByType, stateCache, positionsTable);

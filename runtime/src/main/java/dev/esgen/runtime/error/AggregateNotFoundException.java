@@ -18,16 +18,22 @@ public class AggregateNotFoundException extends EsgenException {
   private final String aggregateName;
   private final String aggregateId;
 
+  /**
+   * @param aggregateName the stored name of the aggregate type
+   * @param aggregateId the id string looked for
+   */
   public AggregateNotFoundException(String aggregateName, String aggregateId) {
     super(aggregateName + " " + aggregateId + " not found");
     this.aggregateName = aggregateName;
     this.aggregateId = aggregateId;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }

@@ -52,10 +52,12 @@ public class AppendOutcomeUnknownException extends StoreException {
     this.commandId = commandId.orElse(null);
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }

@@ -35,10 +35,12 @@ public class AppendRejectedException extends StoreException {
     this.reasons = List.copyOf(reasons).toArray(String[]::new);
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }

@@ -20,16 +20,23 @@ public class CorruptStreamException extends StoreException {
   private final String aggregateName;
   private final String aggregateId;
 
+  /**
+   * @param aggregateName the stored name of the aggregate type
+   * @param aggregateId the stream's id string
+   * @param problem what contradicts what, without stored values
+   */
   public CorruptStreamException(String aggregateName, String aggregateId, String problem) {
     super(aggregateName + " " + aggregateId + " is corrupt: " + problem);
     this.aggregateName = aggregateName;
     this.aggregateId = aggregateId;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }

@@ -38,6 +38,7 @@ public class DuplicateAggregateNameException extends EsgenException {
     this.rejectedType = rejectedType;
   }
 
+  /** The stored name both aggregate types claim. */
   public String aggregateName() {
     return aggregateName;
   }

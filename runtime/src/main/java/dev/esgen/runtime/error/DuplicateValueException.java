@@ -27,10 +27,23 @@ public class DuplicateValueException extends EsgenException {
   private final String value;
   private final String holderId;
 
+  /**
+   * A taken value whose holder is not known.
+   *
+   * @param aggregateName the stored name of the aggregate type
+   * @param column the column's name
+   * @param value the value the write tried to store, before normalisation (not put in the message)
+   */
   public DuplicateValueException(String aggregateName, String column, String value) {
     this(aggregateName, column, value, Optional.empty());
   }
 
+  /**
+   * @param aggregateName the stored name of the aggregate type
+   * @param column the column's name
+   * @param value the value the write tried to store, before normalisation (not put in the message)
+   * @param holderId the id string of the aggregate holding it, when known
+   */
   public DuplicateValueException(String aggregateName, String column, String value, Optional<String> holderId) {
     super(aggregateName + " " + column + ": the value is already taken"
         + holderId.map(holder -> " by " + aggregateName + " " + holder).orElse(""));
@@ -45,14 +58,17 @@ public class DuplicateValueException extends EsgenException {
     return Optional.ofNullable(holderId);
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The column's name, as {@code @Indexed} or {@code @Unique} gives it. */
   public String column() {
     return column;
   }
 
+  /** The value the write tried to store, before normalisation. */
   public String value() {
     return value;
   }

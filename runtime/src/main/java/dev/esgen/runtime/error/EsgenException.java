@@ -22,10 +22,17 @@ public abstract class EsgenException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * @param message what happened, naming aggregate, column, value or limit as they apply, never stored contents
+   */
   protected EsgenException(String message) {
     super(message);
   }
 
+  /**
+   * @param message what happened, naming aggregate, column, value or limit as they apply, never stored contents
+   * @param cause the failure behind it
+   */
   protected EsgenException(String message, Throwable cause) {
     super(message, cause);
   }

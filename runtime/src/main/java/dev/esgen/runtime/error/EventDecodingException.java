@@ -65,14 +65,17 @@ public class EventDecodingException extends StoreException {
     this.eventVersion = eventVersion;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }
 
+  /** The seq_nr of the event that does not read. */
   public long seqNr() {
     return seqNr;
   }

@@ -32,14 +32,17 @@ public class EventEncodingException extends EsgenException {
     this.eventType = eventType;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }
 
+  /** The stored type name of the event that could not be written. */
   public String eventType() {
     return eventType;
   }

@@ -15,11 +15,16 @@ public class InvalidCommandIdException extends EsgenException {
 
   private final String aggregateName;
 
+  /**
+   * @param aggregateName the stored name of the aggregate type
+   * @param problem what is wrong with the command id, without quoting it
+   */
   public InvalidCommandIdException(String aggregateName, String problem) {
     super(aggregateName + ": " + problem);
     this.aggregateName = aggregateName;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }

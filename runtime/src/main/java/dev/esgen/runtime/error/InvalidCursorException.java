@@ -22,7 +22,15 @@ public class InvalidCursorException extends EsgenException {
 
   private static final long serialVersionUID = 1L;
 
-  /** What is wrong with a cursor. */
+  /**
+   * What is wrong with a cursor.
+   *
+   * <pre>{@code
+   * if (e.problem() == InvalidCursorException.Problem.UNSUPPORTED_VERSION) {
+   *   return firstPage();   // a cursor from before an upgrade: start the listing again
+   * }
+   * }</pre>
+   */
   public enum Problem {
     /** It was made by a listing of another aggregate type. */
     OTHER_AGGREGATE,
@@ -61,6 +69,7 @@ public class InvalidCursorException extends EsgenException {
     return query;
   }
 
+  /** What is wrong with the cursor. */
   public Problem problem() {
     return problem;
   }

@@ -83,6 +83,7 @@ public class InvalidIdException extends EsgenException {
     return end == id.length() ? id : id.substring(0, end) + "...";
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }

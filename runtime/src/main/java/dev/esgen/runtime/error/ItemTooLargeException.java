@@ -40,10 +40,12 @@ public class ItemTooLargeException extends EsgenException {
     this.sizeBytes = sizeBytes;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }
@@ -53,10 +55,12 @@ public class ItemTooLargeException extends EsgenException {
     return item;
   }
 
+  /** The size the item would have had, in bytes, measured as DynamoDB measures it. */
   public long sizeBytes() {
     return sizeBytes;
   }
 
+  /** DynamoDB's limit, {@value #LIMIT_BYTES} bytes. */
   public long limitBytes() {
     return LIMIT_BYTES;
   }

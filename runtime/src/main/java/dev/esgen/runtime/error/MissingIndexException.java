@@ -23,6 +23,13 @@ public class MissingIndexException extends StoreException {
   private final String table;
   private final String index;
 
+  /**
+   * @param table the table that lacks the index
+   * @param index the missing global secondary index
+   * @param aggregateName the stored name of the aggregate type whose lookup needs it
+   * @param column the column looked up
+   * @param cause DynamoDB's refusal
+   */
   public MissingIndexException(String table, String index, String aggregateName, String column, Throwable cause) {
     super("table '" + table + "' has no active index '" + index + "' for " + aggregateName + " " + column
         + ": run new TableProvisioner(client, config).createTablesIfMissing(definitions...) with every aggregate"
@@ -31,10 +38,12 @@ public class MissingIndexException extends StoreException {
     this.index = index;
   }
 
+  /** The name of the table. */
   public String table() {
     return table;
   }
 
+  /** The name of the missing global secondary index, such as {@code esgen-index-0}. */
   public String index() {
     return index;
   }

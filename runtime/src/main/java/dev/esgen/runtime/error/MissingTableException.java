@@ -12,7 +12,8 @@ import java.util.List;
  * try {
  *   accounts.create(opened);
  * } catch (MissingTableException e) {
- *   new TableProvisioner(client, config).createTablesIfMissing();   // in a dev environment only
+ *   // in a dev environment only; with the definitions, so that their index slots are made too
+ *   new TableProvisioner(client, config).createTablesIfMissing(accounts.definition());
  * }
  * }</pre>
  */

@@ -64,6 +64,7 @@ public class ProjectionFailedException extends EsgenException {
     return projection;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }

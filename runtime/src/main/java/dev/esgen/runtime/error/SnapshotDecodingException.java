@@ -38,10 +38,12 @@ public class SnapshotDecodingException extends StoreException {
     this.seqNr = seqNr;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }

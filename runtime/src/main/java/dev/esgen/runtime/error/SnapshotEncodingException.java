@@ -32,14 +32,17 @@ public class SnapshotEncodingException extends EsgenException {
     this.seqNr = seqNr;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }
 
+  /** The seq_nr the snapshot was to be taken at. */
   public long seqNr() {
     return seqNr;
   }

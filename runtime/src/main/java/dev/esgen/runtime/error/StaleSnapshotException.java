@@ -40,10 +40,12 @@ public class StaleSnapshotException extends StoreException {
     this.snapshotSeqNr = snapshotSeqNr;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }

@@ -16,10 +16,17 @@ public abstract class StoreException extends EsgenException {
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * @param message what happened, never stored contents
+   */
   protected StoreException(String message) {
     super(message);
   }
 
+  /**
+   * @param message what happened, never stored contents
+   * @param cause the failure behind it
+   */
   protected StoreException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -39,6 +39,7 @@ public class StreamViewTypeMismatchException extends StoreException {
     this.found = found;
   }
 
+  /** The name of the table. */
   public String table() {
     return table;
   }

@@ -50,6 +50,7 @@ public class TableSchemaMismatchException extends StoreException {
     this.found = found;
   }
 
+  /** The name of the table. */
   public String table() {
     return table;
   }

@@ -29,6 +29,12 @@ public class TransactionTooLargeException extends EsgenException {
   private final int actionCount;
   private final long sizeBytes;
 
+  /**
+   * @param aggregateName the stored name of the aggregate type
+   * @param aggregateId the stream's id string
+   * @param actionCount the actions the transaction would have held
+   * @param sizeBytes the bytes it would have written, as DynamoDB counts them
+   */
   public TransactionTooLargeException(String aggregateName, String aggregateId, int actionCount, long sizeBytes) {
     super(String.format(
         "append to %s %s needs %,d actions of %,d bytes in all, over DynamoDB's transaction limit of %d actions"
@@ -40,10 +46,12 @@ public class TransactionTooLargeException extends EsgenException {
     this.sizeBytes = sizeBytes;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }
@@ -58,6 +66,7 @@ public class TransactionTooLargeException extends EsgenException {
     return sizeBytes;
   }
 
+  /** DynamoDB's limit on a transaction's actions, {@value #ACTION_LIMIT}. */
   public int actionLimit() {
     return ACTION_LIMIT;
   }

@@ -20,6 +20,11 @@ public class ValueNotFoundException extends EsgenException {
   private final String column;
   private final String value;
 
+  /**
+   * @param aggregateName the stored name of the aggregate type
+   * @param column the column looked up
+   * @param value the value looked for (not put in the message)
+   */
   public ValueNotFoundException(String aggregateName, String column, String value) {
     super("no " + aggregateName + " holds the " + column + " looked for");
     this.aggregateName = aggregateName;
@@ -27,10 +32,12 @@ public class ValueNotFoundException extends EsgenException {
     this.value = value;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The column's name, as {@code @Indexed} or {@code @Unique} gives it. */
   public String column() {
     return column;
   }

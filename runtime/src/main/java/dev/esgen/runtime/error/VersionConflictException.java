@@ -62,10 +62,12 @@ public class VersionConflictException extends EsgenException {
         + expectedVersion + ", actual version " + actual;
   }
 
+  /** The stored name of the aggregate type, such as {@code bank-account}. */
   public String aggregateName() {
     return aggregateName;
   }
 
+  /** The stream's id string. */
   public String aggregateId() {
     return aggregateId;
   }

@@ -28,6 +28,7 @@ public record DeliveryFailure(
     String projection, String aggregateType, String aggregateId, long seqNr, int attempt,
     Optional<Duration> retryAfter, Throwable failure) {
 
+  /** Requires every component; {@code retryAfter} is empty when the feed gives up. */
   public DeliveryFailure {
     Objects.requireNonNull(projection, "projection");
     Objects.requireNonNull(aggregateType, "aggregateType");

@@ -22,6 +22,7 @@ import java.util.Objects;
  */
 public record GapRead(String projection, String aggregateType, String aggregateId, long fromSeqNr, long toSeqNr) {
 
+  /** Requires the projection, the aggregate type and id. */
   public GapRead {
     Objects.requireNonNull(projection, "projection");
     Objects.requireNonNull(aggregateType, "aggregateType");

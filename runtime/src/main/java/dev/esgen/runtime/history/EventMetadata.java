@@ -44,6 +44,12 @@ public record EventMetadata(
   private static final EventMetadata NONE = new EventMetadata(Optional.empty(), Optional.empty(), Optional.empty(),
       Map.of());
 
+  /**
+   * Checks the metadata against what an append may carry.
+   *
+   * @throws IllegalArgumentException past {@link #MAX_ATTRIBUTES} attributes or {@link #MAX_BYTES} bytes, for an
+   *     empty attribute name, or a string that is not well-formed Unicode
+   */
   public EventMetadata {
     Objects.requireNonNull(correlationId, "correlationId");
     Objects.requireNonNull(causationId, "causationId");
@@ -82,14 +88,17 @@ public record EventMetadata(
     return correlationId.isEmpty() && causationId.isEmpty() && actor.isEmpty() && attributes.isEmpty();
   }
 
+  /** This metadata with {@code id} as the correlation id: the request or conversation the events belong to. */
   public EventMetadata withCorrelationId(String id) {
     return new EventMetadata(Optional.of(id), causationId, actor, attributes);
   }
 
+  /** This metadata with {@code id} as the causation id: the command or message that caused the events. */
   public EventMetadata withCausationId(String id) {
     return new EventMetadata(correlationId, Optional.of(id), actor, attributes);
   }
 
+  /** This metadata naming {@code who} acted: a user, a service, a job. */
   public EventMetadata withActor(String who) {
     return new EventMetadata(correlationId, causationId, Optional.of(who), attributes);
   }

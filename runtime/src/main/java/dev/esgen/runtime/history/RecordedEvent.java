@@ -32,6 +32,7 @@ public record RecordedEvent<E>(
     String aggregateType, String aggregateId, long seqNr, String eventType, Instant recordedAt,
     EventMetadata metadata, E event) {
 
+  /** Requires every component. */
   public RecordedEvent {
     Objects.requireNonNull(aggregateType, "aggregateType");
     Objects.requireNonNull(aggregateId, "aggregateId");

@@ -20,6 +20,12 @@ import java.util.Objects;
  */
 public record IndexColumn(String name, boolean unique, Normalization normalization) {
 
+  /**
+   * Checks the column.
+   *
+   * @throws IllegalArgumentException when the name is empty or holds the key separator, or a column that is
+   *     not unique has a normalisation other than {@code EXACT}
+   */
   public IndexColumn {
     Objects.requireNonNull(name, "name");
     if (name.isEmpty() || name.contains(IndexKeys.SEPARATOR)) {

@@ -35,46 +35,63 @@ public final class IndexValues {
 
   private IndexValues() {}
 
+  /** The string itself. */
   public static String of(String value) {
     return value;
   }
 
+  /** Plain decimal notation: {@code 42}, {@code -7}. */
   public static String of(long value) {
     return Long.toString(value);
   }
 
+  /**
+   * Its shortest decimal representation, without exponent or trailing zeros; {@code NaN}, {@code Infinity}
+   * and {@code -Infinity} as named.
+   */
   public static String of(double value) {
     return Double.isFinite(value) ? plain(BigDecimal.valueOf(value)) : Double.toString(value);
   }
 
+  /** As {@link #of(double)}, from the float's shortest decimal representation ({@code 0.1f} is {@code 0.1}). */
   public static String of(float value) {
     return Float.isFinite(value) ? plain(new BigDecimal(Float.toString(value))) : Float.toString(value);
   }
 
+  /** {@code true} or {@code false}. */
   public static String of(boolean value) {
     return Boolean.toString(value);
   }
 
+  /** Plain decimal notation. */
   public static String of(BigInteger value) {
     return value.toString();
   }
 
+  /**
+   * Plain decimal notation without exponent or trailing zeros ({@code 10.50} is {@code 10.5}); past 2,048
+   * characters the scientific form {@link BigDecimal#toString()} writes, without trailing zeros.
+   */
   public static String of(BigDecimal value) {
     return plain(value);
   }
 
+  /** {@link Enum#name()}, never {@code toString()}. */
   public static String of(Enum<?> value) {
     return value.name();
   }
 
+  /** Lower-case and hyphenated. */
   public static String of(UUID value) {
     return value.toString();
   }
 
+  /** ISO-8601 in UTC, as {@link Instant#toString()} writes it. */
   public static String of(Instant value) {
     return value.toString();
   }
 
+  /** ISO-8601, {@code yyyy-MM-dd}. */
   public static String of(LocalDate value) {
     return value.toString();
   }

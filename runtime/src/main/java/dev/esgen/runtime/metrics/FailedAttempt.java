@@ -30,6 +30,7 @@ public record FailedAttempt(
     String aggregateType, String operation, int attempt, FailureKind kind, String errorCode,
     Optional<Duration> retryAfter) {
 
+  /** Requires every component; {@code retryAfter} is empty when the attempt was the last. */
   public FailedAttempt {
     Objects.requireNonNull(aggregateType, "aggregateType");
     Objects.requireNonNull(operation, "operation");

@@ -47,6 +47,7 @@ public record OperationMetrics(
     Duration latency,
     Optional<RuntimeException> failure) {
 
+  /** Requires every component; {@code failure} is empty for an operation that succeeded. */
   public OperationMetrics {
     Objects.requireNonNull(aggregateType, "aggregateType");
     Objects.requireNonNull(operation, "operation");

@@ -102,6 +102,10 @@ public final class TableProvisioner {
   private final DynamoDbClient client;
   private final StoreConfig config;
 
+  /**
+   * @param client creates, describes and updates the tables
+   * @param config names the tables, their options and the snapshot table's TTL
+   */
   public TableProvisioner(DynamoDbClient client, StoreConfig config) {
     this.client = Objects.requireNonNull(client, "client");
     this.config = Objects.requireNonNull(config, "config");

@@ -20,6 +20,7 @@ import java.util.function.Function;
  */
 public record Page<T>(List<T> items, Optional<String> nextCursor) {
 
+  /** Keeps a copy of {@code items}. */
   public Page {
     items = List.copyOf(items);
     Objects.requireNonNull(nextCursor, "nextCursor");

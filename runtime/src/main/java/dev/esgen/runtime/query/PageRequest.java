@@ -26,6 +26,11 @@ public record PageRequest(Optional<String> cursor, int size) {
   /** The largest page: one {@code BatchGetItem} call loads at most 100 items. */
   public static final int MAX_SIZE = 100;
 
+  /**
+   * Checks the request.
+   *
+   * @throws IllegalArgumentException when {@code size} is not 1 to {@link #MAX_SIZE}
+   */
   public PageRequest {
     Objects.requireNonNull(cursor, "cursor");
     if (size < 1 || size > MAX_SIZE) {

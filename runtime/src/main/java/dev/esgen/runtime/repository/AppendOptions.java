@@ -24,6 +24,7 @@ public record AppendOptions(Optional<String> commandId, EventMetadata metadata) 
 
   private static final AppendOptions NONE = new AppendOptions(Optional.empty(), EventMetadata.none());
 
+  /** Requires both components: {@link #none()} has neither a command id nor metadata of its own. */
   public AppendOptions {
     Objects.requireNonNull(commandId, "commandId");
     Objects.requireNonNull(metadata, "metadata");

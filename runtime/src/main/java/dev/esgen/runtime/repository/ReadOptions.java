@@ -29,6 +29,11 @@ public record ReadOptions(Optional<ReadConsistency> consistency, Duration maxCac
 
   private static final ReadOptions DEFAULTS = new ReadOptions(Optional.empty(), Duration.ZERO);
 
+  /**
+   * Checks the options.
+   *
+   * @throws IllegalArgumentException when {@code maxCachedAge} is negative
+   */
   public ReadOptions {
     Objects.requireNonNull(consistency, "consistency");
     Objects.requireNonNull(maxCachedAge, "maxCachedAge");

@@ -26,6 +26,7 @@ import java.util.Optional;
  */
 public record ReindexReport<I>(long reindexed, List<Duplicate<I>> duplicates, Optional<String> nextCursor) {
 
+  /** Keeps a copy of {@code duplicates}. */
   public ReindexReport {
     duplicates = List.copyOf(duplicates);
     Objects.requireNonNull(nextCursor, "nextCursor");
@@ -34,6 +35,13 @@ public record ReindexReport<I>(long reindexed, List<Duplicate<I>> duplicates, Op
   /**
    * A stream whose index values were not written: its value in a {@code @Unique} column is taken (the
    * first such value found; the stream may hold more).
+   *
+   * <pre>{@code
+   * for (ReindexReport.Duplicate<AccountId> duplicate : accounts.reindexAll().duplicates()) {
+   *   log.warn("{} cannot take its {}: held by {}", duplicate.id(), duplicate.column(),
+   *       duplicate.holder().map(String::valueOf).orElse("another account"));
+   * }
+   * }</pre>
    *
    * @param id the stream's aggregate
    * @param column the column's stored name

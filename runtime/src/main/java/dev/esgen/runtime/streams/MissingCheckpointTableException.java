@@ -19,6 +19,10 @@ public class MissingCheckpointTableException extends StoreException {
 
   private final String table;
 
+  /**
+   * @param table the checkpoint table that does not exist
+   * @param cause DynamoDB's refusal
+   */
   public MissingCheckpointTableException(String table, Throwable cause) {
     super("checkpoint table '" + table + "' does not exist: create it with CheckpointTable.createIfMissing(client, \""
         + table + "\") or as described in docs/feed-transports.md", cause);

@@ -24,6 +24,7 @@ import java.util.List;
 public record PollResult(int records, int batches, List<String> finishedShards, List<String> failingShards,
     boolean leaseHeld, boolean moreToRead) {
 
+  /** Keeps copies of the shard lists. */
   public PollResult {
     finishedShards = List.copyOf(finishedShards);
     failingShards = List.copyOf(failingShards);

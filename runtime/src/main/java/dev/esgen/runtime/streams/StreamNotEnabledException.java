@@ -19,6 +19,9 @@ public class StreamNotEnabledException extends StoreException {
 
   private final String table;
 
+  /**
+   * @param table the table without an enabled stream
+   */
   public StreamNotEnabledException(String table) {
     super("table '" + table + "' has no DynamoDB stream: enable one (StreamSpecification with StreamViewType"
         + " NEW_IMAGE or NEW_AND_OLD_IMAGES) as described in docs/feed-transports.md, or give the poller a stream ARN");
