@@ -89,7 +89,9 @@ public record AggregateDefinition<A, I, E>(
   /**
    * This definition stored in {@code layout} with {@code tipPolicy}, everything else unchanged: for
    * running the same aggregate on another layout (in a test, or while preparing a migration). Data does
-   * not move between layouts by itself.
+   * not move between layouts by itself. Ids are checked against the new layout's limit as well as against
+   * the one the keys were made for (a generated aggregate's declared layout), so none is sent that a key of
+   * either could not hold.
    *
    * <pre>{@code
    * var onTip = BankAccountRepository.definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults());
@@ -97,7 +99,9 @@ public record AggregateDefinition<A, I, E>(
    * }</pre>
    */
   public AggregateDefinition<A, I, E> withLayout(LayoutKind layout, TipPolicy tipPolicy) {
-    return new AggregateDefinition<>(name, aggregateType, keys, eventCodec, snapshotCodec, replay, indexColumns,
+    // The keys check ids against the layout the aggregate declares; on another one, against that one too.
+    AggregateKeys<A, I> checked = layout == this.layout ? keys : LayoutCheckedKeys.of(name, layout, keys);
+    return new AggregateDefinition<>(name, aggregateType, checked, eventCodec, snapshotCodec, replay, indexColumns,
         shards, snapshotPolicy, layout, tipPolicy);
   }
 
