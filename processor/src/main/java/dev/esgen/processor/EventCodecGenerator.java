@@ -247,7 +247,7 @@ final class EventCodecGenerator {
   }
 
   private static String versions(int last) {
-    return last == 1 ? "version 1" : "versions 1 to " + last;
+    return last == 1 ? "version 1" : last == 2 ? "versions 1 and 2" : "versions 1 to " + last;
   }
 
   /** The part of a method name for a retired stored type: {@code TransferBooked} for {@code "transfer-booked"}. */

@@ -125,15 +125,17 @@ final class IndexColumnsGenerator {
         : CodeBlock.of("The stored form");
     switch (column.form()) {
       case PRIMITIVE -> method
-          .addJavadoc("$L of a {@code $L} value.\n", form, column.name())
+          .addJavadoc("$L of a value of the {@code $L} column.\n", form, column.name())
           .addStatement("return $T.of($N)", RuntimeTypes.INDEX_VALUES, parameter);
       case OBJECT -> method
-          .addJavadoc("$L of a {@code $L} value; null for null, which is not indexed.\n", form, column.name())
+          .addJavadoc("$L of a value of the {@code $L} column; null for null, which is not indexed.\n", form,
+              column.name())
           .addStatement("return $N == null ? null : $T.of($N)", parameter, RuntimeTypes.INDEX_VALUES, parameter);
       case WRAPPER -> {
         ColumnModel.Wrapped wrapped = column.wrapped().orElseThrow();
-        method.addJavadoc("$L of a {@code $L} value, that of its {@code $L}; null when either is null,"
-            + " which is not indexed.\n", form, column.name(), wrapped.accessor());
+        method.addJavadoc("$L of a value of the {@code $L} column, that of its {@code $L}; null when $L is null,"
+            + " which is not indexed.\n", form, column.name(), wrapped.accessor(),
+            wrapped.primitive() ? "the value" : "either");
         if (wrapped.primitive()) {
           method.addStatement("return $N == null ? null : $T.of($N.$L())", parameter, RuntimeTypes.INDEX_VALUES,
               parameter, wrapped.accessor());

@@ -65,8 +65,8 @@ final class RepositoryGenerator {
                 .add("<p>Construct it with the application's store, directly or through dependency injection:\n")
                 .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", repositoryType, repositoryType)
                 .add(injection(model.componentModel()))
-                .add("Its create, append, transact, find, findAll and listAll operations come from {@link $T};"
-                    + " the lookups by index column are generated here.", RuntimeTypes.EVENT_SOURCED_REPOSITORY)
+                .add("Its operations (create, load, transact, append, findById, findAll, listAll, events, reindex,"
+                    + " ...) come\nfrom {@link $T}$L", RuntimeTypes.EVENT_SOURCED_REPOSITORY, lookupsNote(model))
                 .build())
         .superclass(ParameterizedTypeName.get(RuntimeTypes.EVENT_SOURCED_REPOSITORY, typeArguments));
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
@@ -90,10 +90,12 @@ final class RepositoryGenerator {
             MethodSpec.methodBuilder("withDefinition")
                 .addJavadoc("A repository over {@code store} with {@code definition}: {@link #definition} or a copy"
                     + " of it with other storage\nsettings, e.g."
-                    + " {@code definition(mapper).withLayout(LayoutKind.TIP, TipPolicy.defaults())} to run the same"
+                    + " {@code definition(mapper).withLayout(LayoutKind.$L, TipPolicy.defaults())} to run the same"
                     + "\ncode on another layout in a test. Its name, keys and index columns must be the generated"
-                    + " ones: the lookups below use them.\n\n<p>A static method rather than a second constructor:"
-                    + " dependency-injection containers build the\nrepository through its one public constructor.\n")
+                    + " ones$L\n\n<p>A static method rather than a second constructor:"
+                    + " dependency-injection containers build the\nrepository through its one public constructor.\n",
+                    model.options().tip().isPresent() ? "JOURNAL" : "TIP",
+                    model.columns().isEmpty() ? "." : ": the lookups below use them.")
                 .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .returns(repositoryType)
                 .addParameter(RuntimeTypes.EVENT_STORE, "store")
@@ -141,10 +143,10 @@ final class RepositoryGenerator {
                 .add("<p>Construct it with an {@link $T}, directly or through dependency injection:\n",
                     RuntimeTypes.ASYNC_EVENT_STORE)
                 .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", repositoryType, repositoryType)
-                .add("Its create, append, transact and find operations come from {@link $T}; the lookups by index"
-                    + " column are\ngenerated here. Futures fail with esgen's exceptions themselves, and"
-                    + " callbacks run on the thread that\ncompleted the request: see docs/async.md.",
-                    RuntimeTypes.ASYNC_EVENT_SOURCED_REPOSITORY)
+                .add("Its operations (create, load, transact, append, findById, findAll, listAll, ...) come from\n"
+                    + "{@link $T}$L Futures fail with esgen's exceptions themselves, and callbacks run on the\n"
+                    + "thread that completed the request: see docs/async.md.",
+                    RuntimeTypes.ASYNC_EVENT_SOURCED_REPOSITORY, lookupsNote(model))
                 .build())
         .superclass(ParameterizedTypeName.get(RuntimeTypes.ASYNC_EVENT_SOURCED_REPOSITORY, typeArguments));
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder()
@@ -221,7 +223,7 @@ final class RepositoryGenerator {
           + " a completed append is found at once (unless this aggregate type's reads are made eventually"
           + " consistent in the store's config).\n";
       repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
-          .addJavadoc("The $L whose {@code $L} is {@code $N}.\n\n<p>$L$L\n", aggregate, column.name(), parameter,
+          .addJavadoc("The $L whose {@code $L} is {@code $N}.\n\n<p>$L$L\n", aggregate, column.property(), parameter,
               consistency, nullNote)
           .addJavadoc(notFound, RuntimeTypes.VALUE_NOT_FOUND, aggregate)
           .addModifiers(Modifier.PUBLIC)
@@ -230,7 +232,7 @@ final class RepositoryGenerator {
           .addStatement("return loadByUnique($L, $L)", columnRef, value)
           .build());
       repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
-          .addJavadoc("The $L whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L", aggregate, column.name(), parameter,
+          .addJavadoc("The $L whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L", aggregate, column.property(), parameter,
               consistency, nullNote)
           .addModifiers(Modifier.PUBLIC)
           .returns(optional)
@@ -245,7 +247,7 @@ final class RepositoryGenerator {
         + " store's config) and still holds the value.\n";
     repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
         .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is"
-            + " {@code $N}.\n\n<p>$L$L\n", aggregate, column.name(), parameter, consistency, nullNote)
+            + " {@code $N}.\n\n<p>$L$L\n", aggregate, column.property(), parameter, consistency, nullNote)
         .addJavadoc(notFound, RuntimeTypes.VALUE_NOT_FOUND, aggregate)
         .addModifiers(Modifier.PUBLIC)
         .returns(single)
@@ -254,7 +256,7 @@ final class RepositoryGenerator {
         .build());
     repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
         .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is"
-            + " {@code $N}, if any.\n\n<p>$L$L", aggregate, column.name(), parameter, consistency, nullNote)
+            + " {@code $N}, if any.\n\n<p>$L$L", aggregate, column.property(), parameter, consistency, nullNote)
         .addModifiers(Modifier.PUBLIC)
         .returns(optional)
         .addParameter(column.type(), parameter)
@@ -263,16 +265,21 @@ final class RepositoryGenerator {
     // A column named "page" takes the parameter name the page request has everywhere else.
     String page = parameter.equals("page") ? "pageRequest" : "page";
     repository.addMethod(MethodSpec.methodBuilder("listBy" + suffix)
-        .addJavadoc("A page of the $Ls whose {@code $L} is {@code $N}, ordered by id string (its UTF-8 bytes);"
+        .addJavadoc("A page of the $L aggregates whose {@code $L} is {@code $N}, ordered by id string (its UTF-8 bytes);"
             + " pass the page's {@code nextCursor()} to {@link $T#after} for the next one.\n\n<p>$L A page may hold fewer than"
             + " {@code $N.size()} items while more follow; only an empty cursor ends the listing.\n$L",
-            aggregate, column.name(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), page, nullNote)
+            aggregate, column.property(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), page, nullNote)
         .addModifiers(Modifier.PUBLIC)
         .returns(answer(ParameterizedTypeName.get(RuntimeTypes.PAGE, model.type()), async))
         .addParameter(column.type(), parameter)
         .addParameter(RuntimeTypes.PAGE_REQUEST, page)
         .addStatement("return listByIndex($L, $L, $N)", columnRef, value, page)
         .build());
+  }
+
+  /** The end of the sentence naming the operations the repository inherits: where its lookups are. */
+  private static String lookupsNote(AggregateModel model) {
+    return model.columns().isEmpty() ? "." : "; the lookups by its index columns are generated here.";
   }
 
   /** What a lookup returns: {@code type} itself, or for the asynchronous repository a future of it. */

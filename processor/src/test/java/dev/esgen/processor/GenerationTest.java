@@ -107,6 +107,32 @@ class GenerationTest {
   }
 
   /**
+   * The generated Javadoc names the component a lookup takes (not the column's stored name), does not make
+   * plurals by appending "s", suggests the other layout for {@code withLayout}, and speaks of lookups only
+   * where there are some.
+   */
+  @Test
+  void theGeneratedJavadocSaysWhatTheGeneratedCodeDoes() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(JavaFileObjects.forResource("javadoc/Address.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("fixture.AddressRepository").contentsAsUtf8String()
+        .contains("A page of the Address aggregates whose {@code city} is {@code city}");
+    assertThat(compilation).generatedSourceFile("fixture.AddressRepository").contentsAsUtf8String()
+        .contains("{@code definition(mapper).withLayout(LayoutKind.JOURNAL, TipPolicy.defaults())}");
+    assertThat(compilation).generatedSourceFile("fixture.AddressRepository").contentsAsUtf8String()
+        .contains("the lookups by its index columns are generated here.");
+    assertThat(compilation).generatedSourceFile("fixture.AddressRepository").contentsAsUtf8String()
+        .doesNotContain("{@code city_name} is");
+    assertThat(compilation).generatedSourceFile("fixture.NoteRepository").contentsAsUtf8String()
+        .doesNotContain("lookup");
+    assertThat(compilation).generatedSourceFile("fixture.NoteAsyncRepository").contentsAsUtf8String()
+        .doesNotContain("lookup");
+  }
+
+  /**
    * Generated code has to name and call what the domain deprecates: each generated class suppresses the
    * warnings of what it uses, deprecation or removal (which javac reports even without -Xlint), and only those.
    */
