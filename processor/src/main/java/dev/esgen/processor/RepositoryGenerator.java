@@ -40,7 +40,7 @@ final class RepositoryGenerator {
         CodeBlock.builder()
             .add("return $T.<$T, $T, $T>builder($S, $T.class)\n", RuntimeTypes.AGGREGATE_DEFINITION,
                 model.type(), model.id().type(), model.eventsType(), model.name(), model.type())
-            .indent()
+            // A statement's continuation lines are indented already: no indent of its own.
             .add(".keys(new $T())\n", model.nested("Keys"))
             .add(".eventCodec(new $T(mapper))\n", model.nested("EventCodec"))
             .add(".snapshotCodec(new $T(mapper))\n", model.nested("SnapshotCodec"))
@@ -54,7 +54,7 @@ final class RepositoryGenerator {
         .add(".layout($T.TIP)\n", RuntimeTypes.LAYOUT_KIND)
         .add(".tipPolicy(new $T($L, $L, $L))\n", RuntimeTypes.TIP_POLICY, tip.maxBytes(), tip.maxEvents(),
             tip.snapshot()));
-    definition.add(".build()").unindent();
+    definition.add(".build()");
 
     TypeSpec.Builder repository = GeneratedTypes.start(
             model,
