@@ -33,7 +33,7 @@ final class EventCodecGenerator {
                 "EventCodec",
                 CodeBlock.of(
                     "Reads and writes the events of {@link $T} ({@link $T}): each is stored under its type name"
-                        + " with a JSON body.",
+                        + "\nwith a JSON body.",
                     model.type(),
                     root))
             .superclass(ParameterizedTypeName.get(RuntimeTypes.JSON_EVENT_CODEC, root));

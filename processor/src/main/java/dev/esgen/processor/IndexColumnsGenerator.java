@@ -41,7 +41,7 @@ final class IndexColumnsGenerator {
             "IndexColumns",
             CodeBlock.of(
                 "The indexed and unique columns of {@link $T}, how their values are read from its state and"
-                    + " turned into their stored string form.",
+                    + "\nturned into their stored string form.",
                 model.type()))
         .addSuperinterface(ParameterizedTypeName.get(RuntimeTypes.INDEX_COLUMNS, model.type()));
 
@@ -128,12 +128,12 @@ final class IndexColumnsGenerator {
           .addJavadoc("$L of a value of the {@code $L} column.\n", form, column.name())
           .addStatement("return $T.of($N)", RuntimeTypes.INDEX_VALUES, parameter);
       case OBJECT -> method
-          .addJavadoc("$L of a value of the {@code $L} column; null for null, which is not indexed.\n", form,
+          .addJavadoc("$L of a value of the {@code $L} column;\nnull for null, which is not indexed.\n", form,
               column.name())
           .addStatement("return $N == null ? null : $T.of($N)", parameter, RuntimeTypes.INDEX_VALUES, parameter);
       case WRAPPER -> {
         ColumnModel.Wrapped wrapped = column.wrapped().orElseThrow();
-        method.addJavadoc("$L of a value of the {@code $L} column, that of its {@code $L}; null when $L is null,"
+        method.addJavadoc("$L of a value of the {@code $L} column, that of its {@code $L};\nnull when $L is null,"
             + " which is not indexed.\n", form, column.name(), wrapped.accessor(),
             wrapped.primitive() ? "the value" : "either");
         if (wrapped.primitive()) {

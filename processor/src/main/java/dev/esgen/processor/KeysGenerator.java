@@ -89,7 +89,7 @@ final class KeysGenerator {
             "Keys",
             CodeBlock.of(
                 "The id of {@link $T}: read from its {@code $L} and written as the string every key of"
-                    + " aggregate {@code $S} is built from.",
+                    + "\naggregate {@code $S} is built from.",
                 model.type(),
                 id.propertyName(),
                 model.name()))

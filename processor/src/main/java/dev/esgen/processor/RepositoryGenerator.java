@@ -95,7 +95,7 @@ final class RepositoryGenerator {
                     + " ones$L\n\n<p>A static method rather than a second constructor:"
                     + " dependency-injection containers build the\nrepository through its one public constructor.\n",
                     model.options().tip().isPresent() ? "JOURNAL" : "TIP",
-                    model.columns().isEmpty() ? "." : ": the lookups below use them.")
+                    model.columns().isEmpty() ? "." : ":\nthe lookups below use them.")
                 .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .returns(repositoryType)
                 .addParameter(RuntimeTypes.EVENT_STORE, "store")
@@ -137,15 +137,15 @@ final class RepositoryGenerator {
             model,
             "AsyncRepository",
             CodeBlock.builder()
-                .add("The asynchronous typed repository for {@link $T}, stored as aggregate type {@code $S}: every"
-                    + " operation\nanswers with a {@link $T} and blocks no thread.\n\n", model.type(), model.name(),
+                .add("The asynchronous typed repository for {@link $T}, stored as aggregate type {@code $S}:\nevery"
+                    + " operation answers with a {@link $T} and blocks no thread.\n\n", model.type(), model.name(),
                     COMPLETABLE_FUTURE)
                 .add("<p>Construct it with an {@link $T}, directly or through dependency injection:\n",
                     RuntimeTypes.ASYNC_EVENT_STORE)
                 .add("<pre>{@code\n$T repository = new $T(store);\n}</pre>\n", repositoryType, repositoryType)
                 .add("Its operations (create, load, transact, append, findById, findAll, listAll, ...) come from\n"
-                    + "{@link $T}$L Futures fail with esgen's exceptions themselves, and callbacks run on the\n"
-                    + "thread that completed the request: see docs/async.md.",
+                    + "{@link $T}$L\nFutures fail with esgen's exceptions themselves, and callbacks run on the"
+                    + " thread that completed\nthe request: see docs/async.md.",
                     RuntimeTypes.ASYNC_EVENT_SOURCED_REPOSITORY, lookupsNote(model))
                 .build())
         .superclass(ParameterizedTypeName.get(RuntimeTypes.ASYNC_EVENT_SOURCED_REPOSITORY, typeArguments));
@@ -212,15 +212,15 @@ final class RepositoryGenerator {
     String nullNote = column.form() == ColumnModel.ValueForm.PRIMITIVE
         ? ""
         : "A null {@code " + parameter + "} is never indexed: aggregates whose " + column.property()
-            + " is null are not found, and passing null " + (async ? "fails the future with" : "throws")
+            + " is null are not found, and\npassing null " + (async ? "fails the future with" : "throws")
             + " {@link IllegalArgumentException}.\n";
     TypeName optional = answer(ParameterizedTypeName.get(ClassName.get(Optional.class), model.type()), async);
     TypeName single = answer(model.type(), async);
     String notFound = async ? "@return fails with {@link $T} when no $L has it\n" : "@throws $T when no $L has it\n";
     if (column.unique()) {
       String consistency = "The value (compared " + IndexColumnsGenerator.compared(column) + ") is looked up through"
-          + " its uniqueness reservation with a strongly consistent read, so an aggregate created or changed by"
-          + " a completed append is found at once (unless this aggregate type's reads are made eventually"
+          + " its uniqueness reservation\nwith a strongly consistent read, so an aggregate created or changed by"
+          + " a completed append is found\nat once (unless this aggregate type's reads are made eventually"
           + " consistent in the store's config).\n";
       repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
           .addJavadoc("The $L whose {@code $L} is {@code $N}.\n\n<p>$L$L\n", aggregate, column.property(), parameter,
@@ -242,12 +242,12 @@ final class RepositoryGenerator {
       return;
     }
     String consistency = "Found through a global secondary index, which is eventually consistent: an append"
-        + " that just set this value may not be visible for a moment. Every aggregate returned is loaded (with a"
-        + " strongly consistent read, unless this aggregate type's reads are made eventually consistent in the"
-        + " store's config) and still holds the value.\n";
+        + " that just set\nthis value may not be visible for a moment. Every aggregate returned is loaded (with a"
+        + " strongly\nconsistent read, unless this aggregate type's reads are made eventually consistent in the"
+        + " store's\nconfig) and still holds the value.\n";
     repository.addMethod(MethodSpec.methodBuilder("loadBy" + suffix)
         .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is"
-            + " {@code $N}.\n\n<p>$L$L\n", aggregate, column.property(), parameter, consistency, nullNote)
+            + "\n{@code $N}.\n\n<p>$L$L\n", aggregate, column.property(), parameter, consistency, nullNote)
         .addJavadoc(notFound, RuntimeTypes.VALUE_NOT_FOUND, aggregate)
         .addModifiers(Modifier.PUBLIC)
         .returns(single)
@@ -256,7 +256,7 @@ final class RepositoryGenerator {
         .build());
     repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
         .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is"
-            + " {@code $N}, if any.\n\n<p>$L$L", aggregate, column.property(), parameter, consistency, nullNote)
+            + "\n{@code $N}, if any.\n\n<p>$L$L", aggregate, column.property(), parameter, consistency, nullNote)
         .addModifiers(Modifier.PUBLIC)
         .returns(optional)
         .addParameter(column.type(), parameter)
@@ -265,9 +265,10 @@ final class RepositoryGenerator {
     // A column named "page" takes the parameter name the page request has everywhere else.
     String page = parameter.equals("page") ? "pageRequest" : "page";
     repository.addMethod(MethodSpec.methodBuilder("listBy" + suffix)
-        .addJavadoc("A page of the $L aggregates whose {@code $L} is {@code $N}, ordered by id string (its UTF-8 bytes);"
-            + " pass the page's {@code nextCursor()} to {@link $T#after} for the next one.\n\n<p>$L A page may hold fewer than"
-            + " {@code $N.size()} items while more follow; only an empty cursor ends the listing.\n$L",
+        .addJavadoc("A page of the $L aggregates whose {@code $L} is {@code $N}, ordered by id string (its UTF-8"
+            + "\nbytes); pass the page's {@code nextCursor()} to {@link $T#after} for the next one.\n\n<p>$L A page"
+            + " may hold fewer\nthan {@code $N.size()} items while more follow; only an empty cursor ends the"
+            + " listing.\n$L",
             aggregate, column.property(), parameter, RuntimeTypes.PAGE_REQUEST, consistency.strip(), page, nullNote)
         .addModifiers(Modifier.PUBLIC)
         .returns(answer(ParameterizedTypeName.get(RuntimeTypes.PAGE, model.type()), async))

@@ -23,8 +23,8 @@ final class SnapshotCodecGenerator {
         .addField(FieldSpec.builder(String.class, "FINGERPRINT", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
             .addJavadoc("A hash of $T's state shape, of the source of its creating and apply methods and the"
                 + " methods of\n$T they call, of its events' upcaster signatures and of"
-                + " {@code @Aggregate(snapshotVersion = $L)}, computed when it was\ncompiled. A snapshot stored"
-                + " with another fingerprint was written by other code: it is ignored and\nthe state folded"
+                + "\n{@code @Aggregate(snapshotVersion = $L)}, computed when it was compiled. A snapshot stored"
+                + " with another\nfingerprint was written by other code: it is ignored and the state folded"
                 + " from the stream's events.\n", model.type(), model.type(), model.evolution().snapshotVersion())
             .initializer("$S", model.evolution().snapshotFingerprint())
             .build())
