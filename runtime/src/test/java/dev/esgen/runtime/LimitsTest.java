@@ -13,11 +13,10 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.counter.NamePrefixColumn;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
-import dev.esgen.runtime.index.IndexColumn;
-import dev.esgen.runtime.index.IndexColumns;
 import dev.esgen.runtime.internal.item.ItemSize;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
 import dev.esgen.runtime.internal.keys.JournalKeys;
@@ -153,19 +152,6 @@ class LimitsTest {
             JournalAttributes.PKEY, AttributeValue.fromS(keys.partitionKey(id.value())),
             JournalAttributes.SKEY, AttributeValue.fromS(keys.headSortKey(id.value()))))
         .consistentRead(true)).item();
-  }
-
-  /** Indexes the first 1,000 characters of the counter's name: long, and unchanged by every append. */
-  private static final class NamePrefixColumn implements IndexColumns<Counter> {
-    @Override
-    public List<IndexColumn> columns() {
-      return List.of(IndexColumn.indexed("name"));
-    }
-
-    @Override
-    public Map<String, String> values(Counter state) {
-      return Map.of("name", state.name().substring(0, Math.min(1_000, state.name().length())));
-    }
   }
 
   private static List<CounterEvent> increments(int count) {

@@ -12,6 +12,7 @@ import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.NamePrefixColumn;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
@@ -20,7 +21,6 @@ import dev.esgen.runtime.testing.RecordingListener;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -75,18 +75,5 @@ class ReindexAndStateCacheTest {
 
   private List<SkippedSnapshot> skipped(CounterId id) {
     return heard.skippedSnapshots().stream().filter(s -> s.aggregateId().equals(id.value())).toList();
-  }
-
-  /** Indexes the first 1,000 characters of the counter's name. */
-  private static final class NamePrefixColumn implements IndexColumns<Counter> {
-    @Override
-    public List<IndexColumn> columns() {
-      return List.of(IndexColumn.indexed("name"));
-    }
-
-    @Override
-    public Map<String, String> values(Counter state) {
-      return Map.of("name", state.name().substring(0, Math.min(1_000, state.name().length())));
-    }
   }
 }
