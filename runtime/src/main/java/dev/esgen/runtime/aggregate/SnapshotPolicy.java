@@ -1,5 +1,6 @@
 package dev.esgen.runtime.aggregate;
 
+import dev.esgen.runtime.internal.Durations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,9 +45,7 @@ public record SnapshotPolicy(int every, int keep, Optional<Duration> ttl) {
           if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("snapshot TTL must be positive, was " + d);
           }
-          if (d.compareTo(MAX_TTL) > 0) {
-            throw new IllegalArgumentException("snapshot TTL must be at most " + MAX_TTL.toDays() + " days, was " + d);
-          }
+          Durations.requireAtMost("snapshot TTL", d, MAX_TTL);
         });
   }
 

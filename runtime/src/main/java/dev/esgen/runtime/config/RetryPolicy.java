@@ -1,5 +1,6 @@
 package dev.esgen.runtime.config;
 
+import dev.esgen.runtime.internal.Durations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -72,16 +73,9 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
     if (deadline.isNegative() || deadline.isZero()) {
       throw new IllegalArgumentException("the deadline must be positive, was " + deadline);
     }
-    requireAtMostMax("baseDelay", baseDelay);
-    requireAtMostMax("maxDelay", maxDelay);
-    requireAtMostMax("deadline", deadline);
-  }
-
-  private static void requireAtMostMax(String setting, Duration duration) {
-    if (duration.compareTo(MAX_DURATION) > 0) {
-      throw new IllegalArgumentException(
-          setting + " must be at most " + MAX_DURATION.toDays() + " days, was " + duration);
-    }
+    Durations.requireAtMost("baseDelay", baseDelay, MAX_DURATION);
+    Durations.requireAtMost("maxDelay", maxDelay, MAX_DURATION);
+    Durations.requireAtMost("deadline", deadline, MAX_DURATION);
   }
 
   /** A policy with the {@link #DEFAULT_DEADLINE}. */

@@ -1,5 +1,6 @@
 package dev.esgen.runtime.config;
 
+import dev.esgen.runtime.internal.Durations;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -52,9 +53,7 @@ public record StateCachePolicy(long maxStreams, Duration maxAge) {
     if (maxAge.isNegative() || maxAge.isZero()) {
       throw new IllegalArgumentException("maxAge must be positive, was " + maxAge);
     }
-    if (maxAge.compareTo(MAX_AGE) > 0) {
-      throw new IllegalArgumentException("maxAge must be at most " + MAX_AGE.toDays() + " days, was " + maxAge);
-    }
+    Durations.requireAtMost("maxAge", maxAge, MAX_AGE);
   }
 
   /** No cache: every {@code transact} loads the stream first. The default. */

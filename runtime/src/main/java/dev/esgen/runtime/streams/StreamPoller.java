@@ -3,6 +3,7 @@ package dev.esgen.runtime.streams;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.error.EsgenException;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
+import dev.esgen.runtime.internal.Durations;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.KeyStrings;
 import dev.esgen.runtime.internal.retry.Failures;
@@ -11,8 +12,8 @@ import dev.esgen.runtime.internal.streams.RetryBackoff;
 import dev.esgen.runtime.internal.streams.ShardCoordinator;
 import dev.esgen.runtime.internal.streams.ShardLease;
 import dev.esgen.runtime.internal.streams.TableStreams;
-import java.time.Clock;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -504,16 +505,15 @@ public final class StreamPoller implements AutoCloseable {
       }
     }
 
-    /** {@code duration}, from 0 to {@link RetryPolicy#MAX_DURATION}: a longer one would overflow the clock's arithmetic. */
+    /**
+     * {@code duration}, from 0 to {@link RetryPolicy#MAX_DURATION}: a longer one would overflow the clock's
+     * arithmetic.
+     */
     private static Duration bounded(Duration duration, String name) {
       if (Objects.requireNonNull(duration, name).isNegative()) {
         throw new IllegalArgumentException(name + " must not be negative, was " + duration);
       }
-      if (duration.compareTo(RetryPolicy.MAX_DURATION) > 0) {
-        throw new IllegalArgumentException(
-            name + " must be at most " + RetryPolicy.MAX_DURATION.toDays() + " days, was " + duration);
-      }
-      return duration;
+      return Durations.requireAtMost(name, duration, RetryPolicy.MAX_DURATION);
     }
 
     /** {@code name}, unless it holds half of a surrogate pair, which has no UTF-8 form: stored, it would be '?'. */
