@@ -75,7 +75,7 @@ final class EventAnalyzer {
     hierarchy.sealedLevels.add(root);
     checkNotInstantiable(root);
     collect(root, hierarchy, generatedPackage);
-    checkAccessible(root, generatedPackage);
+    checkVisible(root, generatedPackage, false);
     for (TypeElement level : hierarchy.sealedLevels) {
       Optional<AnnotationMirror> eventType = Annotations.find(level, Annotations.EVENT_TYPE);
       if (eventType.isPresent()) {
@@ -116,7 +116,7 @@ final class EventAnalyzer {
       if (isConcreteEvent(permitted)) {
         hierarchy.leaves.add(permitted);
         leaves = Set.of(permitted);
-        checkAccessible(permitted, generatedPackage);
+        checkVisible(permitted, generatedPackage, false);
         if (permitted.getKind() == ElementKind.CLASS) {
           if (permitted.getNestingKind() == NestingKind.MEMBER && !permitted.getModifiers().contains(Modifier.STATIC)) {
             errors.error(permitted, Messages.eventInner(
@@ -165,10 +165,6 @@ final class EventAnalyzer {
         || (type.getKind() == ElementKind.CLASS
             && type.getModifiers().contains(Modifier.FINAL)
             && !type.getModifiers().contains(Modifier.ABSTRACT));
-  }
-
-  private void checkAccessible(TypeElement event, PackageElement generatedPackage) {
-    checkVisible(event, generatedPackage, false);
   }
 
   /**
