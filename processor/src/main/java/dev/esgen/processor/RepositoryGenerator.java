@@ -232,8 +232,8 @@ final class RepositoryGenerator {
           .addStatement("return loadByUnique($L, $L)", columnRef, value)
           .build());
       repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
-          .addJavadoc("The $L whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L", aggregate, column.property(), parameter,
-              consistency, nullNote)
+          .addJavadoc("The $L whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L", aggregate, column.property(),
+              parameter, consistency, nullNote)
           .addModifiers(Modifier.PUBLIC)
           .returns(optional)
           .addParameter(column.type(), parameter)

@@ -470,10 +470,10 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   }
 
   /**
-   * The aggregate with the smallest id string (in UTF-8 byte order) among those whose {@code @Indexed} column {@code column}
-   * holds {@code value}, found as {@link EventSourcedRepository#findByIndex} finds it: through a global
-   * secondary index (eventually consistent), every candidate loaded and returned only if it still holds
-   * the value.
+   * The aggregate with the smallest id string (in UTF-8 byte order) among those whose {@code @Indexed}
+   * column {@code column} holds {@code value}, found as {@link EventSourcedRepository#findByIndex} finds it:
+   * through a global secondary index (eventually consistent), every candidate loaded and returned only if it
+   * still holds the value.
    */
   protected final CompletableFuture<Optional<A>> findByIndex(IndexColumn column, String value) {
     return run("findBy" + column.name(), operation -> {

@@ -479,11 +479,11 @@ public abstract class EventSourcedRepository<A, I, E> {
    * A page of every aggregate of this type, each read strongly consistent (on the tip layout the ids come
    * from the listing index, which is eventually consistent: a stream created a moment ago may be missing
    * for a moment, see {@code docs/index-columns.md}), in the storage layout's stable order:
-   * shard by shard, then on the tip layout by id string (its UTF-8 bytes, as DynamoDB orders keys), on the journal layout by head-row sort key
-   * ({@code {aggregate}-{id}-0...0}), which is id string order except where one id continues another with
-   * a character below {@code -}, or with {@code -} and up to 19 {@code 0}s followed by nothing or by a
-   * character below {@code 0} ({@code "a!"}, {@code "a-"} and {@code "a-0"} are listed before {@code "a"};
-   * see {@code docs/schema.md}).
+   * shard by shard, then on the tip layout by id string (its UTF-8 bytes, as DynamoDB orders keys), on the
+   * journal layout by head-row sort key ({@code {aggregate}-{id}-0...0}), which is id string order except
+   * where one id continues another with a character below {@code -}, or with {@code -} and up to 19
+   * {@code 0}s followed by nothing or by a character below {@code 0} ({@code "a!"}, {@code "a-"} and
+   * {@code "a-0"} are listed before {@code "a"}; see {@code docs/schema.md}).
    * Aggregates created while paging may or may not appear, depending on where they sort.
    */
   public final Page<A> listAll(PageRequest page) {
@@ -531,9 +531,9 @@ public abstract class EventSourcedRepository<A, I, E> {
   }
 
   /**
-   * The aggregate with the smallest id string (in UTF-8 byte order) among those whose {@code @Indexed} column {@code column}
-   * holds {@code value}. Found through a global secondary index, which is eventually consistent: an
-   * append that just set the value may not be seen yet. Every candidate is loaded (strongly consistent
+   * The aggregate with the smallest id string (in UTF-8 byte order) among those whose {@code @Indexed}
+   * column {@code column} holds {@code value}. Found through a global secondary index, which is eventually
+   * consistent: an append that just set the value may not be seen yet. Every candidate is loaded (strongly consistent
    * unless eventual reads are this type's default) and returned only if it still holds the value.
    */
   protected final Optional<A> findByIndex(IndexColumn column, String value) {

@@ -428,7 +428,8 @@ public final class StreamPoller implements AutoCloseable {
      * further failure up to {@code max}. By default 1 second up to 1 minute.
      */
     public Builder retryBackoff(Duration initial, Duration max) {
-      this.retryBackoff = new RetryBackoff(bounded(initial, "retryBackoff's initial"), bounded(max, "retryBackoff's max"));
+      this.retryBackoff =
+          new RetryBackoff(bounded(initial, "retryBackoff's initial"), bounded(max, "retryBackoff's max"));
       return this;
     }
 

@@ -45,8 +45,9 @@ import java.util.Optional;
  * A snapshot is due at creation, every {@code SnapshotPolicy.every()} events after the last one, after a
  * load that found the head row's snapshot stale and while the head row holds none, and is skipped, not
  * refused, when the head row carrying it would pass 400 KB, measured as DynamoDB measures the row the update
- * leaves (the list of kept snapshots included). The older snapshot stays unless it no longer fits beside what the append changes. Streams
- * list by their head row's sort key, {@code {aggregate}-{aid}-00000000000000000000}.
+ * leaves (the list of kept snapshots included). The older snapshot stays unless it no longer fits beside
+ * what the append changes. Streams list by their head row's sort key,
+ * {@code {aggregate}-{aid}-00000000000000000000}.
  */
 final class JournalRules implements LayoutRules {
 

@@ -154,7 +154,8 @@ final class TipRules implements LayoutRules {
   public <A> void checkReindex(AggregateDefinition<A, ?, ?> definition, String aid, LoadedStream<A> loaded,
       long untouchedSlotBytes) {
     MemoryPosition position = (MemoryPosition) loaded.position();
-    long tip = keysAndCounters(definition, aid, loaded.version(), loaded.seqNr(), 0, loaded.state()) + untouchedSlotBytes
+    long tip = keysAndCounters(definition, aid, loaded.version(), loaded.seqNr(), 0, loaded.state())
+        + untouchedSlotBytes
         + attribute(EVENTS, container(position.tipEvents(), position.tipEventBytes()))
         + attribute(CASES, container(position.tipEvents(), position.tipTypeBytes()))
         + position.snapshotBytes();

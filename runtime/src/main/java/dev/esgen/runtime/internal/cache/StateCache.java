@@ -21,13 +21,13 @@ import java.util.Optional;
  * {@link StateCachePolicy}'s size and age. Safe to share between threads and repositories.
  *
  * <p>An entry is only ever replaced by one of a higher version, or of the same version read or written
- * later, so a slow reader never puts an older state over a newer one a writer just stored. A version identifies one state of one stream (only
- * one append can win each version), so an entry is never wrong, only possibly out of date: callers
- * append on it conditioned on its version, and a stale entry costs a rejected write, never a lost or
- * doubled event. A state is what one definition's code folded, so each definition of an aggregate
- * remembers its own: two repositories of a store with other event codecs, replays or snapshot
- * fingerprints for the same aggregate name (old and new code side by side during a migration) never see
- * each other's states.
+ * later, so a slow reader never puts an older state over a newer one a writer just stored. A version
+ * identifies one state of one stream (only one append can win each version), so an entry is never wrong,
+ * only possibly out of date: callers append on it conditioned on its version, and a stale entry costs a
+ * rejected write, never a lost or doubled event. A state is what one definition's code folded, so each
+ * definition of an aggregate remembers its own: two repositories of a store with other event codecs,
+ * replays or snapshot fingerprints for the same aggregate name (old and new code side by side during a
+ * migration) never see each other's states.
  *
  * <pre>{@code
  * StateCache cache = StateCache.of(StateCachePolicy.of(10_000, Duration.ofMinutes(5)), Clock.systemUTC());

@@ -135,9 +135,9 @@ public interface StorageLayout {
 
   /**
    * A page of the ids of aggregates whose {@code @Indexed} column {@code column} holds {@code value} (its
-   * stored string form), ordered by the id string's UTF-8 bytes (DynamoDB's order). Read from an index that is eventually consistent: an id
-   * may be missing for a moment after an append, or listed although its value just changed; callers
-   * check the loaded state.
+   * stored string form), ordered by the id string's UTF-8 bytes (DynamoDB's order). Read from an index that
+   * is eventually consistent: an id may be missing for a moment after an append, or listed although its value
+   * just changed; callers check the loaded state.
    */
   <A, I, E> Page<I> findIndexed(
       AggregateDefinition<A, I, E> definition, IndexColumn column, String value, PageRequest page);

@@ -154,8 +154,8 @@ public final class CheckpointStore {
       return true;
     } catch (ConditionalCheckFailedException storedAlready) {
       Map<String, AttributeValue> stored = storedAlready.hasItem() ? storedAlready.item() : Map.of();
-      return !stored.containsKey(SEQUENCE_NUMBER)
-          && Stream.of(STREAM_ARN, START_AT, FINISHED).allMatch(name -> Objects.equals(item.get(name), stored.get(name)));
+      return !stored.containsKey(SEQUENCE_NUMBER) && Stream.of(STREAM_ARN, START_AT, FINISHED)
+          .allMatch(name -> Objects.equals(item.get(name), stored.get(name)));
     }
   }
 
