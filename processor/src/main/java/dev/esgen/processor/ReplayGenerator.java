@@ -52,7 +52,7 @@ final class ReplayGenerator {
         .addStatement("return $T.$N($N)", model.type(), creator.methodName(), variable)
         .endControlFlow()
         .addStatement(
-            "throw new $T($S, $T.storedName(event), $S)",
+            "throw new $T($S, $T.storedName(event),$W$S)",
             RuntimeTypes.UNEXPECTED_EVENT,
             model.name(),
             model.nested("EventCodec"),
@@ -90,7 +90,7 @@ final class ReplayGenerator {
                 + " can only start " + streamOf(model);
     return apply
         .addStatement(
-            "throw new $T($S, $T.storedName(event), $S)",
+            "throw new $T($S, $T.storedName(event),$W$S)",
             RuntimeTypes.UNEXPECTED_EVENT,
             model.name(),
             model.nested("EventCodec"),

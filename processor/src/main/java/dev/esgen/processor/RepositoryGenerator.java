@@ -229,7 +229,7 @@ final class RepositoryGenerator {
           .addModifiers(Modifier.PUBLIC)
           .returns(single)
           .addParameter(column.type(), parameter)
-          .addStatement("return loadByUnique($L, $L)", columnRef, value)
+          .addStatement("return loadByUnique($L,$W$L)", columnRef, value)
           .build());
       repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
           .addJavadoc("The $L whose {@code $L} is {@code $N}, if any.\n\n<p>$L$L", aggregate, column.property(),
@@ -237,7 +237,7 @@ final class RepositoryGenerator {
           .addModifiers(Modifier.PUBLIC)
           .returns(optional)
           .addParameter(column.type(), parameter)
-          .addStatement("return findByUnique($L, $L)", columnRef, value)
+          .addStatement("return findByUnique($L,$W$L)", columnRef, value)
           .build());
       return;
     }
@@ -252,7 +252,7 @@ final class RepositoryGenerator {
         .addModifiers(Modifier.PUBLIC)
         .returns(single)
         .addParameter(column.type(), parameter)
-        .addStatement("return loadByIndex($L, $L)", columnRef, value)
+        .addStatement("return loadByIndex($L,$W$L)", columnRef, value)
         .build());
     repository.addMethod(MethodSpec.methodBuilder("findBy" + suffix)
         .addJavadoc("The $L with the smallest id string (in UTF-8 byte order) among those whose {@code $L} is"
@@ -260,7 +260,7 @@ final class RepositoryGenerator {
         .addModifiers(Modifier.PUBLIC)
         .returns(optional)
         .addParameter(column.type(), parameter)
-        .addStatement("return findByIndex($L, $L)", columnRef, value)
+        .addStatement("return findByIndex($L,$W$L)", columnRef, value)
         .build());
     // A column named "page" takes the parameter name the page request has everywhere else.
     String page = parameter.equals("page") ? "pageRequest" : "page";
@@ -274,7 +274,7 @@ final class RepositoryGenerator {
         .returns(answer(ParameterizedTypeName.get(RuntimeTypes.PAGE, model.type()), async))
         .addParameter(column.type(), parameter)
         .addParameter(RuntimeTypes.PAGE_REQUEST, page)
-        .addStatement("return listByIndex($L, $L, $N)", columnRef, value, page)
+        .addStatement("return listByIndex($L,$W$L,$W$N)", columnRef, value, page)
         .build());
   }
 
