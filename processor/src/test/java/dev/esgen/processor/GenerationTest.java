@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -55,6 +56,30 @@ class GenerationTest {
           .generatedSourceFile("fixture.BankAccountRepository")
           .contentsAsUtf8String()
           .contains("public static final class " + nested + " ");
+    }
+  }
+
+  /**
+   * A user steps into these files in a debugger: no line runs past the 120 characters the project's own code
+   * keeps to (JavaPoet breaks code at 100 only where a statement allows it with a wrapping space).
+   */
+  @Test
+  void generatedLinesStayWithin120Characters() throws IOException {
+    Compilation bank = javac().withProcessors(new EsgenProcessor()).compile(BANK);
+    Compilation wallet = javac()
+        .withProcessors(new EsgenProcessor())
+        .compile(JavaFileObjects.forResource("async/Wallet.java"));
+    assertThat(bank).succeeded();
+    assertThat(wallet).succeeded();
+    List<JavaFileObject> generated = new ArrayList<>(bank.generatedSourceFiles());
+    generated.addAll(wallet.generatedSourceFiles());
+    assertEquals(3, generated.size(), "the bank's repository and the wallet's two repositories");
+    for (JavaFileObject file : generated) {
+      List<String> lines = file.getCharContent(false).toString().lines().toList();
+      for (int i = 0; i < lines.size(); i++) {
+        String message = file.getName() + " line " + (i + 1) + ": " + lines.get(i);
+        assertTrue(lines.get(i).length() <= 120, message);
+      }
     }
   }
 
