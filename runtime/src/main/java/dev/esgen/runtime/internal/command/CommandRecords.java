@@ -1,5 +1,6 @@
 package dev.esgen.runtime.internal.command;
 
+import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.InvalidCommandIdException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.internal.item.ItemSize;
@@ -118,7 +119,7 @@ public final class CommandRecords {
     } catch (ResourceNotFoundException e) {
       throw missingTable(e);
     }
-    return found(commandId, response);
+    return found(aggregateName, aid, commandId, response);
   }
 
   /** The strongly consistent read of the record of {@code commandId} on stream {@code aid}. */
@@ -131,15 +132,36 @@ public final class CommandRecords {
     return new MissingTableException(List.of(table), e);
   }
 
-  /** The record of {@code commandId} that {@link #findRequest}'s {@code response} holds, if any. */
-  public static Optional<CommandRecord> found(String commandId, GetItemResponse response) {
+  /**
+   * The record of {@code commandId} on stream {@code aid} that {@link #findRequest}'s {@code response}
+   * holds, if any.
+   *
+   * @throws CorruptStreamException when its time is no ISO-8601 instant
+   */
+  public static Optional<CommandRecord> found(String aggregateName, String aid, String commandId,
+      GetItemResponse response) {
     if (!response.hasItem() || response.item().isEmpty()) {
       return Optional.empty();
     }
     Map<String, AttributeValue> item = response.item();
     return Optional.of(new CommandRecord(commandId, number(item, VERSION), number(item, SEQ_NR),
         item.containsKey(APPEND_ID) ? item.get(APPEND_ID).s() : "",
-        item.containsKey(RECORDED_AT) ? Instant.parse(item.get(RECORDED_AT).s()) : Instant.EPOCH));
+        item.containsKey(RECORDED_AT)
+            ? recordedAt(aggregateName, aid, commandId, item.get(RECORDED_AT))
+            : Instant.EPOCH));
+  }
+
+  /**
+   * The stored time of a command record. The JDK's parse error quotes the stored text, so it is replaced
+   * by an error naming the stream, the command and the attribute, without a cause.
+   */
+  private static Instant recordedAt(String aggregateName, String aid, String commandId, AttributeValue stored) {
+    try {
+      return Instant.parse(stored.s());
+    } catch (RuntimeException unreadable) {
+      throw new CorruptStreamException(aggregateName, aid, "the record of command '" + commandId + "' has no"
+          + " ISO-8601 " + RECORDED_AT + " attribute (" + unreadable.getClass().getSimpleName() + ")");
+    }
   }
 
   private static Map<String, AttributeValue> key(String aggregateName, String aid, String commandId) {

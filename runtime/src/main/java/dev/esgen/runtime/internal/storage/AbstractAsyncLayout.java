@@ -49,7 +49,7 @@ public abstract class AbstractAsyncLayout implements AsyncStorageLayout {
       return CompletableFutures.translateFailure(
               client.getItem(commands.findRequest(definition.name(), aid, commandId), operation),
               failure -> failure instanceof ResourceNotFoundException missing ? commands.missingTable(missing) : failure)
-          .thenApply(response -> CommandRecords.found(commandId, response));
+          .thenApply(response -> CommandRecords.found(definition.name(), aid, commandId, response));
     });
   }
 
