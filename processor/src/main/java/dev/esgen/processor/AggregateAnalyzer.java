@@ -250,13 +250,25 @@ final class AggregateAnalyzer {
           Annotations.find(member, column).ifPresent(mirror -> unresolvedValues(mirror, missing));
         }
       } else if (member instanceof ExecutableElement executable) {
-        unresolved(executable.getReturnType(), missing);
-        for (VariableElement parameter : executable.getParameters()) {
-          unresolved(parameter.asType(), missing);
-        }
+        unresolvedSignature(executable, missing);
       }
     }
     return List.copyOf(missing);
+  }
+
+  /**
+   * Adds the unresolved types of {@code method}'s signature: an error type there (a missing import, a type
+   * another processor generates later) would otherwise be judged as a wrong parameter or return type, or
+   * pass as an unchecked exception (javac holds an error type a subtype of every type).
+   */
+  private static void unresolvedSignature(ExecutableElement method, Set<String> missing) {
+    unresolved(method.getReturnType(), missing);
+    for (VariableElement parameter : method.getParameters()) {
+      unresolved(parameter.asType(), missing);
+    }
+    for (TypeMirror thrown : method.getThrownTypes()) {
+      unresolved(thrown, missing);
+    }
   }
 
   private void unresolvedPermitted(TypeElement sealed, Set<String> missing, Set<TypeElement> seen,
@@ -320,7 +332,10 @@ final class AggregateAnalyzer {
   private static void unresolvedUpcasts(TypeElement holder, Set<String> missing) {
     for (Element member : holder.getEnclosedElements()) {
       if (member.getKind() == ElementKind.METHOD) {
-        Annotations.find(member, Annotations.UPCAST).ifPresent(mirror -> unresolvedValues(mirror, missing));
+        Annotations.find(member, Annotations.UPCAST).ifPresent(mirror -> {
+          unresolvedValues(mirror, missing);
+          unresolvedSignature((ExecutableElement) member, missing);
+        });
       }
     }
   }

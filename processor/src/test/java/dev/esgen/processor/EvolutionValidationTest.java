@@ -2,9 +2,11 @@ package dev.esgen.processor;
 
 import static com.google.testing.compile.CompilationSubject.assertThat;
 import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import javax.tools.Diagnostic;
 import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +90,26 @@ class EvolutionValidationTest {
     assertOneError("UpcastTakesJsonNode",
         "[esgen:upcast-signature] upcaster MoneyDeposited.centsFromEuros takes (com.fasterxml.jackson.databind.JsonNode)",
         "static ObjectNode centsFromEuros(JsonNode v1)");
+  }
+
+  /**
+   * An upcaster whose ObjectNode javac cannot resolve (its import forgotten) is javac's error: esgen says it
+   * could not generate the aggregate rather than that the method takes the wrong type, naming the one it takes.
+   */
+  @Test
+  void anUpcasterWhoseSignatureDoesNotResolveIsLeftToJavac() {
+    JavaFileObject source = fixture("UpcastWithoutImport");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:unresolved-type] esgen did not generate code for BankAccount because ObjectNode"
+            + " could not be resolved")
+        .inFile(source)
+        .onLineContaining("record BankAccount(");
+    assertThat(compilation).hadErrorContaining("cannot find symbol").inFile(source)
+        .onLineContaining("static ObjectNode centsFromEuros(ObjectNode v1)");
+    for (Diagnostic<?> error : compilation.errors()) {
+      assertFalse(error.getMessage(null).contains("[esgen:upcast-signature]"), error.getMessage(null));
+    }
   }
 
   @Test

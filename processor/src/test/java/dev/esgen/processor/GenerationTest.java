@@ -315,6 +315,25 @@ class GenerationTest {
     }
   }
 
+  /**
+   * A handler's thrown type another processor generates is waited for: javac holds an unresolved type a
+   * subtype of RuntimeException, so judged early, a checked exception would pass and the replay calling
+   * the handler would not compile.
+   */
+  @Test
+  void thrownTypesWaitForTheProcessorThatGeneratesThem() {
+    JavaFileObject source = JavaFileObjects.forResource("deferred/Ledger.java");
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor(), new OtherProcessor("fixture.LedgerRejected",
+            "public class LedgerRejected extends Exception {}\n"))
+        .compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:handler-throws] open(LedgerOpened) declares checked exception fixture.LedgerRejected")
+        .inFile(source)
+        .onLineContaining("static Ledger open(");
+    assertThat(compilation).hadErrorCount(1);
+  }
+
   private static final String MONEY = "public record Money(long cents, String currency) {}\n";
 
   /**
