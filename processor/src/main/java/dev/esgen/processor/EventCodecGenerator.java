@@ -41,7 +41,7 @@ final class EventCodecGenerator {
     CodeBlock.Builder names = CodeBlock.builder();
     CodeBlock.Builder classes = CodeBlock.builder();
     for (int i = 0; i < model.events().size(); i++) {
-      names.add(i == 0 ? "$S" : ",$W$S", model.events().get(i).storedName());
+      names.add(i == 0 ? "$L" : ",$W$L", GeneratedTypes.stringLiteral(model.events().get(i).storedName()));
       classes.add(",$W$T.class", model.events().get(i).type());
     }
     codec.addField(
@@ -142,9 +142,9 @@ final class EventCodecGenerator {
       if (stored.version() == 1 && stored.aliases().isEmpty() && stored.upcasts().isEmpty()) {
         continue;
       }
-      cases.add("case $S:\n", stored.name());
+      cases.add("case $L:\n", GeneratedTypes.stringLiteral(stored.name()));
       for (String alias : stored.aliases()) {
-        cases.add("case $S:\n", alias);
+        cases.add("case $L:\n", GeneratedTypes.stringLiteral(alias));
       }
       cases.indent();
       if (stored.upcasts().isEmpty()) {
@@ -163,7 +163,9 @@ final class EventCodecGenerator {
     }
     for (StoredTypeModel retired : model.evolution().retired()) {
       String method = methods.newName("read" + methodName(retired.name()));
-      cases.add("case $S:\n$>", retired.name()).addStatement("return $N(version, body)", method).add("$<");
+      cases.add("case $L:\n$>", GeneratedTypes.stringLiteral(retired.name()))
+          .addStatement("return $N(version, body)", method)
+          .add("$<");
       readers.add(upcasting(model, retired, method, -1, null));
     }
     if (cases.isEmpty()) {
@@ -220,7 +222,7 @@ final class EventCodecGenerator {
     }
     method
         .beginControlFlow("$L", last == 1 ? CodeBlock.of("if (version != 1)") : CodeBlock.of("if (version < 1 || version > $L)", last))
-        .addStatement("throw unknownVersion($S, version)", stored.name())
+        .addStatement("throw unknownVersion($L, version)", GeneratedTypes.stringLiteral(stored.name()))
         .endControlFlow()
         .addStatement("$T json = tree(body)", RuntimeTypes.OBJECT_NODE);
     List<StoredTypeModel.UpcastModel> upcasts = stored.upcasts();

@@ -7,6 +7,7 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.NameAllocator;
 import com.palantir.javapoet.TypeSpec;
 import java.util.List;
+import java.util.Locale;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -126,7 +127,7 @@ final class GeneratedTypes {
    * HTML's own, as character references.
    */
   static CodeBlock javadocLiteral(String text) {
-    String literal = CodeBlock.of("$S", text).toString();
+    String literal = stringLiteral(text).toString();
     if (!literal.contains("*/") && literal.chars().noneMatch(c -> c == '{' || c == '}' || c == '@')) {
       return CodeBlock.of("{@code $L}", literal);
     }
@@ -141,6 +142,37 @@ final class GeneratedTypes {
       }
     }
     return CodeBlock.of("$L", html.append("</code>"));
+  }
+
+  /**
+   * {@code text} as a Java string literal, for a stored name, which may hold any character. JavaPoet's
+   * {@code $S} writes U+2028 and U+2029 as they are and then starts a new line at each, which ends the
+   * literal; a text holding either is written on one line, with them as Unicode escapes.
+   */
+  static CodeBlock stringLiteral(String text) {
+    if (text.indexOf('\u2028') < 0 && text.indexOf('\u2029') < 0) {
+      return CodeBlock.of("$S", text);
+    }
+    StringBuilder literal = new StringBuilder("\"");
+    for (char c : text.toCharArray()) {
+      switch (c) {
+        case '"' -> literal.append("\\\"");
+        case '\\' -> literal.append("\\\\");
+        case '\b' -> literal.append("\\b");
+        case '\t' -> literal.append("\\t");
+        case '\n' -> literal.append("\\n");
+        case '\f' -> literal.append("\\f");
+        case '\r' -> literal.append("\\r");
+        default -> {
+          if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+            literal.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+          } else {
+            literal.append(c);
+          }
+        }
+      }
+    }
+    return CodeBlock.of("$L", literal.append('"'));
   }
 
   /** A lower-camel-case variable name for a value of the type with simple name {@code simpleName}. */

@@ -254,6 +254,18 @@ class GenerationTest {
         .contains(golden);
   }
 
+  /** Stored names may hold any character: the generated literals escape the line and paragraph separators. */
+  @Test
+  void storedNamesWithLineSeparatorsCompile() {
+    Compilation compilation = javac()
+        .withProcessors(new EsgenProcessor())
+        .withOptions("-Xlint:all,-processing,-auxiliaryclass", "-Werror")
+        .compile(JavaFileObjects.forResource("names/LineSeparators.java"));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("fixture.NoteRepository").contentsAsUtf8String()
+        .contains("case \"note\\u2029created\":");
+  }
+
   @Test
   void anAggregateWaitsForATypeAnotherProcessorGenerates() {
     Compilation compilation =
