@@ -428,7 +428,7 @@ final class Messages {
   }
 
   public static String invalidColumnName(String column) {
-    return "[esgen:invalid-column-name] column = \"" + column + "\" must be letters, digits, '_', '.' or '-'"
+    return "[esgen:invalid-column-name] column = \"" + column + "\" must be ASCII letters, digits, '_', '.' or '-'"
         + " (it is part of the stored index keys), for example \"email\"";
   }
 

@@ -1505,7 +1505,8 @@ class ValidationTest {
     JavaFileObject source = rule("InvalidColumnName");
     Compilation compilation = compile(source);
     assertThat(compilation)
-        .hadErrorContaining("[esgen:invalid-column-name] column = \"e#mail\" must be letters, digits, '_', '.' or '-'")
+        .hadErrorContaining("[esgen:invalid-column-name] column = \"e#mail\" must be ASCII letters, digits, '_', '.'"
+            + " or '-'")
         .inFile(source)
         .onLineContaining("@Unique(column = \"e#mail\") String email");
     assertThat(compilation).hadErrorCount(1);
