@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.config.RetryPolicy;
@@ -20,36 +18,21 @@ import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.provision.TableProvisioner;
+import dev.esgen.runtime.testing.LogCapture;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What esgen logs: retries at DEBUG, give-ups and failing listeners at WARN, provisioning at INFO, no payloads. */
 class LoggingTest {
 
   private static final String SECRET = "4111-1111-1111-1111";
 
-  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-  private Logger esgen;
-
-  @BeforeEach
-  void capture() {
-    esgen = (Logger) LoggerFactory.getLogger("dev.esgen");
-    esgen.setLevel(Level.DEBUG);
-    logged.start();
-    esgen.addAppender(logged);
-  }
-
-  @AfterEach
-  void release() {
-    esgen.detachAppender(logged);
-    esgen.setLevel(null);
-  }
+  @RegisterExtension
+  final LogCapture logs = new LogCapture("dev.esgen", Level.DEBUG);
 
   @Test
   void aConflictThatIsRetriedIsLoggedAtDebugWithoutThePayload() {
@@ -117,7 +100,7 @@ class LoggingTest {
     new TableProvisioner(TestDynamo.client(), config).createTablesIfMissing(
         IndexedCounterRepository.definition(EsgenJson.newObjectMapper(), LayoutKind.TIP, 0));
 
-    List<String> info = logged.list.stream()
+    List<String> info = logs.events().stream()
         .filter(e -> e.getLevel() == Level.INFO)
         .map(ILoggingEvent::getFormattedMessage)
         .toList();
@@ -128,15 +111,15 @@ class LoggingTest {
   }
 
   private ILoggingEvent only(Level level, String containing) {
-    List<ILoggingEvent> matching = logged.list.stream()
+    List<ILoggingEvent> matching = logs.events().stream()
         .filter(e -> e.getLevel() == level && e.getFormattedMessage().contains(containing))
         .toList();
-    assertEquals(1, matching.size(), level + " '" + containing + "' in " + logged.list);
+    assertEquals(1, matching.size(), level + " '" + containing + "' in " + logs.events());
     return matching.get(0);
   }
 
   private void assertNoSecret() {
-    for (ILoggingEvent event : logged.list) {
+    for (ILoggingEvent event : logs.events()) {
       assertFalse(event.getFormattedMessage().contains(SECRET), event.getFormattedMessage());
     }
   }

@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
-import ch.qos.logback.core.read.ListAppender;
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.TipPolicy;
 import dev.esgen.runtime.config.RetryPolicy;
@@ -26,18 +24,16 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.testing.AsyncStoreFixture;
 import dev.esgen.runtime.testing.CounterLayout;
+import dev.esgen.runtime.testing.LogCapture;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -51,22 +47,8 @@ class StoredDataInMessagesTest {
   @RegisterExtension
   final AsyncStoreFixture async = new AsyncStoreFixture();
 
-  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-  private Logger esgen;
-
-  @BeforeEach
-  void capture() {
-    esgen = (Logger) LoggerFactory.getLogger("dev.esgen");
-    esgen.setLevel(Level.DEBUG);
-    logged.start();
-    esgen.addAppender(logged);
-  }
-
-  @AfterEach
-  void release() {
-    esgen.detachAppender(logged);
-    esgen.setLevel(null);
-  }
+  @RegisterExtension
+  final LogCapture logs = new LogCapture("dev.esgen", Level.DEBUG);
 
   @ParameterizedTest
   @EnumSource(CounterLayout.class)
@@ -135,7 +117,7 @@ class StoredDataInMessagesTest {
     StringWriter trace = new StringWriter();
     e.printStackTrace(new PrintWriter(trace));
     assertFalse(trace.toString().contains(SECRET), trace.toString());
-    for (ILoggingEvent event : logged.list) {
+    for (ILoggingEvent event : logs.events()) {
       assertFalse(event.getFormattedMessage().contains(SECRET), event.getFormattedMessage());
       for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
         assertFalse(String.valueOf(t.getMessage()).contains(SECRET), t.getMessage());

@@ -6,21 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.ProjectionFailedException;
+import dev.esgen.runtime.testing.LogCapture;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /** What the change feed logs: gaps at DEBUG, failed attempts at WARN, never an event's content. */
@@ -28,22 +25,8 @@ class FeedLoggingTest {
 
   private static final String SECRET = "4111-1111-1111-1111";
 
-  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-  private Logger esgen;
-
-  @BeforeEach
-  void capture() {
-    esgen = (Logger) LoggerFactory.getLogger("dev.esgen");
-    esgen.setLevel(Level.DEBUG);
-    logged.start();
-    esgen.addAppender(logged);
-  }
-
-  @AfterEach
-  void release() {
-    esgen.detachAppender(logged);
-    esgen.setLevel(null);
-  }
+  @RegisterExtension
+  final LogCapture logs = new LogCapture("dev.esgen", Level.DEBUG);
 
   @Test
   void retriesAndGiveUpsAreLoggedWithoutTheEventOrTheHandlersMessage() {
@@ -61,11 +44,11 @@ class FeedLoggingTest {
         .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1)))
         .build();
     List<Record> records = fixture.records(FeedFixture.Layout.JOURNAL);
-    logged.list.clear();
+    logs.clear();
 
     assertThrows(ProjectionFailedException.class, () -> feed.handle("shard-1", List.of(records.get(1))));
 
-    List<ILoggingEvent> feedLog = logged.list.stream()
+    List<ILoggingEvent> feedLog = logs.events().stream()
         .filter(e -> e.getLoggerName().equals("dev.esgen.runtime.feed"))
         .toList();
     assertEquals(List.of(Level.DEBUG, Level.WARN, Level.WARN), feedLog.stream().map(ILoggingEvent::getLevel).toList());
@@ -73,7 +56,7 @@ class FeedLoggingTest {
         + " arrived", feedLog.get(0).getFormattedMessage());
     assertEquals("log: event 2 of counter " + id.value() + " failed on attempt 2 (java.lang.IllegalStateException),"
         + " giving up; the stream waits at this event", feedLog.get(2).getFormattedMessage());
-    for (ILoggingEvent event : logged.list) {
+    for (ILoggingEvent event : logs.events()) {
       assertFalse(event.getFormattedMessage().contains(SECRET), event.getFormattedMessage());
       assertNull(event.getThrowableProxy(), "no exception, whose message may quote the event, is logged");
     }
