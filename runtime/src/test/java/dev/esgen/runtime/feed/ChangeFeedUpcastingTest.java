@@ -77,6 +77,22 @@ class ChangeFeedUpcastingTest {
     }
   }
 
+  /**
+   * Counters after an evolution that splits the creation: it stands for the creation and a note now, so
+   * that the stream's first stored event is split and its last part writes nothing to {@link CounterTotals}.
+   */
+  private static final class CreationSplit extends Codec {
+    CreationSplit(DynamoDbEventStore store) {
+      super(store);
+    }
+
+    @Override
+    public List<CounterEvent> decodeStored(String typeName, int version, byte[] body) throws IOException {
+      CounterEvent event = decode(typeName, body);
+      return event instanceof CounterCreated ? List.of(event, new Noted("created")) : List.of(event);
+    }
+  }
+
   /** The counter's codec, to be told apart by the two above. */
   private abstract static class Codec implements EventCodec<CounterEvent> {
     private final EventCodec<CounterEvent> plain;
@@ -298,5 +314,33 @@ class ChangeFeedUpcastingTest {
     assertEquals(2, totals.total(id.value()));
     assertEquals(3, totals.changes(id.value()));
     assertEquals(4, fixture.position("totals", id.value()));
+  }
+
+  /**
+   * The first stored event is split and its last part writes nothing: its first part stores the position
+   * as 0 with a part count, and the commit of the next event (from position 0) must find that position.
+   */
+  @ParameterizedTest
+  @EnumSource(FeedFixture.Layout.class)
+  void aSplitFirstEventWhoseLastPartWritesNothingIsFollowedByTheNextEvents(FeedFixture.Layout layout) {
+    FeedFixture fixture = new FeedFixture();
+    CounterId id = CounterId.random();
+    counters(fixture, layout, new Written(fixture.store))
+        .create(List.of(new CounterCreated(id, "c"), new Incremented(5, "five")));
+    CounterRepository now = counters(fixture, layout, new CreationSplit(fixture.store));
+    CounterTotals totals = new CounterTotals(fixture.createReadModelTable());
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .transactionalProjection("totals", now.definition(), totals)
+        .retryPolicy(new dev.esgen.runtime.config.RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(10),
+            Duration.ofSeconds(5)))
+        .build();
+    List<Record> records = fixture.records(layout);
+
+    assertTimeoutPreemptively(Duration.ofSeconds(20), () -> feed.handle("shard-1", records));
+    feed.handle("shard-1", records);
+
+    assertEquals(5, totals.total(id.value()));
+    assertEquals(2, totals.changes(id.value()), "the creation and the increment, once each");
+    assertEquals(2, fixture.position("totals", id.value()));
   }
 }

@@ -154,8 +154,9 @@ public final class PositionStore {
    * @throws TransactionCanceledException when DynamoDB refused one of {@code writes}
    */
   public boolean commit(PositionKey key, long expected, long seqNr, List<TransactWriteItem> writes) {
+    // Position 0 is no item, or the item the first part of a split first event stored with its part count.
     Update update = expected == 0
-        ? update(key, seqNr, "attribute_not_exists(#n)", Map.of())
+        ? update(key, seqNr, "attribute_not_exists(#n) OR #n = :expected", Map.of(":expected", number(0)))
         : update(key, seqNr, "#n = :expected", Map.of(":expected", number(expected)));
     return commit(key, update, writes, stored -> stored.seqNr() >= seqNr, stored -> stored.seqNr() == expected);
   }
