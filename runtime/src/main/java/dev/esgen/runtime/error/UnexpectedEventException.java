@@ -24,6 +24,8 @@ public class UnexpectedEventException extends EsgenException {
   private final String aggregateName;
   private final String eventTypeName;
   private final String reason;
+  private final String aggregateId;
+  private final long seqNr;
 
   /**
    * @param aggregateName the stored aggregate name, such as {@code "bank-account"}
@@ -35,6 +37,37 @@ public class UnexpectedEventException extends EsgenException {
     this.aggregateName = aggregateName;
     this.eventTypeName = eventTypeName;
     this.reason = reason;
+    this.aggregateId = null;
+    this.seqNr = 0;
+  }
+
+  private UnexpectedEventException(UnexpectedEventException unexpected, String aggregateId, long seqNr,
+      String storedType) {
+    super("cannot fold event " + seqNr + " (stored as '" + storedType + "') of " + unexpected.aggregateName + " "
+        + aggregateId + ": " + unexpected.getMessage(), unexpected);
+    this.aggregateName = unexpected.aggregateName;
+    this.eventTypeName = unexpected.eventTypeName;
+    this.reason = unexpected.reason;
+    this.aggregateId = aggregateId;
+    this.seqNr = seqNr;
+  }
+
+  /**
+   * This exception, as met folding stored event {@code seqNr} (stored under {@code storedType}) of stream
+   * {@code aggregateId}: a load names the stream and the stored event, which the replay does not know.
+   */
+  public UnexpectedEventException inStream(String aggregateId, long seqNr, String storedType) {
+    return this.aggregateId != null ? this : new UnexpectedEventException(this, aggregateId, seqNr, storedType);
+  }
+
+  /** The stream's id string where a load met the event; null when the replay was called directly. */
+  public String aggregateId() {
+    return aggregateId;
+  }
+
+  /** The seq_nr of the stored event that stands for the event; 0 when the replay was called directly. */
+  public long seqNr() {
+    return seqNr;
   }
 
   /** The stored aggregate name, such as {@code "bank-account"}. */

@@ -158,4 +158,23 @@ class WalletEvolutionTest {
         () -> driver(WalletVersions.V3, tip).history(id, 1));
     assertFalse(chain(history).contains("4111"), chain(history));
   }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void anUpcastEventTheFoldCannotTakeNamesTheStreamAndSeqNr(boolean tip) throws Exception {
+    WalletDriver v1 = driver(WalletVersions.V1, tip);
+    String id = newId();
+    v1.create(id, "Ann");
+    v1.act(id, "credit:1");
+    v1.act(id, "note:again");
+    WalletDriver reopening = driver(WalletVersions.V3_REOPEN, tip);
+    dev.esgen.runtime.error.UnexpectedEventException e =
+        assertThrows(dev.esgen.runtime.error.UnexpectedEventException.class, () -> reopening.load(id));
+    assertTrue(e.getMessage().contains(id), e.getMessage());
+    assertTrue(e.getMessage().contains("event 3"), e.getMessage());
+    assertTrue(e.getMessage().contains("'noted'"), e.getMessage());
+    assertEquals(id, e.aggregateId());
+    assertEquals(3, e.seqNr());
+    assertFalse(chain(e).contains("again"), chain(e));
+  }
 }

@@ -294,6 +294,11 @@ final class WalletVersions {
       }
       """;
 
+  /** Version 3 reading each note as a second opening, which only a stream's first event may be. */
+  static final String V3_REOPEN = V3.replace(
+      "return List.of(new Labelled(v1.get(\"text\").asText()), new Labelled(v1.get(\"text\").asText() + \"!\"));",
+      "return List.of(new Opened(\"x\", v1.get(\"text\").asText()));");
+
   /** Version 3 with one handler fixed (labels upper-cased), nothing else. */
   static final String V3_HANDLER = V3.replace("plus(e.tag())", "plus(e.tag().toUpperCase())");
 }

@@ -16,6 +16,7 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.error.StaleSnapshotException;
+import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.ConsistentBatchReader;
 import dev.esgen.runtime.internal.item.ItemSize;
@@ -238,7 +239,12 @@ final class JournalLoader {
     @Override
     public void visit(long seqNr, Map<String, AttributeValue> item) {
       for (E event : JournalEvents.events(definition, aid, seqNr, item)) {
-        state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
+        try {
+          state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
+        } catch (UnexpectedEventException unexpected) {
+          // The replay knows neither the stream nor the stored event: an operator needs both.
+          throw unexpected.inStream(aid, seqNr, item.get(JournalAttributes.EVENT_TYPE).s());
+        }
       }
     }
 

@@ -16,6 +16,7 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.error.StaleSnapshotException;
+import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.ConsistentBatchReader;
 import dev.esgen.runtime.internal.item.ItemSize;
@@ -455,7 +456,12 @@ final class TipLoader {
     for (int k = (int) Math.max(0, from - first); k < events.size(); k++) {
       long seqNr = first + k + 1;
       for (E event : TipEvents.events(definition, aid, seqNr, cases.get(k), events.get(k))) {
-        folded = folded == null ? definition.replay().create(event) : definition.replay().apply(folded, event);
+        try {
+          folded = folded == null ? definition.replay().create(event) : definition.replay().apply(folded, event);
+        } catch (UnexpectedEventException unexpected) {
+          // The replay knows neither the stream nor the stored event: an operator needs both.
+          throw unexpected.inStream(aid, seqNr, cases.get(k).s());
+        }
       }
     }
     return folded;
