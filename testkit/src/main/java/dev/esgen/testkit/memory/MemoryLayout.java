@@ -6,6 +6,7 @@ import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.DuplicateValueException;
+import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
@@ -320,7 +321,12 @@ final class MemoryLayout implements StorageLayout {
     long seqNr = copy.snapshotSeqNr();
     for (KeptEvent stored : copy.eventsAfterSnapshot()) {
       for (E event : Codecs.decodeEvent(definition, copy.aid(), ++seqNr, stored)) {
-        state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
+        try {
+          state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
+        } catch (UnexpectedEventException unexpected) {
+          // As DynamoDB's stores do: the replay knows neither the stream nor the stored event.
+          throw unexpected.inStream(copy.aid(), seqNr, stored.type());
+        }
       }
     }
     if (state == null) {

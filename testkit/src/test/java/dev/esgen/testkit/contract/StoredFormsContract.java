@@ -3,9 +3,11 @@ package dev.esgen.testkit.contract;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.error.EventDecodingException;
+import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.testkit.memory.StoredEvent;
@@ -78,6 +80,22 @@ abstract class StoredFormsContract {
     assertEquals("reading-taken", failed.eventType());
     assertEquals(3, failed.eventVersion());
     assertFalse(failed.getMessage().contains("secret-body"), failed.getMessage());
+  }
+
+  @Test
+  void aStoredEventTheReplayRefusesFailsTheLoadNamingTheStreamAndItsSeqNr() {
+    MeterId id = MeterId.random();
+    String installed = "{\"id\":{\"value\":\"" + id.value() + "\"},\"site\":\"cellar\"}";
+    seed(id, new StoredEvent("installed", 1, installed), new StoredEvent("reading-taken", 1, "{\"kwh\":3}"),
+        new StoredEvent("installed", 1, installed));
+
+    UnexpectedEventException failed = assertThrows(UnexpectedEventException.class, () -> meters.load(id));
+
+    assertEquals(id.value(), failed.aggregateId());
+    assertEquals(3, failed.seqNr());
+    assertTrue(failed.getMessage().startsWith("cannot fold event 3 (stored as 'installed') of meter " + id.value()
+        + ": "), failed.getMessage());
+    assertFalse(failed.getMessage().contains("cellar"), failed.getMessage());
   }
 
   /**
