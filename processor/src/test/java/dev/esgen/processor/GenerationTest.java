@@ -340,7 +340,8 @@ class GenerationTest {
             "public class LedgerRejected extends Exception {}\n"))
         .compile(source);
     assertThat(compilation)
-        .hadErrorContaining("[esgen:handler-throws] open(LedgerOpened) declares checked exception fixture.LedgerRejected")
+        .hadErrorContaining(
+            "[esgen:handler-throws] open(LedgerOpened) declares checked exception fixture.LedgerRejected")
         .inFile(source)
         .onLineContaining("static Ledger open(");
     assertThat(compilation).hadErrorCount(1);

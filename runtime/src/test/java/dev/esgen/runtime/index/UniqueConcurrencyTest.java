@@ -369,7 +369,8 @@ class UniqueConcurrencyTest {
     // multi-byte: 'é' is two bytes
     CounterId accented = CounterId.random();
     assertThrows(IllegalArgumentException.class,
-        () -> counters.create(new CounterCreated(accented, "é".repeat((IndexKeysLimit.LIMIT - namePrefix.length()) / 2 + 1))));
+        () -> counters.create(
+            new CounterCreated(accented, "é".repeat((IndexKeysLimit.LIMIT - namePrefix.length()) / 2 + 1))));
     assertEquals(Optional.empty(), counters.findById(accented));
     assertTrue(fits.length() > 0);
     audit(layout).check();
@@ -406,7 +407,10 @@ class UniqueConcurrencyTest {
     return List.of();
   }
 
-  /** Another process moved the value and a third aggregate took the old one: the cached store's change must not touch it. */
+  /**
+   * Another process moved the value and a third aggregate took the old one: the cached store's change must
+   * not touch it.
+   */
   @ParameterizedTest
   @EnumSource(LayoutKind.class)
   void aStaleCachedValueIsNotWhatIsReleased(LayoutKind layout) {

@@ -13,6 +13,7 @@ import com.google.testing.compile.JavaFileObjects;
 import dev.esgen.processor.EsgenProcessor;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.error.EventDecodingException;
+import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.test.DynamoDbLocal;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -52,13 +54,17 @@ class WalletEvolutionTest {
 
   private static final Map<String, ClassLoader> LOADERS = new HashMap<>();
 
+  /** Where each release's classes are written; JUnit deletes it after the class's tests. */
+  @TempDir
+  static Path releases;
+
   static synchronized WalletDriver driver(String source, boolean tip) throws Exception {
     ClassLoader loader = LOADERS.get(source);
     if (loader == null) {
       Compilation compilation = javac().withProcessors(new EsgenProcessor())
           .compile(JavaFileObjects.forSourceString("evo.WalletDriverImpl", source));
       assertThat(compilation).succeeded();
-      Path classes = Files.createTempDirectory("evo");
+      Path classes = Files.createTempDirectory(releases, "evo");
       for (JavaFileObject file : compilation.generatedFiles()) {
         if (file.getKind() != JavaFileObject.Kind.CLASS) {
           continue;
@@ -73,7 +79,8 @@ class WalletEvolutionTest {
       loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, WalletEvolutionTest.class.getClassLoader());
       LOADERS.put(source, loader);
     }
-    WalletDriver driver = (WalletDriver) loader.loadClass("evo.WalletDriverImpl").getDeclaredConstructor().newInstance();
+    WalletDriver driver =
+        (WalletDriver) loader.loadClass("evo.WalletDriverImpl").getDeclaredConstructor().newInstance();
     driver.init(CLIENT, CONFIG, tip);
     return driver;
   }
@@ -107,7 +114,8 @@ class WalletEvolutionTest {
     assertEquals(7, v2.act(id, "credit:250", "tag:b"));
     assertEquals("Wallet[id=" + id + ", owner=Ann, balance=850, tags=[a, b], credits=3]", v2.load(id));
 
-    assertEquals("Wallet[id=" + id + ", holder=Ann, balance=850, tags=[a, n, n!, b], currency=EUR]", v3.load(id));
+    assertEquals("Wallet[id=" + id + ", holder=Ann, balance=850, tags=[a, n, n!, b], currency=EUR]",
+        v3.load(id));
     assertEquals(List.of(
             "1 opened Opened[id=" + id + ", owner=Ann]",
             "2 credited Credited[cents=500, currency=EUR]",
@@ -118,8 +126,8 @@ class WalletEvolutionTest {
             "6 credited Credited[cents=250, currency=EUR]",
             "7 labelled Labelled[tag=b]"),
         v3.history(id, 1));
-    assertEquals(List.of("4 labelled Labelled[tag=n]", "4 labelled Labelled[tag=n!]", "5 credited Credited[cents=100, currency=EUR]"),
-        v3.history(id, 4).subList(0, 3));
+    assertEquals(List.of("4 labelled Labelled[tag=n]", "4 labelled Labelled[tag=n!]",
+        "5 credited Credited[cents=100, currency=EUR]"), v3.history(id, 4).subList(0, 3));
     assertEquals(8, v3.act(id, "credit:7"));
     assertEquals("Wallet[id=" + id + ", holder=Ann, balance=857, tags=[a, n, n!, b], currency=CHF]", v3.load(id));
     // a fresh v3 store (no state cache) reads v3's own snapshot
@@ -135,10 +143,12 @@ class WalletEvolutionTest {
         driver(WalletVersions.V3_HANDLER, tip).load(id));
 
     // forward: v1 meets "labelled" and credited version 3
-    EventDecodingException e = assertThrows(EventDecodingException.class, () -> driver(WalletVersions.V1, tip).load(id));
+    EventDecodingException e =
+        assertThrows(EventDecodingException.class, () -> driver(WalletVersions.V1, tip).load(id));
     assertTrue(e.getMessage().contains(" of wallet " + id + ": "), e.getMessage());
     assertTrue(e.seqNr() >= 6, e.getMessage());
-    EventDecodingException v2Reads = assertThrows(EventDecodingException.class, () -> driver(WalletVersions.V2, tip).load(id));
+    EventDecodingException v2Reads =
+        assertThrows(EventDecodingException.class, () -> driver(WalletVersions.V2, tip).load(id));
     assertEquals(8, v2Reads.seqNr(), v2Reads.getMessage());
     assertEquals(3, v2Reads.eventVersion(), v2Reads.getMessage());
   }
@@ -150,7 +160,8 @@ class WalletEvolutionTest {
     String id = newId();
     v1.create(id, "Ann");
     v1.act(id, "poison:4111-1111-1111-1111");
-    EventDecodingException e = assertThrows(EventDecodingException.class, () -> driver(WalletVersions.V3, tip).load(id));
+    EventDecodingException e =
+        assertThrows(EventDecodingException.class, () -> driver(WalletVersions.V3, tip).load(id));
     assertEquals(2, e.seqNr());
     assertEquals("poisoned", e.eventType());
     assertFalse(chain(e).contains("4111"), chain(e));
@@ -168,8 +179,7 @@ class WalletEvolutionTest {
     v1.act(id, "credit:1");
     v1.act(id, "note:again");
     WalletDriver reopening = driver(WalletVersions.V3_REOPEN, tip);
-    dev.esgen.runtime.error.UnexpectedEventException e =
-        assertThrows(dev.esgen.runtime.error.UnexpectedEventException.class, () -> reopening.load(id));
+    UnexpectedEventException e = assertThrows(UnexpectedEventException.class, () -> reopening.load(id));
     assertTrue(e.getMessage().contains(id), e.getMessage());
     assertTrue(e.getMessage().contains("event 3"), e.getMessage());
     assertTrue(e.getMessage().contains("'noted'"), e.getMessage());
