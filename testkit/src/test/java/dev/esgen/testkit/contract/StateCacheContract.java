@@ -7,12 +7,14 @@ import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.StateCachePolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.repository.ReadOptions;
+import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.testkit.member.Member;
 import dev.esgen.testkit.member.MemberEvent;
 import dev.esgen.testkit.member.MemberEvent.PointsAwarded;
 import dev.esgen.testkit.member.MemberId;
 import dev.esgen.testkit.member.MemberRepository;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -54,5 +56,28 @@ abstract class StateCacheContract {
         "the reader's code last saw version 1");
     assertEquals(5, reader.load(id).points());
     assertEquals(5, reader.load(id, ReadOptions.cachedWithin(Duration.ofMinutes(5))).points());
+  }
+
+  /**
+   * A strong read folds on from the state the cache remembers (StorageLayout#load with a remembered
+   * stream): what lies before it is neither read nor decoded again. Shown with a codec that cannot read
+   * back an event it wrote: the state this definition's own append left is returned, by a load and by
+   * findAll, on every store.
+   */
+  @Test
+  void aStrongReadFoldsOnFromTheRememberedStateWithoutDecodingWhatLiesBeforeIt() {
+    AggregateDefinition<Member, MemberId, MemberEvent> generated = MemberRepository.definition(store.objectMapper());
+    MemberRepository writer =
+        MemberRepository.withDefinition(store, Definitions.failingEvents(generated, "points-awarded", false));
+    MemberId id = MemberId.random();
+    writer.create(Member.joining(id, "red", "m-" + UUID.randomUUID() + "@example.com"));
+    writer.append(id, 1, new PointsAwarded(5));
+
+    Versioned<Member> loaded = writer.loadVersioned(id);
+
+    assertEquals(5, loaded.state().points());
+    assertEquals(2, loaded.version());
+    assertEquals(2, loaded.seqNr());
+    assertEquals(loaded.state(), writer.findAll(List.of(id)).get(id));
   }
 }
