@@ -2,6 +2,7 @@ package dev.esgen.testkit.memory;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.config.ReadConsistency;
 import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.CorruptStreamException;
@@ -74,6 +75,17 @@ final class MemoryLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id) {
+    return load(definition, id, ReadConsistency.STRONG, Optional.empty());
+  }
+
+  /**
+   * As DynamoDB's layouts: where {@code remembered} (the state cache's entry) is no further back than the
+   * usable snapshot and not past the stream's end, the fold goes on from it, and what lies before it is
+   * neither decoded nor folded again; every read here is strongly consistent.
+   */
+  @Override
+  public <A, I, E> Optional<LoadedStream<A>> load(AggregateDefinition<A, I, E> definition, I id,
+      ReadConsistency consistency, Optional<LoadedStream<A>> remembered) {
     String aid = definition.keys().idString(id);
     StreamCopy copy;
     synchronized (data) {
@@ -83,7 +95,7 @@ final class MemoryLayout implements StorageLayout {
       }
       copy = stream.copy(definition.snapshotCodec().fingerprint());
     }
-    return Optional.of(fold(definition, copy));
+    return Optional.of(fold(definition, copy, remembered));
   }
 
   @Override
@@ -207,12 +219,20 @@ final class MemoryLayout implements StorageLayout {
 
   @Override
   public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids) {
+    return loadAll(definition, ids, ReadConsistency.STRONG, Map.of());
+  }
+
+  /** Each stream as {@link #load(AggregateDefinition, Object, ReadConsistency, Optional)} reads it. */
+  @Override
+  public <A, I, E> Map<I, LoadedStream<A>> loadAll(AggregateDefinition<A, I, E> definition, Collection<I> ids,
+      ReadConsistency consistency, Map<I, LoadedStream<A>> remembered) {
     Map<String, I> byAid = new LinkedHashMap<>();
     for (I id : ids) {
       byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
     }
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
-    byAid.forEach((aid, id) -> load(definition, id).ifPresent(stream -> loaded.put(id, stream)));
+    byAid.forEach((aid, id) -> load(definition, id, consistency, Optional.ofNullable(remembered.get(id)))
+        .ifPresent(stream -> loaded.put(id, stream)));
     return loaded;
   }
 
@@ -312,14 +332,25 @@ final class MemoryLayout implements StorageLayout {
 
   /**
    * The stream in {@code copy}: its snapshot, decoded, with the events after it folded on, each stored
-   * event as the events it stands for now.
+   * event as the events it stands for now; or, where {@code remembered} may be folded on from (see
+   * {@link LoadedStream#canResumeFold}), that state with the events after it.
    */
-  private <A, I, E> LoadedStream<A> fold(AggregateDefinition<A, I, E> definition, StreamCopy copy) {
-    A state = copy.snapshot() == null
-        ? null
-        : Codecs.decodeSnapshot(definition, copy.aid(), copy.snapshotSeqNr(), copy.snapshot());
-    long seqNr = copy.snapshotSeqNr();
-    for (KeptEvent stored : copy.eventsAfterSnapshot()) {
+  private <A, I, E> LoadedStream<A> fold(AggregateDefinition<A, I, E> definition, StreamCopy copy,
+      Optional<LoadedStream<A>> remembered) {
+    A state;
+    long seqNr;
+    if (remembered.isPresent()
+        && remembered.get().canResumeFold(copy.snapshotSeqNr(), copy.lastSeqNr(), copy.version())) {
+      state = remembered.get().state();
+      seqNr = remembered.get().seqNr();
+    } else {
+      state = copy.snapshot() == null
+          ? null
+          : Codecs.decodeSnapshot(definition, copy.aid(), copy.snapshotSeqNr(), copy.snapshot());
+      seqNr = copy.snapshotSeqNr();
+    }
+    List<KeptEvent> after = copy.eventsAfterSnapshot();
+    for (KeptEvent stored : after.subList((int) (seqNr - copy.snapshotSeqNr()), after.size())) {
       for (E event : Codecs.decodeEvent(definition, copy.aid(), ++seqNr, stored)) {
         try {
           state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
