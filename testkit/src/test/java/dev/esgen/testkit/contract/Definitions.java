@@ -22,6 +22,14 @@ final class Definitions {
         definition.snapshotPolicy(), definition.layout(), definition.tipPolicy());
   }
 
+  /** {@code definition} with {@code shards} shards: as after a change of {@code @Aggregate(shards)}. */
+  static AggregateDefinition<Member, MemberId, MemberEvent> withShards(
+      AggregateDefinition<Member, MemberId, MemberEvent> definition, int shards) {
+    return new AggregateDefinition<>(definition.name(), definition.aggregateType(), definition.keys(),
+        definition.eventCodec(), definition.snapshotCodec(), definition.replay(), definition.indexColumns(), shards,
+        definition.snapshotPolicy(), definition.layout(), definition.tipPolicy());
+  }
+
   /** {@code definition} without index columns: as it was before {@code team} and {@code email} were declared. */
   static AggregateDefinition<Member, MemberId, MemberEvent> withoutColumns(
       AggregateDefinition<Member, MemberId, MemberEvent> definition) {

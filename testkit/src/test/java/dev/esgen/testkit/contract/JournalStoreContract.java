@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.esgen.runtime.EventStore;
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.ItemTooLargeException;
 import dev.esgen.runtime.error.TransactionTooLargeException;
 import dev.esgen.runtime.metrics.SkippedSnapshot;
@@ -148,5 +149,43 @@ abstract class JournalStoreContract extends EventStoreContract {
         generated.replay(), generated.indexColumns(), generated.shards(),
         dev.esgen.runtime.aggregate.SnapshotPolicy.every(1000), generated.layout(), generated.tipPolicy()));
     assertEquals(2, rarely.append(id, 1, tenLarge).version(), "without a snapshot to write the append fits");
+  }
+
+  /**
+   * On the journal the shard count is part of every key (docs/evolution.md): after a change of
+   * {@code shards} a stream the new count puts in another partition is not found, a create with its id
+   * starts a second stream beside the stored one, and {@code listAll}, which still meets the stored head row
+   * in its old partition, fails naming both partitions. A stream the new count leaves where it was is found.
+   */
+  @Test
+  void onTheJournalAStreamAnotherShardCountPutsElsewhereIsNotFoundAndItsHeadRowFailsTheListing() {
+    AggregateDefinition<Member, MemberId, MemberEvent> one =
+        Definitions.withShards(Definitions.renamed(definition(), freshTypeName()), 1);
+    MemberRepository before = MemberRepository.withDefinition(store, one);
+    MemberRepository after = MemberRepository.withDefinition(store, Definitions.withShards(one, 4));
+    MemberId moved = idInShard(4, shard -> shard != 0);
+    MemberId stays = idInShard(4, shard -> shard == 0);
+    before.create(Member.joining(moved, "red", email(moved)));
+    Versioned<Member> kept = before.create(Member.joining(stays, "red", email(stays)));
+
+    assertEquals(Optional.empty(), after.findById(moved));
+    assertEquals(Optional.of(kept.state()), after.findById(stays));
+    CorruptStreamException listing = assertThrows(CorruptStreamException.class, () -> after.listAll(PageRequest.first(10)));
+    assertEquals(moved.value(), listing.aggregateId());
+    assertTrue(listing.getMessage().contains("partition " + one.name() + "-0, but with shards = 4"), listing.getMessage());
+
+    Versioned<Member> second = after.create(Member.joining(moved, "blue", "second-" + email(moved)));
+    assertEquals(new Versioned<>(new Member(moved, "blue", "second-" + email(moved), 0, ""), 1, 1), second);
+    assertEquals("red", before.load(moved).team());
+    assertEquals("blue", after.load(moved).team());
+  }
+
+  private static MemberId idInShard(int shards, java.util.function.IntPredicate wanted) {
+    while (true) {
+      MemberId id = MemberId.random();
+      if (wanted.test(dev.esgen.runtime.internal.keys.TipKeys.shard(id.value(), shards))) {
+        return id;
+      }
+    }
   }
 }
