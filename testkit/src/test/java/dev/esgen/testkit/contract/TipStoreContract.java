@@ -114,4 +114,32 @@ abstract class TipStoreContract extends EventStoreContract {
     assertEquals(2, after.loadVersioned(full).version());
     assertEquals("x".repeat(atTheLimit), after.load(full).note());
   }
+
+  /**
+   * On the tip each tip's listing key keeps the shard it was created in (docs/evolution.md): after a change
+   * to fewer shards, {@code listAll} no longer reaches the streams of the shards that went, loads still find
+   * them, and the streams of the shards that stay are listed there, by id, as before.
+   */
+  @Test
+  void onTheTipAListingAfterFewerShardsReachesOnlyTheStreamsOfTheShardsThatStay() {
+    AggregateDefinition<Member, MemberId, MemberEvent> four =
+        Definitions.withShards(Definitions.renamed(definition(), freshTypeName()), 4);
+    MemberRepository before = MemberRepository.withDefinition(store, four);
+    MemberRepository after = MemberRepository.withDefinition(store, Definitions.withShards(four, 2));
+    List<Member> stay = new java.util.ArrayList<>();
+    List<Member> went = new java.util.ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      MemberId id = MemberId.random();
+      Member created = before.create(Member.joining(id, "red", email(id))).state();
+      (dev.esgen.runtime.internal.keys.TipKeys.shard(id.value(), 4) < 2 ? stay : went).add(created);
+    }
+    stay.sort(java.util.Comparator
+        .comparingInt((Member m) -> dev.esgen.runtime.internal.keys.TipKeys.shard(m.id().value(), 4))
+        .thenComparing(m -> m.id().value()));
+
+    assertEquals(stay, after.listAll(PageRequest.first(100)).items());
+    for (Member member : went) {
+      assertEquals(Optional.of(member), after.findById(member.id()));
+    }
+  }
 }
