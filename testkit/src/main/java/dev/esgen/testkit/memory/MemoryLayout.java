@@ -18,6 +18,7 @@ import dev.esgen.runtime.internal.index.IndexBackfill;
 import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.index.SlotIndexQuery;
 import dev.esgen.runtime.internal.keys.IndexKeys;
+import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.query.Cursors;
@@ -89,7 +90,7 @@ final class MemoryLayout implements StorageLayout {
     String aid = definition.keys().idString(id);
     StreamCopy copy;
     synchronized (data) {
-      StoredStream stream = data.stream(type(definition), aid);
+      StoredStream stream = data.stream(type(definition), partition(definition, aid), aid);
       if (stream == null) {
         return Optional.empty();
       }
@@ -124,7 +125,7 @@ final class MemoryLayout implements StorageLayout {
     long version = request.expectedVersion() + 1;
     long lastSeqNr = request.baseSeqNr() + events.size();
     synchronized (data) {
-      StoredStream stream = data.stream(type(definition), aid);
+      StoredStream stream = data.stream(type(definition), partition(definition, aid), aid);
       CommandKey command = request.commandId().map(commandId -> new CommandKey(name, aid, commandId)).orElse(null);
       if (command != null && data.command(command) != null) {
         throw new CommandAlreadyAppliedException(name, aid, command.commandId());
@@ -149,7 +150,7 @@ final class MemoryLayout implements StorageLayout {
               + ": the value is reserved by another aggregate, see docs/index-columns.md"), null);
         }
       }
-      StoredStream target = stream != null ? stream : data.create(type(definition), aid);
+      StoredStream target = stream != null ? stream : createStream(definition, aid);
       target.append(events, plan, definition.snapshotCodec().fingerprint());
       writeSlots(target, changes);
       changes.reservations().forEach(reservation -> data.reserve(reservation.key(), aid));
@@ -176,12 +177,12 @@ final class MemoryLayout implements StorageLayout {
         .map(event -> new KeptEvent(event.type(), event.version(), event.body(), now, EventMetadata.none()))
         .toList();
     synchronized (data) {
-      StoredStream stream = data.stream(type(definition), aid);
+      StoredStream stream = data.stream(type(definition), partition(definition, aid), aid);
       if (stream != null) {
         throw new AggregateAlreadyExistsException(definition.name(), aid, OptionalLong.of(stream.version()));
       }
       PlannedAppend asItIs = new PlannedAppend(null, false, MemoryPosition.initial(kind), Optional.empty());
-      data.create(type(definition), aid).append(kept, asItIs, definition.snapshotCodec().fingerprint());
+      createStream(definition, aid).append(kept, asItIs, definition.snapshotCodec().fingerprint());
       data.appended(type(definition), aid);
     }
   }
@@ -203,7 +204,7 @@ final class MemoryLayout implements StorageLayout {
     long lastSeqNr;
     long from = Math.max(1, fromSeqNr);
     synchronized (data) {
-      StoredStream stream = data.stream(type(definition), aid);
+      StoredStream stream = data.stream(type(definition), partition(definition, aid), aid);
       if (stream == null) {
         return Optional.empty();
       }
@@ -248,18 +249,35 @@ final class MemoryLayout implements StorageLayout {
       shards.add(new ArrayList<>());
     }
     Map<String, String> aids = new HashMap<>();
+    Set<String> misplaced = new HashSet<>();
     synchronized (data) {
       for (StoredStream stream : data.streams(type(definition))) {
+        // Listed in the shard it was created in, as its head row's partition or its tip's listing key keeps
+        // it: after a change of the shard count, one beyond the new count is reached by no query.
+        if (stream.shard() >= definition.shards()) {
+          continue;
+        }
         String key = rules.listingKey(name, stream.aid());
         aids.put(key, stream.aid());
-        shards.get(TipKeys.shard(stream.aid(), definition.shards())).add(key);
+        shards.get(stream.shard()).add(key);
+        if (kind == LayoutKind.JOURNAL && stream.shard() != partition(definition, stream.aid())) {
+          misplaced.add(stream.shard() + "/" + key);
+        }
       }
     }
     shards.forEach(keys -> keys.sort(Utf8Order.INSTANCE));
     String attribute = rules.listingAttribute();
     ShardedListing listing = new ShardedListing(name, definition.shards(), new ListingPositions(attribute));
-    Page<Map<String, AttributeValue>> listed = listing.page(page, (shard, start, limit) ->
-        query(shards.get(shard), attribute, start == null ? null : start.get(attribute).s(), limit));
+    Page<Map<String, AttributeValue>> listed = listing.page(page, (shard, start, limit) -> {
+      QueryResponse response =
+          query(shards.get(shard), attribute, start == null ? null : start.get(attribute).s(), limit);
+      for (Map<String, AttributeValue> item : response.items()) {
+        if (misplaced.contains(shard + "/" + item.get(attribute).s())) {
+          throw notInItsPartition(definition, aids.get(item.get(attribute).s()), shard);
+        }
+      }
+      return response;
+    });
     List<I> ids = listed.items().stream()
         .map(item -> definition.keys().parseId(aids.get(item.get(attribute).s())))
         .toList();
@@ -314,7 +332,7 @@ final class MemoryLayout implements StorageLayout {
     }
     rules.checkReindex(definition, aid, loaded, untouchedSlotBytes(definition, aid, all));
     synchronized (data) {
-      StoredStream stream = data.stream(type(definition), aid);
+      StoredStream stream = data.stream(type(definition), partition(definition, aid), aid);
       if (stream == null || stream.version() != loaded.version()) {
         throw new VersionConflictException(name, aid, loaded.version(), versionOf(stream), 1);
       }
@@ -415,9 +433,35 @@ final class MemoryLayout implements StorageLayout {
     IntPredicate untouched = slot -> slot >= slotted.size()
         || (values.get(slotted.get(slot).name()) == null && !removed.contains(slot));
     synchronized (data) {
-      StoredStream stream = data.stream(type(definition), aid);
+      StoredStream stream = data.stream(type(definition), partition(definition, aid), aid);
       return stream == null ? 0 : stream.slotBytes(untouched);
     }
+  }
+
+  /**
+   * Where the stream {@code aid} of {@code definition} is kept: on the journal the shard its shard count puts
+   * the id in, as every journal key holds it; on the tip, whose keys hold no shard, 0.
+   */
+  private int partition(AggregateDefinition<?, ?, ?> definition, String aid) {
+    return kind == LayoutKind.JOURNAL ? TipKeys.shard(aid, definition.shards()) : 0;
+  }
+
+  /** A new stream {@code aid} of {@code definition}, kept where {@link #partition} says, in the shard its count gives. */
+  private StoredStream createStream(AggregateDefinition<?, ?, ?> definition, String aid) {
+    return data.create(type(definition), partition(definition, aid), TipKeys.shard(aid, definition.shards()), aid);
+  }
+
+  /**
+   * As the journal layout's listing reports a head row it meets in another partition than the definition's
+   * shard count puts it in (JournalIndexReader#inItsPartition).
+   */
+  private static CorruptStreamException notInItsPartition(AggregateDefinition<?, ?, ?> definition, String aid,
+      int storedShard) {
+    return new CorruptStreamException(definition.name(), aid, "its head row is in partition " + definition.name()
+        + "-" + storedShard + ", but with shards = " + definition.shards() + " it belongs in "
+        + new JournalKeys(definition.name(), definition.shards()).partitionKey(aid) + ": the shard count"
+        + " changed after the stream was written. It is fixed once data is written: deploy with the count"
+        + " the data was written with");
   }
 
   private StreamType type(AggregateDefinition<?, ?, ?> definition) {

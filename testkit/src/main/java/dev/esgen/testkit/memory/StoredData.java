@@ -32,17 +32,25 @@ final class StoredData {
   private final Map<CommandKey, CommandRecord> commands = new HashMap<>();
   private final List<AppendWatcher> watchers = new ArrayList<>();
 
-  /** The stream {@code aid} of {@code type}, or null. */
-  StoredStream stream(StreamType type, String aid) {
+  /**
+   * The stream {@code aid} of {@code type} kept in {@code partition}, or null. On the journal the partition
+   * is the shard its definition's count puts the id in (the count is part of every key, so after a change of
+   * it a stream may be kept beside one of the same id in its old partition); on the tip always 0.
+   */
+  StoredStream stream(StreamType type, int partition, String aid) {
     Map<String, StoredStream> ofType = streams.get(type);
-    return ofType == null ? null : ofType.get(aid);
+    return ofType == null ? null : ofType.get(key(partition, aid));
   }
 
-  /** A new, empty stream {@code aid} of {@code type}. */
-  StoredStream create(StreamType type, String aid) {
-    StoredStream stream = new StoredStream(aid, MemoryPosition.initial(type.layout()));
-    streams.computeIfAbsent(type, t -> new HashMap<>()).put(aid, stream);
+  /** A new, empty stream {@code aid} of {@code type} in {@code partition}, created in shard {@code shard}. */
+  StoredStream create(StreamType type, int partition, int shard, String aid) {
+    StoredStream stream = new StoredStream(aid, shard, MemoryPosition.initial(type.layout()));
+    streams.computeIfAbsent(type, t -> new HashMap<>()).put(key(partition, aid), stream);
     return stream;
+  }
+
+  private static String key(int partition, String aid) {
+    return partition + "/" + aid;
   }
 
   /** Every stream of {@code type}, in no order. */

@@ -15,6 +15,7 @@ import java.util.function.IntPredicate;
 final class StoredStream {
 
   private final String aid;
+  private final int shard;
   private final List<KeptEvent> events = new ArrayList<>();
   private final Map<Integer, String> slots = new HashMap<>();
   private long version;
@@ -23,13 +24,22 @@ final class StoredStream {
   private String snapshotFingerprint;
   private MemoryPosition position;
 
-  StoredStream(String aid, MemoryPosition position) {
+  StoredStream(String aid, int shard, MemoryPosition position) {
     this.aid = aid;
+    this.shard = shard;
     this.position = position;
   }
 
   String aid() {
     return aid;
+  }
+
+  /**
+   * The shard the stream was created in, by the shard count of the definition that created it: on the
+   * journal its head row's partition, on the tip its listing key's shard. Neither changes afterwards.
+   */
+  int shard() {
+    return shard;
   }
 
   long version() {
