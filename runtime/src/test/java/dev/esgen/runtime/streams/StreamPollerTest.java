@@ -359,6 +359,27 @@ class StreamPollerTest {
   }
 
   @Test
+  void aStartedPollerThatStoppedByItselfEndsItsOwnThreadWithoutWaitingForClose() throws InterruptedException {
+    StreamTable table = newTable();
+    table.write(2, SECRET);
+    StreamPoller poller = poller(table, "stops-by-error", (shard, records) -> {
+      throw new AssertionError("a handler's Error");
+    }).build();
+
+    poller.start();
+    assertTrue(PollerWaits.stopsWithin(poller, Duration.ofSeconds(30)), "the poller stopped by itself");
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (pollerThreadAlive("esgen-stream-poller-stops-by-error") && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+
+    // Its thread is not a daemon: left running, it would keep the JVM from exiting until close().
+    assertFalse(pollerThreadAlive("esgen-stream-poller-stops-by-error"), "the stopped poller's own thread ended");
+    assertInstanceOf(AssertionError.class, poller.failure().orElseThrow().getCause());
+    poller.close();
+  }
+
+  @Test
   void aThrottledGetRecordsIsTriedAgainAfterTheShardsBackoffLikeAnyOtherThrottling() {
     StreamTable table = newTable();
     List<String> written = table.write(4, SECRET);
