@@ -250,6 +250,7 @@ public final class StreamPoller implements AutoCloseable {
       failure = e;
       running = false;
       LOG.error("stream poller of consumer {} stopped: {}", consumer, e.getMessage());
+      endOwnThread();
       return;
     } catch (Exception e) {
       failedPolls++;
@@ -262,12 +263,24 @@ public final class StreamPoller implements AutoCloseable {
       failure = new IllegalStateException("the poll ended with " + e.getClass().getName(), e);
       running = false;
       LOG.error("stream poller of consumer {} stopped: the poll ended with {}", consumer, e.getClass().getName());
+      endOwnThread();
       return;
     } finally {
       releaseLeaseIfClosedDuringPoll();
       pollLock.unlock();
     }
     schedule(delay);
+  }
+
+  /**
+   * A poller that stopped by itself polls no more: its own (non-daemon) thread ends once this poll returns,
+   * or it would keep the JVM from exiting for nothing until {@link #close()}. An executor given to the builder
+   * is the application's and is left running.
+   */
+  private void endOwnThread() {
+    if (givenExecutor == null) {
+      executor.shutdown();
+    }
   }
 
   /**
