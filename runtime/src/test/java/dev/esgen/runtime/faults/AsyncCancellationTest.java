@@ -86,12 +86,17 @@ class AsyncCancellationTest {
       clean.create(new CounterCreated(id, "c"));
       faults.enqueue(GetItemRequest.class, Fault.THROTTLED, Fault.THROTTLED);
       AtomicInteger decided = new AtomicInteger();
+      AtomicReference<CompletableFuture<?>> givenUp = new AtomicReference<>();
 
       CompletableFuture<Versioned<Counter>> command = counters.transact(id, c -> {
+        // The pauses after the throttled loads are jittered down to nothing now and then, and a time-out of
+        // 50 ms could then come after the append: the decision waits until the caller has given up.
+        awaitGivenUp(givenUp);
         decided.incrementAndGet();
         return c.increment("cancelled");
       });
       way.giveUp(command);
+      givenUp.set(command);
       // The throttled load's two pauses pass, the load completes and the command decides; then its append
       // would be sent.
       long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -102,6 +107,22 @@ class AsyncCancellationTest {
       Thread.sleep(500);
       assertEquals(0, StoredStreams.read(clean.definition(), id.value()).count(new Incremented(1, "cancelled")),
           "the cancelled command was appended");
+    }
+  }
+
+  /**
+   * Until {@code command} is set and done, and a little longer: the future is done before the callbacks its
+   * completion runs (esgen's among them) have all run.
+   */
+  private static void awaitGivenUp(AtomicReference<CompletableFuture<?>> command) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    try {
+      while ((command.get() == null || !command.get().isDone()) && System.nanoTime() < deadline) {
+        Thread.sleep(1);
+      }
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
