@@ -28,6 +28,7 @@ import dev.esgen.runtime.internal.command.CommandRecords;
 import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.index.UniqueReservations;
 import dev.esgen.runtime.internal.item.MetadataAttributes;
+import dev.esgen.runtime.internal.journal.SnapshotDue;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.storage.AppendRequest;
@@ -82,8 +83,7 @@ final class JournalRules implements LayoutRules {
     MemoryPosition next = null;
     Optional<SkippedSnapshot> skipped = Optional.empty();
     boolean dropOlder = false;
-    if (request.creating() || position.snapshotStale() || position.snapshotSeqNr() == 0
-        || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+    if (SnapshotDue.at(request.creating(), position.snapshotStale(), position.snapshotSeqNr(), lastSeqNr, policy)) {
       byte[] body = Codecs.encodeSnapshot(definition, aid, lastSeqNr, request.newState());
       List<Long> retained = new ArrayList<>(position.retainedSeqNrs());
       if (policy.keep() > 0) {

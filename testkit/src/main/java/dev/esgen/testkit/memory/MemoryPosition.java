@@ -14,7 +14,8 @@ import java.util.Objects;
  *
  * <pre>{@code
  * MemoryPosition position = (MemoryPosition) loaded.position();
- * boolean snapshotDue = loaded.seqNr() + 1 - position.snapshotSeqNr() >= policy.every();
+ * boolean snapshotDue = SnapshotDue.at(false, position.snapshotStale(), position.snapshotSeqNr(), loaded.seqNr() + 1,
+ *     policy);
  * }</pre>
  *
  * @param layout the layout whose rules the stream follows

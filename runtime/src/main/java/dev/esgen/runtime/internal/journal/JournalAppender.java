@@ -167,8 +167,7 @@ final class JournalAppender {
     // the rebuild from all events is paid once; a head row without one (skipped at creation, or dropped as
     // it no longer fitted) gets one as soon as it fits, not only when the interval comes round.
     AttributeValue fingerprint = SnapshotFingerprint.attribute(definition);
-    if (creating || position.snapshotStale() || !position.hasSnapshot()
-        || lastSeqNr - position.snapshotSeqNr() >= policy.every()) {
+    if (SnapshotDue.at(creating, position.snapshotStale(), position.snapshotSeqNr(), lastSeqNr, policy)) {
       byte[] encoded = encodeSnapshot(definition, aid, lastSeqNr, request.newState());
       AttributeUpdate withSnapshot = head.copy();
       withSnapshot.set(PAYLOAD, AttributeValue.fromB(SdkBytes.fromByteArrayUnsafe(encoded)));

@@ -12,7 +12,8 @@ import java.util.Map;
  *
  * <pre>{@code
  * JournalPosition position = (JournalPosition) loaded.position();
- * boolean snapshotDue = !position.hasSnapshot() || loaded.seqNr() + 1 - position.snapshotSeqNr() >= policy.every();
+ * boolean snapshotDue = SnapshotDue.at(false, position.snapshotStale(), position.snapshotSeqNr(), loaded.seqNr() + 1,
+ *     policy);
  * }</pre>
  *
  * @param snapshotSeqNr the seq_nr the head row's snapshot was taken at, 0 when it holds none
@@ -29,11 +30,6 @@ public record JournalPosition(long snapshotSeqNr, List<Long> retainedSeqNrs, boo
   public JournalPosition {
     retainedSeqNrs = List.copyOf(retainedSeqNrs);
     headAttributeBytes = Map.copyOf(headAttributeBytes);
-  }
-
-  /** Whether the head row holds a snapshot: none when the one due at creation did not fit, or was dropped. */
-  public boolean hasSnapshot() {
-    return snapshotSeqNr > 0;
   }
 
   /**
