@@ -17,6 +17,7 @@ import dev.esgen.runtime.internal.command.CommandRecord;
 import dev.esgen.runtime.internal.index.IndexBackfill;
 import dev.esgen.runtime.internal.index.IndexChanges;
 import dev.esgen.runtime.internal.index.SlotIndexQuery;
+import dev.esgen.runtime.internal.journal.MisplacedHeadRow;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.keys.TipKeys;
@@ -446,7 +447,10 @@ final class MemoryLayout implements StorageLayout {
     return kind == LayoutKind.JOURNAL ? TipKeys.shard(aid, definition.shards()) : 0;
   }
 
-  /** A new stream {@code aid} of {@code definition}, kept where {@link #partition} says, in the shard its count gives. */
+  /**
+   * A new stream {@code aid} of {@code definition}, kept where {@link #partition} says, in the shard its count
+   * gives.
+   */
   private StoredStream createStream(AggregateDefinition<?, ?, ?> definition, String aid) {
     return data.create(type(definition), partition(definition, aid), TipKeys.shard(aid, definition.shards()), aid);
   }
@@ -457,11 +461,8 @@ final class MemoryLayout implements StorageLayout {
    */
   private static CorruptStreamException notInItsPartition(AggregateDefinition<?, ?, ?> definition, String aid,
       int storedShard) {
-    return new CorruptStreamException(definition.name(), aid, "its head row is in partition " + definition.name()
-        + "-" + storedShard + ", but with shards = " + definition.shards() + " it belongs in "
-        + new JournalKeys(definition.name(), definition.shards()).partitionKey(aid) + ": the shard count"
-        + " changed after the stream was written. It is fixed once data is written: deploy with the count"
-        + " the data was written with");
+    return MisplacedHeadRow.error(definition, aid, definition.name() + "-" + storedShard,
+        new JournalKeys(definition.name(), definition.shards()).partitionKey(aid));
   }
 
   private StreamType type(AggregateDefinition<?, ?, ?> definition) {

@@ -87,10 +87,7 @@ final class JournalIndexReader {
     String stored = head.get(PKEY).s();
     String expected = keys.partitionKey(aid);
     if (!stored.equals(expected)) {
-      throw new CorruptStreamException(definition.name(), aid, "its head row is in partition " + stored
-          + ", but with shards = " + definition.shards() + " it belongs in " + expected + ": the shard count"
-          + " changed after the stream was written. It is fixed once data is written: deploy with the count"
-          + " the data was written with");
+      throw MisplacedHeadRow.error(definition, aid, stored, expected);
     }
     return head;
   }
