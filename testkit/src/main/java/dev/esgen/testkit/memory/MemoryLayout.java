@@ -7,7 +7,6 @@ import dev.esgen.runtime.error.AggregateAlreadyExistsException;
 import dev.esgen.runtime.error.AppendRejectedException;
 import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.DuplicateValueException;
-import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.EventMetadata;
 import dev.esgen.runtime.history.RecordedEvent;
@@ -28,6 +27,7 @@ import dev.esgen.runtime.internal.storage.EventPage;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.internal.storage.ShardedListing;
 import dev.esgen.runtime.internal.storage.StorageLayout;
+import dev.esgen.runtime.internal.storage.StoredFold;
 import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import dev.esgen.testkit.memory.StoredData.CommandKey;
@@ -371,12 +371,7 @@ final class MemoryLayout implements StorageLayout {
     List<KeptEvent> after = copy.eventsAfterSnapshot();
     for (KeptEvent stored : after.subList((int) (seqNr - copy.snapshotSeqNr()), after.size())) {
       for (E event : Codecs.decodeEvent(definition, copy.aid(), ++seqNr, stored)) {
-        try {
-          state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
-        } catch (UnexpectedEventException unexpected) {
-          // As DynamoDB's stores do: the replay knows neither the stream nor the stored event.
-          throw unexpected.inStream(copy.aid(), seqNr, stored.type());
-        }
+        state = StoredFold.step(definition, state, event, copy.aid(), seqNr, stored.type());
       }
     }
     if (state == null) {

@@ -16,7 +16,6 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.error.StaleSnapshotException;
-import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.ConsistentBatchReader;
 import dev.esgen.runtime.internal.item.ItemSize;
@@ -25,6 +24,7 @@ import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.EventPage;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.internal.storage.SnapshotFingerprint;
+import dev.esgen.runtime.internal.storage.StoredFold;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -239,12 +239,7 @@ final class JournalLoader {
     @Override
     public void visit(long seqNr, Map<String, AttributeValue> item) {
       for (E event : JournalEvents.events(definition, aid, seqNr, item)) {
-        try {
-          state = state == null ? definition.replay().create(event) : definition.replay().apply(state, event);
-        } catch (UnexpectedEventException unexpected) {
-          // The replay knows neither the stream nor the stored event: an operator needs both.
-          throw unexpected.inStream(aid, seqNr, item.get(JournalAttributes.EVENT_TYPE).s());
-        }
+        state = StoredFold.step(definition, state, event, aid, seqNr, item.get(JournalAttributes.EVENT_TYPE).s());
       }
     }
 

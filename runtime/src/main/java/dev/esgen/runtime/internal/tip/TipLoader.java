@@ -16,7 +16,6 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.SnapshotDecodingException;
 import dev.esgen.runtime.error.StaleSnapshotException;
-import dev.esgen.runtime.error.UnexpectedEventException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.internal.item.ConsistentBatchReader;
 import dev.esgen.runtime.internal.item.ItemSize;
@@ -25,6 +24,7 @@ import dev.esgen.runtime.internal.metrics.OperationRecorder;
 import dev.esgen.runtime.internal.storage.EventPage;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.internal.storage.SnapshotFingerprint;
+import dev.esgen.runtime.internal.storage.StoredFold;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -456,12 +456,7 @@ final class TipLoader {
     for (int k = (int) Math.max(0, from - first); k < events.size(); k++) {
       long seqNr = first + k + 1;
       for (E event : TipEvents.events(definition, aid, seqNr, cases.get(k), events.get(k))) {
-        try {
-          folded = folded == null ? definition.replay().create(event) : definition.replay().apply(folded, event);
-        } catch (UnexpectedEventException unexpected) {
-          // The replay knows neither the stream nor the stored event: an operator needs both.
-          throw unexpected.inStream(aid, seqNr, cases.get(k).s());
-        }
+        folded = StoredFold.step(definition, folded, event, aid, seqNr, cases.get(k).s());
       }
     }
     return folded;
