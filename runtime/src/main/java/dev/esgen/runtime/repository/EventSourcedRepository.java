@@ -533,8 +533,8 @@ public abstract class EventSourcedRepository<A, I, E> {
   /**
    * The aggregate with the smallest id string (in UTF-8 byte order) among those whose {@code @Indexed}
    * column {@code column} holds {@code value}. Found through a global secondary index, which is eventually
-   * consistent: an append that just set the value may not be seen yet. Every candidate is loaded (strongly consistent
-   * unless eventual reads are this type's default) and returned only if it still holds the value.
+   * consistent: an append that just set the value may not be seen yet. Every candidate is loaded (strongly
+   * consistent unless eventual reads are this type's default) and returned only if it still holds the value.
    */
   protected final Optional<A> findByIndex(IndexColumn column, String value) {
     return record("findBy" + column.name(), attempts -> {

@@ -67,6 +67,9 @@ public @interface EsgenTest {
   /** Where the events are stored; by default as {@value Backend#PROPERTY} says, in memory when unset. */
   Backend backend() default Backend.CONFIGURED;
 
-  /** The instant, in ISO-8601 ({@code Instant.parse}), the clock shows at the start of each test until it moves it. */
+  /**
+   * The instant, in ISO-8601 ({@code Instant.parse}), the clock shows at the start of each test until it moves
+   * it.
+   */
   String clockStart() default "2026-01-01T00:00:00Z";
 }
