@@ -101,8 +101,9 @@ public @interface Aggregate {
   /**
    * Raise it to make every stored snapshot of this type stale. esgen already ignores a snapshot whose
    * state shape or handler code changed (it fingerprints the aggregate's components and the source of
-   * its creating and {@code apply} methods and the methods of the aggregate they call); raise this when
-   * the state depends on code the fingerprint cannot see, such as a helper in another class. Each
+   * its creating and {@code apply} methods and the methods of the aggregate and its nested classes they
+   * call); raise this when the state depends on code the fingerprint cannot see, such as a helper in
+   * another class. Each
    * stream is then rebuilt from its events once, on its next load. From 1.
    */
   int snapshotVersion() default 1;

@@ -58,14 +58,15 @@ import javax.lang.model.util.Types;
  *       classes, enums and sealed types they use, except the JDK's, with the Jackson annotations on the
  *       types themselves and on enum constants, and the domain's types behind wildcards;</li>
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
- *       and constructor of the aggregate they call, directly or not, and the declarations of the
- *       aggregate's static fields they read (with what those initializers use), with comments and layout
- *       removed (through javac's Trees API; under another compiler, their signatures only);</li>
+ *       and constructor of the aggregate and of the classes nested in it that they call, directly or
+ *       not, and the declarations of the aggregate's static fields they read (with what those
+ *       initializers use), with comments and layout removed (through javac's Trees API; under another
+ *       compiler, their signatures only);</li>
  *   <li>the upcasters' signatures (which stored type and version they read, what they return), and
  *       {@code @Aggregate(snapshotVersion)}.</li>
  * </ul>
  *
- * Code outside the aggregate class is not in it: the fingerprint must be the same whether a build
+ * Code outside the aggregate's source is not in it: the fingerprint must be the same whether a build
  * compiles every file or, incrementally, only the aggregate's, and only the aggregate's own source is
  * certain to be at hand. {@code snapshotVersion} covers the rest.
  */
@@ -110,7 +111,7 @@ final class SnapshotFingerprinter {
     Set<ExecutableElement> code = new LinkedHashSet<>();
     Set<String> constants = new HashSet<>();
     for (ExecutableElement handler : handlers) {
-      reach(handler, declared, code, constants);
+      reach(handler, aggregate, declared, code, constants);
     }
     readInitializers(aggregate, declared, code, constants);
     for (ExecutableElement method : code) {
@@ -292,77 +293,89 @@ final class SnapshotFingerprinter {
   // ---- the handlers' code
 
   /**
-   * Where the aggregate's members that code may use are declared in its source: its methods and
-   * constructors, and its static fields by name, in declaration order.
+   * Where the members that code may use are declared in the aggregate's source: the methods and
+   * constructors of the aggregate and of the classes nested in it (at any depth), and the aggregate's
+   * static fields by name, in declaration order; and the nested classes by simple name.
    */
-  private record Declarations(Map<ExecutableElement, TreePath> methods, Map<String, TreePath> statics) {}
+  private record Declarations(Map<ExecutableElement, TreePath> methods, Map<String, TreePath> statics,
+      Map<String, List<TypeElement>> nested) {}
 
   /**
-   * The aggregate's own methods, constructors and static fields, with where each is declared in its
-   * source; empty when the source is not at hand. One walk over the class's members: asking javac for each
-   * member's path searches the whole compilation unit every time.
+   * The methods, constructors and static fields the aggregate's source declares, with where each is
+   * declared; empty when the source is not at hand. One walk over the classes' members: asking javac for
+   * each member's path searches the whole compilation unit every time.
    */
   private Declarations declarations(TypeElement aggregate) {
-    Map<ExecutableElement, TreePath> methods = new LinkedHashMap<>();
-    Map<String, TreePath> statics = new LinkedHashMap<>();
+    Declarations declarations = new Declarations(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
     TreePath type = trees == null ? null : trees.getPath(aggregate);
-    if (type == null || !(type.getLeaf() instanceof ClassTree body)) {
-      return new Declarations(methods, statics);
+    if (type != null && type.getLeaf() instanceof ClassTree) {
+      declare(type, true, declarations);
     }
-    for (Tree member : body.getMembers()) {
+    return declarations;
+  }
+
+  /** Adds the members of the class at {@code type}, and those of the classes nested in it, to {@code declarations}. */
+  private void declare(TreePath type, boolean aggregate, Declarations declarations) {
+    for (Tree member : ((ClassTree) type.getLeaf()).getMembers()) {
+      TreePath path = new TreePath(type, member);
       if (member instanceof MethodTree) {
-        TreePath path = new TreePath(type, member);
         // A declaration carries its symbol from the start: this attributes nothing.
         if (trees.getElement(path) instanceof ExecutableElement method) {
-          methods.put(method, path);
+          declarations.methods().put(method, path);
         }
-      } else if (member instanceof VariableTree field && field.getModifiers().getFlags().contains(Modifier.STATIC)) {
-        statics.put(field.getName().toString(), new TreePath(type, member));
+      } else if (member instanceof ClassTree) {
+        if (trees.getElement(path) instanceof TypeElement nested) {
+          declarations.nested().computeIfAbsent(nested.getSimpleName().toString(), name -> new ArrayList<>())
+              .add(nested);
+        }
+        declare(path, false, declarations);
+      } else if (aggregate && member instanceof VariableTree field
+          && field.getModifiers().getFlags().contains(Modifier.STATIC)) {
+        declarations.statics().put(field.getName().toString(), path);
       }
     }
-    return new Declarations(methods, statics);
   }
 
   /**
-   * Adds {@code method} and, when its source is at hand, the aggregate's methods and constructors it
-   * calls, directly or not.
+   * Adds {@code method} and, when its source is at hand, the methods and constructors of the aggregate and
+   * of its nested classes that it calls, directly or not.
    *
-   * <p>Calls are matched to the aggregate's methods by name and number of arguments where the source
-   * says whose method it is: an unqualified call, one on {@code this} or on the aggregate's type, and
-   * {@code new} of it. Only a call on some other receiver whose name and arity match one of the
-   * aggregate's methods (a helper called on a local variable of the aggregate's type, or {@code add} on a
-   * list beside an {@code add} command) is decided by the receiver's type: a local variable, parameter or
-   * field named by the receiver is looked up in javac's scope at the call, which attributes a copy of the
-   * method's body only; any other receiver counts as the aggregate's. Neither the class nor the method is
-   * attributed in place: javac would keep what attribution adds to the trees (the implicit {@code super()}
-   * of a record's compact constructor, which it then reports as an invalid explicit constructor call) into
-   * the next round. Matching an overload of the same arity, or a receiver whose type is not looked up,
-   * takes in a little more code than the call needs, never less.
+   * <p>Calls are matched to those methods by name and number of arguments where the source says whose
+   * method it may be: an unqualified call, one on {@code this} or on the name of the aggregate's type or a
+   * nested type, and {@code new} of one of them. Only a call on some other receiver whose name and arity
+   * match (a helper called on a local variable of the aggregate's type, or {@code add} on a list beside an
+   * {@code add} command) is decided by the receiver's type: a local variable, parameter or field named by
+   * the receiver is looked up in javac's scope at the call, which attributes a copy of the method's body
+   * only, and a method counts when its class and the variable's type are related; any other receiver
+   * counts as any of them. Neither the class nor the method is attributed in place: javac would keep what
+   * attribution adds to the trees (the implicit {@code super()} of a record's compact constructor, which it
+   * then reports as an invalid explicit constructor call) into the next round. Matching an overload of the
+   * same arity, or a receiver whose type is not looked up, takes in a little more code than the call needs,
+   * never less.
    */
-  private void reach(ExecutableElement method, Declarations declarations, Set<ExecutableElement> reached,
-      Set<String> staticsRead) {
-    Map<ExecutableElement, TreePath> declared = declarations.methods();
+  private void reach(ExecutableElement method, TypeElement aggregate, Declarations declarations,
+      Set<ExecutableElement> reached, Set<String> staticsRead) {
     // Implicit members (a record's canonical constructor and accessors) have no source to change.
     if (elements.getOrigin(method) != Elements.Origin.EXPLICIT || !reached.add(method)) {
       return;
     }
-    TreePath path = declared.get(method);
+    TreePath path = declarations.methods().get(method);
     if (path == null) {
       return;
     }
-    TypeElement aggregate = (TypeElement) method.getEnclosingElement();
-    for (ExecutableElement callee : calls(path, aggregate, declarations, staticsRead)) {
-      reach(callee, declarations, reached, staticsRead);
+    TypeElement owner = (TypeElement) method.getEnclosingElement();
+    for (ExecutableElement callee : calls(path, aggregate, owner, declarations, staticsRead)) {
+      reach(callee, aggregate, declarations, reached, staticsRead);
     }
   }
 
   /**
-   * The aggregate's methods and constructors the code at {@code path} (a method's, or a static field's
-   * initializer) calls or references, as {@link #reach} matches them; the aggregate's static fields it
-   * reads go to {@code staticsRead}.
+   * The methods and constructors of the aggregate and its nested classes that the code at {@code path} (a
+   * method of {@code owner}'s, or a static field's initializer) calls or references, as {@link #reach}
+   * matches them; the aggregate's static fields it reads go to {@code staticsRead}.
    */
-  private List<ExecutableElement> calls(TreePath path, TypeElement aggregate, Declarations declarations,
-      Set<String> staticsRead) {
+  private List<ExecutableElement> calls(TreePath path, TypeElement aggregate, TypeElement owner,
+      Declarations declarations, Set<String> staticsRead) {
     Map<ExecutableElement, TreePath> declared = declarations.methods();
     String typeName = aggregate.getSimpleName().toString();
     List<ExecutableElement> called = new ArrayList<>();
@@ -372,11 +385,10 @@ final class SnapshotFingerprinter {
         ExpressionTree select = node.getMethodSelect();
         String name = simpleName(select);
         if (name.equals("this")) {
-          add(matching(ElementKind.CONSTRUCTOR, null, node.getArguments().size()), true);
+          add(constructors(List.of(owner), node.getArguments().size()), null);
         } else if (!name.equals("super")) {
           ExpressionTree receiver = select instanceof MemberSelectTree qualified ? qualified.getExpression() : null;
-          add(matching(ElementKind.METHOD, name, node.getArguments().size()), receiver == null || ownReceiver(receiver),
-              receiver);
+          add(methods(name, node.getArguments().size()), receiver);
         }
         return super.visitMethodInvocation(node, unused);
       }
@@ -384,9 +396,7 @@ final class SnapshotFingerprinter {
       @Override
       public Void visitNewClass(NewClassTree node, Void unused) {
         Tree created = node.getIdentifier() instanceof ParameterizedTypeTree generic ? generic.getType() : node.getIdentifier();
-        if (simpleName(created).equals(typeName)) {
-          add(matching(ElementKind.CONSTRUCTOR, null, node.getArguments().size()), true);
-        }
+        add(constructors(typesNamed(simpleName(created)), node.getArguments().size()), null);
         return super.visitNewClass(node, unused);
       }
 
@@ -411,13 +421,11 @@ final class SnapshotFingerprinter {
 
       @Override
       public Void visitMemberReference(MemberReferenceTree node, Void unused) {
-        boolean own = ownReceiver(node.getQualifierExpression());
+        ExpressionTree qualifier = node.getQualifierExpression();
         if (node.getMode() == MemberReferenceTree.ReferenceMode.NEW) {
-          if (own) {
-            add(matching(ElementKind.CONSTRUCTOR, null, -1), true);
-          }
+          add(constructors(typesNamed(simpleName(qualifier)), -1), null);
         } else {
-          add(matching(ElementKind.METHOD, node.getName().toString(), -1), own, node.getQualifierExpression());
+          add(methods(node.getName().toString(), -1), qualifier);
         }
         return super.visitMemberReference(node, unused);
       }
@@ -428,10 +436,27 @@ final class SnapshotFingerprinter {
         return name.equals("this") || name.equals(typeName);
       }
 
-      /**
-       * The aggregate's {@code kind} members named {@code name} (any, when null) that take {@code arguments}
-       * (any number, when negative).
-       */
+      /** The aggregate and its nested classes named {@code name}: those {@code new} of that name may create. */
+      private List<TypeElement> typesNamed(String name) {
+        List<TypeElement> named = new ArrayList<>(declarations.nested().getOrDefault(name, List.of()));
+        if (name.equals(typeName)) {
+          named.add(aggregate);
+        }
+        return named;
+      }
+
+      /** The constructors of {@code types} that take {@code arguments} (any number, when negative). */
+      private List<ExecutableElement> constructors(List<TypeElement> types, int arguments) {
+        return matching(ElementKind.CONSTRUCTOR, null, arguments).stream()
+            .filter(constructor -> types.contains((TypeElement) constructor.getEnclosingElement()))
+            .toList();
+      }
+
+      /** The methods named {@code name} that take {@code arguments} (any number, when negative). */
+      private List<ExecutableElement> methods(String name, int arguments) {
+        return matching(ElementKind.METHOD, name, arguments);
+      }
+
       private List<ExecutableElement> matching(ElementKind kind, String name, int arguments) {
         List<ExecutableElement> matching = new ArrayList<>();
         for (ExecutableElement candidate : declared.keySet()) {
@@ -443,37 +468,45 @@ final class SnapshotFingerprinter {
         return matching;
       }
 
-      private void add(List<ExecutableElement> candidates, boolean own) {
-        add(candidates, own, null);
-      }
-
       /**
-       * Adds {@code candidates}: all of them on the aggregate's own receiver, none on a receiver whose type
-       * is known to be another, all of them when it is not known.
+       * Adds {@code candidates}: all of them, except where {@code receiver} is a variable whose declared type
+       * is known: then those of a class related to that type.
        */
-      private void add(List<ExecutableElement> candidates, boolean own, ExpressionTree receiver) {
-        if (own || candidates.isEmpty() || !(receiver instanceof IdentifierTree identifier)
-            || mayBeTheAggregate(identifier.getName().toString())) {
+      private void add(List<ExecutableElement> candidates, ExpressionTree receiver) {
+        if (candidates.isEmpty() || !(receiver instanceof IdentifierTree identifier)
+            || ownReceiver(receiver)) {
           called.addAll(candidates);
+          return;
+        }
+        TypeMirror variable = declaredType(identifier.getName().toString());
+        for (ExecutableElement candidate : candidates) {
+          if (variable == null || related(candidate.getEnclosingElement().asType(), variable)) {
+            called.add(candidate);
+          }
         }
       }
 
+      /** Whether an object of one of the two types may be of the other ({@code List} and the aggregate are not). */
+      private boolean related(TypeMirror type, TypeMirror other) {
+        TypeMirror a = types.erasure(type);
+        TypeMirror b = types.erasure(other);
+        return types.isAssignable(a, b) || types.isAssignable(b, a);
+      }
+
       /**
-       * Whether the variable {@code name} at the current call may hold the aggregate: false only when javac's
-       * scope there declares it with a type the aggregate cannot be assigned to ({@code List} for a call of
-       * {@code add}). {@code Trees.getScope} attributes a copy of the method's body, never the trees javac
-       * compiles afterwards.
+       * The declared type of the variable {@code name} at the current call, or null when javac's scope there
+       * declares none of that name (a type's name, say). {@code Trees.getScope} attributes a copy of the
+       * method's body, never the trees javac compiles afterwards.
        */
-      private boolean mayBeTheAggregate(String name) {
-        TypeMirror type = types.erasure(aggregate.asType());
+      private TypeMirror declaredType(String name) {
         for (Scope scope = trees.getScope(getCurrentPath()); scope != null; scope = scope.getEnclosingScope()) {
           for (Element element : scope.getLocalElements()) {
             if (element instanceof VariableElement variable && variable.getSimpleName().contentEquals(name)) {
-              return types.isAssignable(type, types.erasure(variable.asType()));
+              return variable.asType();
             }
           }
         }
-        return true;
+        return null;
       }
     }.scan(path, null);
     return called;
@@ -493,8 +526,8 @@ final class SnapshotFingerprinter {
         TreePath field = declarations.statics().get(name);
         if (field != null && scanned.add(name)) {
           more = true;
-          for (ExecutableElement callee : calls(field, aggregate, declarations, staticsRead)) {
-            reach(callee, declarations, code, staticsRead);
+          for (ExecutableElement callee : calls(field, aggregate, aggregate, declarations, staticsRead)) {
+            reach(callee, aggregate, declarations, code, staticsRead);
           }
         }
       }

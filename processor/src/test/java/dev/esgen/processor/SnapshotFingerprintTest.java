@@ -314,4 +314,46 @@ class SnapshotFingerprintTest {
     assertEquals(upcasting, fingerprint(versioned.replace("v1.remove(\"count\")", "v1.remove(\"n\")")),
         "code outside the aggregate class is covered by snapshotVersion");
   }
+
+  /** The cart with its line a record nested in it, with a method the handler calls and one it does not. */
+  private static final String NESTED = CART
+      .replace("record Line(String sku, int quantity) {}\n", "")
+      .replace("""
+          List<CartEvent> add(String sku) {""", """
+          record Line(String sku, int quantity) {
+            static Line of(Added e) {
+              return new Line(e.sku(), Rules.capped(e.quantity()));
+            }
+
+            Line doubled() {
+              return new Line(sku, quantity * 2);
+            }
+          }
+
+          static final class Rules {
+            static int capped(int quantity) {
+              return Math.min(quantity, 10);
+            }
+          }
+
+          List<CartEvent> add(String sku) {""")
+      .replace("return with(new Line(e.sku(), e.quantity()));", "return with(Line.of(e));");
+
+  @Test
+  void aChangedMethodOfANestedClassThatAHandlerCallsChangesIt() {
+    String nested = fingerprint(NESTED);
+    assertNotEquals(nested, fingerprint(NESTED.replace("Math.min(quantity, 10)", "Math.min(quantity, 20)")),
+        "a static helper of a nested class, called from a nested record's factory");
+    assertNotEquals(nested, fingerprint(NESTED.replace("Rules.capped(e.quantity())", "e.quantity()")),
+        "the nested record's factory the handler calls");
+    assertEquals(nested, fingerprint(NESTED.replace("quantity * 2", "quantity * 3")),
+        "a method of the nested record no handler calls");
+  }
+
+  @Test
+  void aNestedClassMethodCalledOnAnUnrelatedVariableDoesNotCount() {
+    String withAdd = NESTED.replace("Line doubled() {", "Line add(Line line) {\n      return line;\n    }\n\n    Line doubled() {");
+    assertEquals(fingerprint(withAdd), fingerprint(withAdd.replace("return line;", "return this;")),
+        "all.add(line) is called on a List, not on a Line");
+  }
 }
