@@ -148,7 +148,7 @@ public final class ChangeFeed implements StreamRecordsHandler {
    *
    * <pre>{@code
    * long upTo = feed.position("balances", accounts.definition(), id);
-   * boolean seesDeposit = upTo >= deposited.version();
+   * boolean seesDeposit = upTo >= deposited.seqNr();     // deposited: the Versioned the append returned
    * }</pre>
    */
   public <I> long position(String projection, AggregateDefinition<?, I, ?> definition, I id) {
