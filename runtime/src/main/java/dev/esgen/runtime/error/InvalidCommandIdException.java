@@ -1,8 +1,8 @@
 package dev.esgen.runtime.error;
 
 /**
- * A command id that esgen cannot store: null, empty, or longer than
- * {@link dev.esgen.runtime.internal.command.CommandRecords#MAX_COMMAND_ID_BYTES} bytes. Thrown before any request.
+ * A command id that esgen cannot store: null, empty, longer than 128 bytes of UTF-8, or not well-formed
+ * Unicode (an unpaired surrogate has no UTF-8 form). Thrown before any request.
  *
  * <pre>{@code
  * accounts.transact(id, "", account -> account.deposit(500));
