@@ -195,7 +195,7 @@ public final class InMemoryEventStore implements EventStore {
    *
    * <pre>{@code
    * store.seed(meters.definition(), id,
-   *     new StoredEvent("installed", 1, "{\"id\":\"m-1\"}"),
+   *     new StoredEvent("installed", 1, "{\"id\":{\"value\":\"m-1\"}}"),
    *     new StoredEvent("reading-taken", 1, "{\"kwh\":3}"));
    * assertEquals(3_000, meters.load(id).wattHours());
    * }</pre>

@@ -11,7 +11,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * store.seed(meters.definition(), id,
- *     new StoredEvent("installed", 1, "{\"id\":\"m-1\"}"),
+ *     new StoredEvent("installed", 1, "{\"id\":{\"value\":\"m-1\"}}"),
  *     new StoredEvent("reading-taken", 1, "{\"kwh\":3}"));       // version 1 stored kilowatt-hours
  * assertEquals(3_000, meters.load(id).wattHours());
  * }</pre>
