@@ -35,8 +35,11 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * public final class BalancesFunction extends StreamRecordsFunction {
  *   @Override
  *   protected StreamRecordsHandler createRecordsHandler() {
- *     DynamoDbClient client = DynamoDbClient.create();
- *     return changeFeedOf(client);               // the projections to run
+ *     EventStore store = DynamoDbEventStore.create(DynamoDbClient.create(), StoreConfig.defaults());
+ *     return ChangeFeed.builder(store)                 // the projections to run
+ *         .transactionalProjection("balances", BankAccountRepository.definition(store.objectMapper()),
+ *             Balances::writes)
+ *         .build();
  *   }
  * }
  * }</pre>
