@@ -200,6 +200,7 @@ public final class MicrometerStoreListener implements StoreListener {
       return this;
     }
 
+    /** The listener, recording into the registry given to {@link MicrometerStoreListener#builder}. */
     public MicrometerStoreListener build() {
       return new MicrometerStoreListener(registry, tags);
     }

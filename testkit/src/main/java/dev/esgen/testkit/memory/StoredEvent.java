@@ -22,6 +22,11 @@ import java.util.Objects;
  */
 public record StoredEvent(String type, int version, String json) {
 
+  /**
+   * Checks the type name and the version.
+   *
+   * @throws IllegalArgumentException when {@code type} is empty or {@code version} is below 1
+   */
   public StoredEvent {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(json, "json");

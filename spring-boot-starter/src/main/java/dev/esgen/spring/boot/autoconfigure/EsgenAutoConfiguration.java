@@ -63,6 +63,10 @@ public class EsgenAutoConfiguration {
     return config;
   }
 
+  /**
+   * The store of the generated repositories, on the application's {@link DynamoDbClient} bean and the
+   * {@link StoreConfig} bean.
+   */
   @Bean
   @ConditionalOnMissingBean(EventStore.class)
   @ConditionalOnBean(DynamoDbClient.class)
