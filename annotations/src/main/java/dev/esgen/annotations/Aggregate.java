@@ -112,6 +112,7 @@ public @interface Aggregate {
    * Whether to generate {@code <Name>AsyncRepository} beside {@code <Name>Repository}: the same
    * operations and typed lookups, answered with {@code CompletableFuture}s over a
    * {@code DynamoDbAsyncClient}, for services that keep many commands in flight without a thread each.
+   * {@code events} and the reindexing operations stay with the synchronous repository.
    * Off by default, as every generated file costs compile time. Works with either {@link #layout()},
    * sending the same requests as the synchronous repository (see docs/async.md).
    *
