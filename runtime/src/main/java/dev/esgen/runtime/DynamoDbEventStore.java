@@ -27,12 +27,12 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * ({@link JournalLayout}, the default) in the journal and snapshot tables, or the tip layout
  * ({@link TipLayout}) in the tip table, all named by the {@link StoreConfig}. Every request either
  * layout sends goes out with the AWS SDK's own retries switched off: esgen retries in one place, within
- * the config's {@link dev.esgen.runtime.config.RetryPolicy}, and reports each request's consumed capacity and each failed attempt
- * to the config's {@link dev.esgen.runtime.metrics.StoreListener}. Unless the config switches on its
- * {@link dev.esgen.runtime.config.StateCachePolicy state cache}, the only per-aggregate state the store holds is
- * which aggregate type claimed each stored name: a repository of a second type under a name already claimed is
- * refused with {@link DuplicateAggregateNameException}, since the two would share keys. The store is safe to
- * share between threads and repositories; it does not own the client and does not close it.
+ * the config's {@link dev.esgen.runtime.config.RetryPolicy}, and reports each request's consumed capacity and
+ * each failed attempt to the config's {@link dev.esgen.runtime.metrics.StoreListener}. Unless the config
+ * switches on its {@link dev.esgen.runtime.config.StateCachePolicy state cache}, the only per-aggregate state
+ * the store holds is which aggregate type claimed each stored name: a repository of a second type under a
+ * name already claimed is refused with {@link DuplicateAggregateNameException}, since the two would share
+ * keys. The store is safe to share between threads and repositories; it does not own the client and does not close it.
  *
  * <pre>{@code
  * DynamoDbClient client = DynamoDbClient.create();

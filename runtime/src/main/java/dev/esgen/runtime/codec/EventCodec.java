@@ -7,9 +7,9 @@ import java.util.List;
  * Turns one aggregate's events into stored bytes and back.
  *
  * <p>The processor generates an implementation per aggregate ({@code FooRepository.EventCodec}) that stores each
- * event under its type's name, dispatching over the sealed event hierarchy, so no class names end up in stored data. Each
- * event is written at its type's current version ({@code @EventType(version = n)}); stored events of an
- * older version, or under an earlier name, are turned into current events by the upcasters on reading
+ * event under its type's name, dispatching over the sealed event hierarchy, so no class names end up in
+ * stored data. Each event is written at its type's current version ({@code @EventType(version = n)}); stored
+ * events of an older version, or under an earlier name, are turned into current events by the upcasters on reading
  * ({@link #decodeStored}).
  *
  * <pre>{@code

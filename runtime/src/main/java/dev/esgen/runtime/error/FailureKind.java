@@ -2,8 +2,8 @@ package dev.esgen.runtime.error;
 
 /**
  * What a failed DynamoDB request or append means, and so what esgen does next. Every failure is
- * classified once, by esgen's retry layer, and one retry budget ({@link dev.esgen.runtime.config.RetryPolicy}) decides for all
- * of them whether there is time and attempts left.
+ * classified once, by esgen's retry layer, and one retry budget
+ * ({@link dev.esgen.runtime.config.RetryPolicy}) decides for all of them whether there is time and attempts left.
  *
  * <pre>{@code
  * StoreListener listener = new StoreListener() {

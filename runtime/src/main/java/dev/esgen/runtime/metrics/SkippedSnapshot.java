@@ -4,8 +4,8 @@ package dev.esgen.runtime.metrics;
  * A snapshot that was due but not written because the item holding it would exceed DynamoDB's item
  * size limit. The append itself was stored; loads fold the events since the snapshot the stream keeps
  * (on the journal layout the last one that fitted; the tip layout drops its older snapshot with the
- * skipped one and folds from the first event), and the next append tries again. A stream whose state keeps growing past the limit keeps skipping:
- * a sign the aggregate holds too much.
+ * skipped one and folds from the first event), and the next append tries again. A stream whose state keeps
+ * growing past the limit keeps skipping: a sign the aggregate holds too much.
  *
  * <pre>{@code
  * StoreListener listener = new StoreListener() {

@@ -43,8 +43,8 @@ import java.util.function.Function;
  * {@code @Aggregate(async = true)}): the operations of {@link EventSourcedRepository}, with the same
  * names, overloads and meaning, answered with {@link CompletableFuture}s over a
  * {@code DynamoDbAsyncClient}; all but {@code events} and the reindexing ones, for which
- * the synchronous repository remains (see {@code docs/async.md}). It shares with the synchronous repository the codecs, the replay, the
- * requests each layout sends, how failures are classified and retried within the store's
+ * the synchronous repository remains (see {@code docs/async.md}). It shares with the synchronous repository
+ * the codecs, the replay, the requests each layout sends, how failures are classified and retried within the store's
  * {@link dev.esgen.runtime.config.RetryPolicy}, how an append of unknown outcome is settled, command ids,
  * and (with a store made by {@link dev.esgen.runtime.DynamoDbEventStore#withAsyncClient}) the state cache.
  *
