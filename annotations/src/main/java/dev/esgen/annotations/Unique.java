@@ -13,8 +13,9 @@ import java.lang.annotation.Target;
  * event changes it, all in the same transaction as those events. Creating or changing an aggregate to
  * a value another aggregate of the type holds fails with {@code DuplicateValueException} and writes
  * nothing. A {@code null} value is not reserved (any number of aggregates may have none). The generated
- * repository gains {@code loadByX} and {@code findByX}, read with strong consistency through the
- * reservation. Supported types are those of {@link Indexed}.
+ * repository gains {@code loadByX} and {@code findByX}, read through the reservation with strong
+ * consistency (eventual when the store makes eventual reads the aggregate type's default). Supported
+ * types are those of {@link Indexed}.
  *
  * <pre>{@code
  * @Aggregate(name = "bank-account", events = AccountEvent.class)
