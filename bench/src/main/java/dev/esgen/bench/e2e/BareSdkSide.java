@@ -1,8 +1,8 @@
 package dev.esgen.bench.e2e;
 
 import dev.esgen.bench.measure.Meter;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -44,6 +43,7 @@ public final class BareSdkSide implements Side {
   private static final String OWNER_SLOT = "ix0_pk";
   private static final String OWNER_INDEX = "esgen-index-0";
   private static final Base64.Encoder APPEND_ID_ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final SecureRandom APPEND_ID_RANDOM = new SecureRandom();
 
   private final DynamoDbClient client;
   private final Meter meter;
@@ -275,11 +275,14 @@ public final class BareSdkSide implements Side {
     client.transactWriteItems(b -> b.transactItems(actions).clientRequestToken(UUID.randomUUID().toString()));
   }
 
-  /** A fresh append id: 128 random bits as 22 characters of URL-safe Base64, as esgen stores it. */
-  private static String appendId() {
-    ThreadLocalRandom random = ThreadLocalRandom.current();
-    return APPEND_ID_ENCODER.encodeToString(
-        ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array());
+  /**
+   * A fresh append id as esgen makes it: 128 bits of a {@link SecureRandom} as 22 characters of URL-safe
+   * Base64 (a generator seeded in the heap would repeat ids in copies of one JVM snapshot).
+   */
+  static String appendId() {
+    byte[] bits = new byte[16];
+    APPEND_ID_RANDOM.nextBytes(bits);
+    return APPEND_ID_ENCODER.encodeToString(bits);
   }
 
   private static String partitionKey(String aid) {

@@ -1,7 +1,6 @@
 package dev.esgen.bench.e2e;
 
 import dev.esgen.bench.measure.Meter;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -47,7 +45,6 @@ public final class TipBareSdkSide implements Side {
   private static final AttributeValue TIP_INDEX = AttributeValue.fromN(Long.toString(Long.MAX_VALUE));
   /** TipPolicy's default event threshold: the writing scenarios never reach it. */
   private static final int MAX_TIP_EVENTS = 10;
-  private static final Base64.Encoder APPEND_ID_ENCODER = Base64.getUrlEncoder().withoutPadding();
 
   private final DynamoDbClient client;
   private final Meter meter;
@@ -88,7 +85,7 @@ public final class TipBareSdkSide implements Side {
     tip.put("v", n(1));
     tip.put("n", n(1));
     tip.put("a", n(1));
-    tip.put("e", AttributeValue.fromL(List.of(event(now, stream.openedBody(), appendId()))));
+    tip.put("e", AttributeValue.fromL(List.of(event(now, stream.openedBody(), BareSdkSide.appendId()))));
     tip.put("c", AttributeValue.fromL(List.of(s("cart-opened"))));
     tip.put("aid", s(stream.aid()));
     tip.put("lk", s(NAME + "-" + shard(stream.aid())));
@@ -207,7 +204,7 @@ public final class TipBareSdkSide implements Side {
     String now = Instant.now().toString();
     List<AttributeValue> newEvents = new ArrayList<>();
     List<AttributeValue> newCases = new ArrayList<>();
-    String appendId = appendId();
+    String appendId = BareSdkSide.appendId();
     for (int i = 0; i < events; i++) {
       newEvents.add(event(now, smallEventBody, i == 0 ? appendId : null));
       newCases.add(s("item-added"));
@@ -239,12 +236,6 @@ public final class TipBareSdkSide implements Side {
         : Map.of("t", s(at), "d", data, "x", s(appendId)));
   }
 
-  /** A fresh append id: 128 random bits as 22 characters of URL-safe Base64, as esgen stores it. */
-  private static String appendId() {
-    ThreadLocalRandom random = ThreadLocalRandom.current();
-    return APPEND_ID_ENCODER.encodeToString(
-        ByteBuffer.allocate(16).putLong(random.nextLong()).putLong(random.nextLong()).array());
-  }
 
   private static AttributeValue unfold(long index, String at, byte[] body) {
     return AttributeValue.fromM(Map.of(
