@@ -952,9 +952,13 @@ public abstract class EventSourcedRepository<A, I, E> {
     return Optional.of(versioned(loadExisting(id)));
   }
 
+  /**
+   * One page of events, one {@code events} operation for the listener; a stream that is not stored fails
+   * the operation, as it fails a {@code load}.
+   */
   private EventPage<E> readEventPage(I id, long fromSeqNr, long toSeqNr) {
-    return record("events", attempts -> layout().readEvents(definition, id, fromSeqNr, toSeqNr))
-        .orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
+    return record("events", attempts -> layout().readEvents(definition, id, fromSeqNr, toSeqNr)
+        .orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id))));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.esgen.runtime.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.esgen.runtime.aggregate.TipPolicy;
@@ -11,6 +12,9 @@ import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.error.AggregateNotFoundException;
+import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.metrics.StoreListener;
+import dev.esgen.runtime.testing.RecordingListener;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Clock;
 import java.time.Instant;
@@ -34,7 +38,11 @@ class EventHistoryTest {
     TIP;
 
     CounterRepository repository() {
-      StoreConfig config = StoreConfig.defaults().withClock(Clock.fixed(NOW, ZoneOffset.UTC));
+      return repository(StoreListener.NONE);
+    }
+
+    CounterRepository repository(StoreListener listener) {
+      StoreConfig config = StoreConfig.defaults().withClock(Clock.fixed(NOW, ZoneOffset.UTC)).withListener(listener);
       return this == JOURNAL
           ? new CounterRepository(TestDynamo.store(config))
           : new CounterRepository(TestDynamo.store(config), new TipPolicy(32 * 1024, 10, true));
@@ -99,5 +107,22 @@ class EventHistoryTest {
     IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
         () -> counters.events(CounterId.random(), 0));
     assertEquals("counter: seq_nrs start at 1, fromSeqNr was 0", zero.getMessage());
+  }
+
+  @ParameterizedTest
+  @EnumSource(Layout.class)
+  void theHistoryOfAMissingStreamIsAFailedOperationAsItsLoadIs(Layout layout) {
+    RecordingListener heard = new RecordingListener();
+    CounterRepository counters = layout.repository(heard);
+    CounterId missing = CounterId.random();
+
+    assertThrows(AggregateNotFoundException.class, () -> counters.load(missing));
+    AggregateNotFoundException notFound =
+        assertThrows(AggregateNotFoundException.class, () -> counters.events(missing));
+
+    List<OperationMetrics> operations = heard.operations();
+    assertEquals(List.of("load", "events"), operations.stream().map(OperationMetrics::operation).toList());
+    assertSame(notFound, operations.get(1).failure().orElseThrow(),
+        "a dashboard counting failed reads must see the history's as it sees the load's");
   }
 }
