@@ -230,7 +230,8 @@ final class MemoryLayout implements StorageLayout {
       ReadConsistency consistency, Map<I, LoadedStream<A>> remembered) {
     Map<String, I> byAid = new LinkedHashMap<>();
     for (I id : ids) {
-      byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
+      Objects.requireNonNull(id, () -> definition.name() + ": an id is null");
+      byAid.putIfAbsent(definition.keys().idString(id), id);
     }
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
     byAid.forEach((aid, id) -> load(definition, id, consistency, Optional.ofNullable(remembered.get(id)))

@@ -100,7 +100,7 @@ public final class StateCache {
    * only when this cache keeps anything.
    */
   public <A, I> Optional<LoadedStream<A>> findById(AggregateDefinition<A, I, ?> definition, I id) {
-    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(id, () -> definition.name() + ": the id is null");
     return entries == null ? Optional.empty() : find(definition, definition.keys().idString(id));
   }
 

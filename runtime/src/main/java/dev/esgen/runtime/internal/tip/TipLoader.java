@@ -193,7 +193,8 @@ final class TipLoader {
     TipKeys keys = new TipKeys(definition.name());
     Map<String, I> byStream = new LinkedHashMap<>();
     for (I id : ids) {
-      byStream.putIfAbsent(keys.streamName(definition.keys().idString(Objects.requireNonNull(id, "id"))), id);
+      Objects.requireNonNull(id, () -> definition.name() + ": an id is null");
+      byStream.putIfAbsent(keys.streamName(definition.keys().idString(id)), id);
     }
     return byStream;
   }
