@@ -176,7 +176,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   /**
    * Appends {@code events} atomically if the stream is still at {@code expectedVersion}, as
    * {@link EventSourcedRepository#append(Object, long, List)} does: loaded first with a strongly
-   * consistent read unless the state cache holds the stream at exactly that version.
+   * consistent read unless the state cache holds the stream at exactly that version and {@code events}
+   * is not empty.
    *
    * @return fails with {@link AggregateNotFoundException} when no stream is stored under {@code id}, and
    *     with {@link VersionConflictException} when the stream is at another version (nothing is written)
@@ -569,9 +570,10 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       EventMetadata metadata, List<? extends E> events, OperationRecorder.Operation operation) {
     Objects.requireNonNull(events, "events");
     // As in the synchronous repository: a cached stream at exactly that version is what a load would return
-    // if no one wrote since; if someone did, DynamoDB refuses the conditioned append.
+    // if no one wrote since; if someone did, DynamoDB refuses the conditioned append. An empty append sends
+    // nothing DynamoDB could refuse, so only a load checks its version.
     Optional<LoadedStream<A>> cached = cache().find(definition, idString(id))
-        .filter(stream -> stream.version() == expectedVersion);
+        .filter(stream -> stream.version() == expectedVersion && !events.isEmpty());
     CompletableFuture<LoadedStream<A>> current = cached.isPresent()
         ? CompletableFuture.completedFuture(cached.get())
         : loadExisting(id, operation);

@@ -170,8 +170,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    * Appends {@code events} atomically if the stream is still at {@code expectedVersion}. An empty list
    * writes nothing and returns the current state (after checking the version). The stream is loaded
    * first with a strongly consistent read, unless the store's state cache holds it at exactly
-   * {@code expectedVersion}: then the append is the only request, and DynamoDB refuses it if another
-   * writer got there first.
+   * {@code expectedVersion} and {@code events} is not empty: then the append is the only request, and
+   * DynamoDB refuses it if another writer got there first.
    *
    * @throws AggregateNotFoundException when no stream is stored under {@code id}
    * @throws VersionConflictException when the stream is at another version, found on load or
@@ -753,10 +753,11 @@ public abstract class EventSourcedRepository<A, I, E> {
       List<? extends E> events, OperationRecorder.Attempts attempts) {
     Objects.requireNonNull(events, "events");
     // A version names one state of the stream, so a cached stream at exactly that version is what a load
-    // would return if no one wrote since; if someone did, DynamoDB refuses the conditioned append.
+    // would return if no one wrote since; if someone did, DynamoDB refuses the conditioned append. An empty
+    // append sends nothing DynamoDB could refuse, so only a load checks its version.
     // Not Optional.orElseGet: the load's requests would run three frames deeper (see RetryBudgets.enter).
     Optional<LoadedStream<A>> cached = cache().find(definition, idString(id));
-    LoadedStream<A> current = cached.isPresent() && cached.get().version() == expectedVersion
+    LoadedStream<A> current = cached.isPresent() && cached.get().version() == expectedVersion && !events.isEmpty()
         ? cached.get()
         : loadExisting(id);
     if (current.version() != expectedVersion) {

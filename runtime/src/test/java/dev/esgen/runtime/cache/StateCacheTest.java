@@ -1,6 +1,7 @@
 package dev.esgen.runtime.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,8 +22,10 @@ import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.VersionConflictException;
 import dev.esgen.runtime.history.RecordedEvent;
 import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
+import dev.esgen.runtime.testing.AsyncDynamo;
 import dev.esgen.runtime.testing.Contention;
 import dev.esgen.runtime.testing.CounterLayout;
 import dev.esgen.runtime.testing.MutableClock;
@@ -30,10 +33,13 @@ import dev.esgen.runtime.testing.TestDynamo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 
 /**
  * The store's state cache on DynamoDB Local, counted through the store's listener: what {@code transact}
@@ -211,6 +217,43 @@ class StateCacheTest {
     first.counters.append(id, 3, new Incremented(1, "d"));
     assertEquals(2, first.last().requests(), "the refusal dropped version 2 from the cache: load, then append");
     assertEquals(3, first.counters.load(id, ReadOptions.strong()).value());
+  }
+
+  /**
+   * An empty append writes nothing that DynamoDB could refuse, so its version check is the load: a cached
+   * stream at the expected version must not stand in for it once another process moved the stream on.
+   */
+  @ParameterizedTest
+  @EnumSource(CounterLayout.class)
+  void anEmptyAppendAtAVersionTheCacheHoldsStillFindsThatAnotherProcessMovedOn(CounterLayout layout) {
+    Process first = new Process(layout, CACHE);
+    Process second = new Process(layout, CACHE);
+    CounterId id = CounterId.random();
+    first.counters.create(new CounterCreated(id, "c"));   // version 1 cached by the create
+    second.counters.append(id, 1, new Incremented(1, "b"));
+
+    VersionConflictException sync =
+        assertThrows(VersionConflictException.class, () -> first.counters.append(id, 1, List.of()));
+    assertEquals(OptionalLong.of(2), sync.actualVersion());
+    assertEquals(new Versioned<>(new Counter(id, "c", 1, 0, ""), 2, 2), first.counters.append(id, 2, List.of()),
+        "at the stored version: the current state");
+
+    CounterId other = CounterId.random();
+    first.counters.create(new CounterCreated(other, "c"));
+    second.counters.append(other, 1, new Incremented(1, "b"));
+    try (DynamoDbAsyncClient client = AsyncDynamo.client()) {
+      var async = new AsyncEventSourcedRepository<Counter, CounterId, CounterEvent>(
+          first.store.withAsyncClient(client), first.counters.definition()) {};
+      CompletionException failed =
+          assertThrows(CompletionException.class, () -> async.append(other, 1, List.of()).join());
+      assertEquals(OptionalLong.of(2), assertInstanceOf(VersionConflictException.class, failed.getCause())
+          .actualVersion());
+    }
+    for (CounterId stream : List.of(id, other)) {
+      Versioned<Counter> stored = new Process(layout, StateCachePolicy.disabled()).counters
+          .loadVersioned(stream, ReadOptions.strong());
+      assertEquals(new Versioned<>(new Counter(stream, "c", 1, 0, ""), 2, 2), stored, "nothing written");
+    }
   }
 
   @ParameterizedTest
