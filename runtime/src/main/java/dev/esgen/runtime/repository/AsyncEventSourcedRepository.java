@@ -686,7 +686,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
                 Optional<LoadedStream<A>> newer = cache().findNewerThan(definition, decision.aid(), refused);
                 CompletableFuture<LoadedStream<A>> next = newer.isPresent()
                     ? CompletableFuture.completedFuture(newer.get())
-                    : loadExisting(id, operation);
+                    : reloadAfterConflict(id, current, operation);
                 return next.thenCompose(stream -> decideAndAppend(decision, stream, newer.isEmpty(), operation));
               });
         })
@@ -775,6 +775,22 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   private CompletableFuture<LoadedStream<A>> loadExisting(I id, OperationRecorder.Operation operation) {
     long since = cache().now();
     return loadStored(id, ReadConsistency.STRONG, operation).thenApply(found -> {
+      LoadedStream<A> loaded = existing(id, found);
+      cache().remember(definition, idString(id), loaded, since);
+      return loaded;
+    });
+  }
+
+  /**
+   * As the synchronous repository's: the stream as stored now after an append on {@code refused} lost its
+   * version, folded on from {@code refused} (which the refusal made the cache drop) when the cache is on.
+   */
+  private CompletableFuture<LoadedStream<A>> reloadAfterConflict(
+      I id, LoadedStream<A> refused, OperationRecorder.Operation operation) {
+    long since = cache().now();
+    Optional<LoadedStream<A>> remembered = cache().findById(definition, id);
+    Optional<LoadedStream<A>> start = remembered.isEmpty() && cache().enabled() ? Optional.of(refused) : remembered;
+    return layout.load(definition, id, ReadConsistency.STRONG, start, operation).thenApply(found -> {
       LoadedStream<A> loaded = existing(id, found);
       cache().remember(definition, idString(id), loaded, since);
       return loaded;

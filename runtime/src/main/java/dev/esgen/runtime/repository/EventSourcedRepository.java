@@ -859,7 +859,7 @@ public abstract class EventSourcedRepository<A, I, E> {
               conflict.actualVersion(), attempts.budget().failedAttempts(), conflict);
         }
         Optional<LoadedStream<A>> newer = cache().findNewerThan(definition, aid, refused);
-        current = newer.isPresent() ? newer.get() : loadExisting(id);
+        current = newer.isPresent() ? newer.get() : reloadAfterConflict(id, current);
         confirmed = newer.isEmpty();
       }
     }
@@ -1023,6 +1023,21 @@ public abstract class EventSourcedRepository<A, I, E> {
   private LoadedStream<A> loadExisting(I id) {
     long since = cache().now();
     LoadedStream<A> loaded = existing(id, loadStored(id, ReadConsistency.STRONG));
+    cache().remember(definition, idString(id), loaded, since);
+    return loaded;
+  }
+
+  /**
+   * The stream as stored now after an append on {@code refused} lost its version: a strongly consistent
+   * load, remembered in the cache. The refusal made the cache drop {@code refused}, yet a version names one
+   * state of the stream, so with the cache on the load folds on from it as from any remembered state, and
+   * reads only what was appended since.
+   */
+  private LoadedStream<A> reloadAfterConflict(I id, LoadedStream<A> refused) {
+    long since = cache().now();
+    Optional<LoadedStream<A>> remembered = cache().findById(definition, id);
+    Optional<LoadedStream<A>> start = remembered.isEmpty() && cache().enabled() ? Optional.of(refused) : remembered;
+    LoadedStream<A> loaded = existing(id, layout().load(definition, id, ReadConsistency.STRONG, start));
     cache().remember(definition, idString(id), loaded, since);
     return loaded;
   }

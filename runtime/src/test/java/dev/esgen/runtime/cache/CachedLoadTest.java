@@ -25,6 +25,7 @@ import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import dev.esgen.runtime.internal.storage.StreamPosition;
 import dev.esgen.runtime.metrics.OperationMetrics;
+import dev.esgen.runtime.repository.AsyncEventSourcedRepository;
 import dev.esgen.runtime.repository.ReadOptions;
 import dev.esgen.runtime.repository.Versioned;
 import dev.esgen.runtime.testing.AsyncStoreFixture;
@@ -34,6 +35,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,10 +64,11 @@ class CachedLoadTest {
   /** A store with its own listener and cache: one process. */
   private static final class Process {
     final List<OperationMetrics> heard = new CopyOnWriteArrayList<>();
+    final DynamoDbEventStore store;
     final CounterRepository counters;
 
     Process(CounterLayout layout, StateCachePolicy cache) {
-      DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withListener(heard::add).withStateCache(cache));
+      store = TestDynamo.store(StoreConfig.defaults().withListener(heard::add).withStateCache(cache));
       counters = layout == CounterLayout.JOURNAL
           ? new CounterRepository(store, SnapshotPolicy.every(100))
           : new CounterRepository(store, new TipPolicy(32 * 1024, 4, false));
@@ -140,6 +143,54 @@ class CachedLoadTest {
     cached.counters.transact(id, counter -> counter.increment("cached-" + counter.value()));
     assertEquals(1, cached.last().requests(), "the load refreshed the cache: the append only");
     assertEquals(3, other.counters.load(id).value());
+  }
+
+  /**
+   * A transact that decided on a remembered state another process had moved on: DynamoDB refuses its
+   * append, and the refusal makes the cache drop that state. It is the stream's state at its version all
+   * the same, so the reload folds on from it and reads only what the other process appended, as a load
+   * with the cache does, rather than the 25 long notes again; synchronous and asynchronous alike.
+   */
+  @ParameterizedTest
+  @EnumSource(CounterLayout.class)
+  void theReloadAfterARefusedAppendFoldsOnFromTheStateDecidedOn(CounterLayout layout) {
+    Process cached = new Process(layout, CACHE);
+    Process other = new Process(layout, StateCachePolicy.disabled());
+    CounterId id = cached.counterWithLongNotes(25);
+    var asyncCounters = new AsyncEventSourcedRepository<Counter, CounterId, CounterEvent>(
+        cached.store.withAsyncClient(async.client()), cached.counters.definition()) {};
+
+    for (boolean sync : new boolean[] {true, false}) {
+      other.increment(id, 1);
+      other.counters.loadVersioned(id);
+      OperationMetrics fullLoad = other.last();
+      List<Long> decidedOn = new CopyOnWriteArrayList<>();
+      Function<Counter, List<CounterEvent>> decide = counter -> {
+        decidedOn.add(counter.value());
+        return counter.increment("cached-" + counter.value());
+      };
+      Versioned<Counter> written =
+          sync ? cached.counters.transact(id, decide) : await(asyncCounters.transact(id, decide));
+      OperationMetrics transact = cached.last();
+
+      String side = sync ? "sync: " : "async: ";
+      assertEquals(1, transact.conflicts(), side + "decided on the remembered state first");
+      assertEquals(List.of(written.state().value() - 2, written.state().value() - 1), decidedOn,
+          side + "then on the stored one");
+      assertTrue(transact.readCapacityUnits() * 2 < fullLoad.readCapacityUnits(), side + "the reload read "
+          + transact.readCapacityUnits() + " RCU, a load without the cache " + fullLoad.readCapacityUnits());
+      Versioned<Counter> stored = other.counters.loadVersioned(id);
+      assertEquals(stored, written, side + "what the transact returned is what is stored");
+      assertEquals(25, stored.state().notes());
+      assertEquals(new Incremented(1, "cached-" + (stored.state().value() - 1)), lastEvent(other, id));
+    }
+    assertEquals(4, other.counters.load(id).value(), "each command once");
+  }
+
+  private static CounterEvent lastEvent(Process process, CounterId id) {
+    try (var events = process.counters.events(id)) {
+      return events.reduce((first, second) -> second).orElseThrow().event();
+    }
   }
 
   @ParameterizedTest
