@@ -2,6 +2,7 @@ package dev.esgen.testkit.memory;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
 import dev.esgen.runtime.config.RetryPolicy;
+import dev.esgen.runtime.error.EventDecodingException;
 import dev.esgen.runtime.error.ProjectionFailedException;
 import dev.esgen.runtime.feed.ChangeFeed;
 import dev.esgen.runtime.feed.DeliveryFailure;
@@ -346,28 +347,49 @@ public final class InMemoryFeed implements AutoCloseable {
     }
 
     void deliver() throws Exception {
-      AggregateDefinition<A, I, E> definition = subscription.definition();
-      I id = definition.keys().parseId(aid);
       while (true) {
         long from = position + 1;
         long to = position + PAGE;
         type = null;
-        Optional<EventPage<E>> read = store.layoutFor(definition).readEvents(definition, id, from, to);
+        Optional<EventPage<E>> read;
+        try {
+          read = read(from, to);
+        } catch (EventDecodingException unreadable) {
+          if (unreadable.seqNr() > from && unreadable.seqNr() <= to) {
+            // The events before the one that does not read are handed over, so that the stream stops at that
+            // one, as the change feed's does.
+            take(read(from, unreadable.seqNr() - 1).orElseThrow(), unreadable.seqNr() - 1);
+          }
+          type = unreadable.eventType();
+          throw unreadable;
+        }
         if (read.isEmpty() || read.get().lastSeqNr() < from) {
           return;
         }
-        List<RecordedEvent<E>> events = read.get().events();
-        for (int i = 0; i < events.size(); ) {
-          long seqNr = events.get(i).seqNr();
-          for (; i < events.size() && events.get(i).seqNr() == seqNr; i++) {
-            type = events.get(i).eventType();
-            subscription.handler().handle(events.get(i));
-          }
-          position = seqNr;
-        }
-        // Stored events an upcaster dropped leave their seq_nrs without events: the position passes them.
-        position = Math.min(to, read.get().lastSeqNr());
+        take(read.get(), Math.min(to, read.get().lastSeqNr()));
       }
+    }
+
+    private Optional<EventPage<E>> read(long from, long to) {
+      AggregateDefinition<A, I, E> definition = subscription.definition();
+      return store.layoutFor(definition).readEvents(definition, definition.keys().parseId(aid), from, to);
+    }
+
+    /** Hands over the events of {@code page}, whose stored events run up to {@code last}. */
+    private void take(EventPage<E> page, long last) throws Exception {
+      List<RecordedEvent<E>> events = page.events();
+      for (int i = 0; i < events.size(); ) {
+        long seqNr = events.get(i).seqNr();
+        // Stored events an upcaster dropped leave their seq_nrs without events: the position passes them, so
+        // that a failure of the next event names that event, as the change feed's position does.
+        position = seqNr - 1;
+        for (; i < events.size() && events.get(i).seqNr() == seqNr; i++) {
+          type = events.get(i).eventType();
+          subscription.handler().handle(events.get(i));
+        }
+        position = seqNr;
+      }
+      position = last;
     }
   }
 

@@ -8,6 +8,7 @@ import dev.esgen.testkit.junit.Backend;
 import dev.esgen.testkit.junit.EsgenTestExtension;
 import dev.esgen.testkit.memory.StoredEvent;
 import dev.esgen.testkit.meter.MeterId;
+import dev.esgen.testkit.meter.MeterRepository;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +31,9 @@ class DynamoDbLocalStoredFormsTest extends StoredFormsContract {
   @RegisterExtension
   static final EsgenTestExtension ESGEN = EsgenTestExtension.create().withBackend(Backend.DYNAMODB_LOCAL);
 
+  /** When {@link #seed} says its events were recorded. */
+  static final String SEEDED_AT = "2026-01-01T00:00:00Z";
+
   private final DynamoDbClient client;
   private final StoreConfig config;
 
@@ -40,14 +44,22 @@ class DynamoDbLocalStoredFormsTest extends StoredFormsContract {
     this.config = internals.config();
   }
 
-  /** Journal items per event and a head row without snapshot at version 1, in one transaction. */
   @Override
   void seed(MeterId id, StoredEvent... events) {
-    meters().findById(id);  // the test store creates its tables when a repository first uses them
-    String name = meters().definition().name();
+    seed(client, config, meters(), id, events);
+  }
+
+  /**
+   * Stores the new journal stream {@code id} of {@code meters} as {@code events}, as older code stored them:
+   * journal items per event (recorded at {@value #SEEDED_AT}) and a head row without snapshot at version 1,
+   * in one transaction.
+   */
+  static void seed(DynamoDbClient client, StoreConfig config, MeterRepository meters, MeterId id,
+      StoredEvent... events) {
+    meters.findById(id);  // the test store creates its tables when a repository first uses them
+    String name = meters.definition().name();
     String aid = id.value();
-    AttributeValue pkey = AttributeValue.fromS(name + "-" + shard(aid, meters().definition().shards()));
-    String at = "2026-01-01T00:00:00Z";
+    AttributeValue pkey = AttributeValue.fromS(name + "-" + shard(aid, meters.definition().shards()));
     List<TransactWriteItem> puts = new ArrayList<>();
     for (int i = 0; i < events.length; i++) {
       long seqNr = i + 1;
@@ -58,7 +70,7 @@ class DynamoDbLocalStoredFormsTest extends StoredFormsContract {
           "seq_nr", AttributeValue.fromN(Long.toString(seqNr)),
           "event_type", AttributeValue.fromS(events[i].type()),
           "payload", AttributeValue.fromB(SdkBytes.fromString(events[i].json(), StandardCharsets.UTF_8)),
-          "occurred_at", AttributeValue.fromS(at)));
+          "occurred_at", AttributeValue.fromS(SEEDED_AT)));
       if (events[i].version() > 1) {
         item.put("event_version", AttributeValue.fromN(Integer.toString(events[i].version())));
       }
