@@ -35,7 +35,9 @@ public class ProjectionFailedException extends EsgenException {
   private final int attempts;
 
   /**
-   * @param eventType the stored type name of the event, or {@code null} when it could not be read
+   * @param eventType the type name of the event: the current one, as the projection was handed it (also for
+   *     an event stored under an alias or split from another type), the stored one when the event could not
+   *     be decoded; {@code null} when it could not be read
    * @param cause what the last attempt failed with
    */
   public ProjectionFailedException(String projection, String aggregateName, String aggregateId, long seqNr,
@@ -79,7 +81,10 @@ public class ProjectionFailedException extends EsgenException {
     return seqNr;
   }
 
-  /** The event's stored type name, or {@code null} when the event could not be read. */
+  /**
+   * The event's type name: the current one, as the projection was handed it; the stored one when the event
+   * could not be decoded; {@code null} when it could not be read.
+   */
   public String eventType() {
     return eventType;
   }

@@ -124,6 +124,22 @@ class InMemoryFeedAgreementTest {
     assertEquals(onDynamoDb, inMemory(id, readings, history));
   }
 
+  /** A failure names the event the projection was handed: its current type name, not the alias it was stored under. */
+  @Test
+  void aHandlerFailingOnAnEventStoredUnderAnAliasNamesItsCurrentType() throws Exception {
+    MeterId id = MeterId.random();
+    StoredEvent[] history = {
+        new StoredEvent("installed", 1, "{\"id\":{\"value\":\"" + id.value() + "\"},\"site\":\"attic\"}"),
+        new StoredEvent("read", 1, "{\"kwh\":1}")};
+    Predicate<RecordedEvent<MeterEvent>> readings = event -> event.event() instanceof ReadingTaken;
+
+    Outcome onDynamoDb = onDynamoDb(id, readings, history);
+
+    assertEquals(new Outcome(onDynamoDb.taken(), 1, 2, "reading-taken", "IllegalStateException", List.of(2L)),
+        onDynamoDb);
+    assertEquals(onDynamoDb, inMemory(id, readings, history));
+  }
+
   /** {@code history} stored on DynamoDB Local and replayed by a {@link ChangeFeed}. */
   private Outcome onDynamoDb(MeterId id, Predicate<RecordedEvent<MeterEvent>> failing, StoredEvent... history) {
     DynamoDbLocalStoredFormsTest.seed(dynamo.client(), dynamo.config(), dynamoMeters, id, history);

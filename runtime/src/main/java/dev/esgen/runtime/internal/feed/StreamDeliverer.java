@@ -185,6 +185,8 @@ public final class StreamDeliverer {
       }
       if (!subscription.transactional()) {
         for (RecordedEvent<E> event : events) {
+          // A failure names the event the projection was handed, under its current type name.
+          nextType = event.eventType();
           subscription.handler().handle(event);
           delivered++;
         }
@@ -194,6 +196,9 @@ public final class StreamDeliverer {
       if (events.size() > 1) {
         takeParts(seqNr, events);
         return;
+      }
+      if (!events.isEmpty()) {
+        nextType = events.get(0).eventType();
       }
       List<TransactWriteItem> writes = events.isEmpty() ? List.of() : writesOf(events.get(0));
       if (writes.isEmpty()) {
@@ -231,6 +236,7 @@ public final class StreamDeliverer {
       int first = at.splitSeqNr() == seqNr ? at.partsTaken() : 0;
       for (int part = first; part < events.size(); part++) {
         boolean last = part == events.size() - 1;
+        nextType = events.get(part).eventType();
         List<TransactWriteItem> writes = writesOf(events.get(part));
         delivered++;
         if (writes.isEmpty() && !last) {
