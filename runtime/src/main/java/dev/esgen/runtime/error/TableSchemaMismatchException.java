@@ -4,7 +4,8 @@ import java.util.Optional;
 
 /**
  * An existing table, or an existing index of the name esgen uses, has other keys than esgen's layouts
- * need: another attribute name, another attribute type, or a missing range key. esgen's reads and writes
+ * need: another attribute name, another attribute type, or a missing range key; or another index of the
+ * table is keyed on an attribute esgen keys its indexes on, with another type. esgen's reads and writes
  * would fail on such a table, or worse, write items no lookup finds, so
  * {@link dev.esgen.runtime.provision.TableProvisioner} refuses it before it creates, adds or enables
  * anything.

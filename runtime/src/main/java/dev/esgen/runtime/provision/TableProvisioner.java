@@ -71,7 +71,8 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  *
  * <p>Before it creates or changes anything, it checks every table that already exists: its hash and
  * range key must have the names and types of the definitions above, and so must each of its indexes that
- * has the name of one esgen would create. A mismatch throws {@link TableSchemaMismatchException} and
+ * has the name of one esgen would create, and every attribute esgen keys a table or index on that the
+ * table defines (for another index). A mismatch throws {@link TableSchemaMismatchException} and
  * leaves all three tables as they were.
  *
  * <p>{@link #enableChangeFeed()} adds what a {@link dev.esgen.runtime.feed.ChangeFeed} needs: streams on
@@ -282,6 +283,44 @@ public final class TableProvisioner {
         throw new TableSchemaMismatchException(table, index.indexName(), neededIndexKeys, foundIndexKeys);
       }
     }
+    // A table defines each key attribute once, for all its indexes: an index of the owner's on aid (N), say,
+    // keeps DynamoDB from adding esgen's slot index on aid (S), and refuses every head row, whose aid is a string.
+    Map<String, String> foundTypes = new HashMap<>();
+    existing.attributeDefinitions().forEach(a -> foundTypes.put(a.attributeName(), a.attributeTypeAsString()));
+    for (AttributeDefinition needed : expected.attributeDefinitions()) {
+      String foundType = foundTypes.get(needed.attributeName());
+      if (foundType != null && !foundType.equals(needed.attributeTypeAsString())) {
+        throw new TableSchemaMismatchException(table, null,
+            attribute(needed.attributeName(), needed.attributeTypeAsString(), keyedOn(expected, needed.attributeName())),
+            attribute(needed.attributeName(), foundType, keyedOn(existing, needed.attributeName())));
+      }
+    }
+  }
+
+  /** {@code attribute aid (S), a key of index esgen-index-0}: an attribute, its type and what is keyed on it. */
+  private static String attribute(String name, String type, List<String> indexes) {
+    return "attribute " + name + " (" + type + ")"
+        + (indexes.isEmpty() ? "" : ", a key of index " + String.join(" and ", indexes));
+  }
+
+  /** The indexes {@code expected} keys on {@code attribute}. */
+  private static List<String> keyedOn(CreateTableRequest expected, String attribute) {
+    return expected.globalSecondaryIndexes().stream()
+        .filter(index -> index.keySchema().stream().anyMatch(k -> k.attributeName().equals(attribute)))
+        .map(GlobalSecondaryIndex::indexName)
+        .toList();
+  }
+
+  /** The indexes, global and local, {@code existing} keys on {@code attribute}. */
+  private static List<String> keyedOn(TableDescription existing, String attribute) {
+    List<String> indexes = new ArrayList<>();
+    existing.globalSecondaryIndexes().stream()
+        .filter(index -> index.keySchema().stream().anyMatch(k -> k.attributeName().equals(attribute)))
+        .forEach(index -> indexes.add(index.indexName()));
+    existing.localSecondaryIndexes().stream()
+        .filter(index -> index.keySchema().stream().anyMatch(k -> k.attributeName().equals(attribute)))
+        .forEach(index -> indexes.add(index.indexName()));
+    return indexes;
   }
 
   /** {@code hash key pkey (S), range key skey (S)}: names, roles and types, comparable and readable. */

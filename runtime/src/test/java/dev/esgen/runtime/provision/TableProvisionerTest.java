@@ -276,6 +276,29 @@ class TableProvisionerTest {
   }
 
   @Test
+  void anIndexOfTheOwnersOnAnAttributeEsgenKeysOnWithAnotherTypeIsRefusedBeforeAnyTableIsTouched() {
+    StoreConfig config = freshConfig();
+    // aid is the range key of esgen's slot indexes, a string; a table defines each key attribute once.
+    createTable(config.snapshotTable(), List.of(hash("pkey"), range("skey")),
+        List.of(string("pkey"), string("skey"), number("aid")),
+        GlobalSecondaryIndex.builder().indexName("by-number").keySchema(hash("aid"))
+            .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY)).build());
+    String before = shape(config.snapshotTable());
+
+    TableSchemaMismatchException e = assertThrows(TableSchemaMismatchException.class,
+        () -> new TableProvisioner(client, config).createTablesIfMissing(withColumns("one", IndexColumn.indexed("a"))));
+
+    assertEquals(config.snapshotTable(), e.table());
+    assertEquals("attribute aid (S), a key of index esgen-index-0", e.expected());
+    assertEquals("attribute aid (N), a key of index by-number", e.found());
+    assertTrue(e.getMessage().startsWith("table '" + config.snapshotTable() + "' has attribute aid (N), a key of index"
+        + " by-number, but esgen needs attribute aid (S), a key of index esgen-index-0"), e.getMessage());
+    assertEquals(before, shape(config.snapshotTable()));
+    assertMissing(config.journalTable());
+    assertMissing(config.tipTable());
+  }
+
+  @Test
   void anExistingAidIndexWithAStringSeqNrIsRefusedWhenTheConfigAsksForIt() {
     StoreConfig config = freshConfig().withAidIndex(true);
     createTable(config.journalTable(), List.of(hash("pkey"), range("skey")),
