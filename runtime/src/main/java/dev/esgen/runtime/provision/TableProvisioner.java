@@ -13,7 +13,6 @@ import dev.esgen.runtime.internal.tip.TipAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,6 +26,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.BillingModeSummary;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
@@ -37,6 +37,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -66,8 +67,9 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  * (range), projection {@code KEYS_ONLY} (see {@link IndexKeys}). Slots are shared between aggregate
  * types, so 20 indexes (DynamoDB's default quota per table) serve any number of aggregates with up to 20
  * indexed columns each. Missing indexes are added to an existing table one at a time (DynamoDB allows
- * one index creation per {@code UpdateTable}) and awaited; DynamoDB backfills them from the head rows
- * already stored. The call waits until all tables are active, is idempotent and never removes anything.
+ * one index creation per {@code UpdateTable}) and awaited, on a table with provisioned capacity with the
+ * table's capacity; DynamoDB backfills them from the head rows already stored. The call waits until all
+ * tables are active, is idempotent and never removes anything.
  *
  * <p>Before it creates or changes anything, it checks every table that already exists: its hash and
  * range key must have the names and types of the definitions above, and so must each of its indexes that
@@ -291,7 +293,8 @@ public final class TableProvisioner {
       String foundType = foundTypes.get(needed.attributeName());
       if (foundType != null && !foundType.equals(needed.attributeTypeAsString())) {
         throw new TableSchemaMismatchException(table, null,
-            attribute(needed.attributeName(), needed.attributeTypeAsString(), keyedOn(expected, needed.attributeName())),
+            attribute(needed.attributeName(), needed.attributeTypeAsString(),
+                keyedOn(expected, needed.attributeName())),
             attribute(needed.attributeName(), foundType, keyedOn(existing, needed.attributeName())));
       }
     }
@@ -336,26 +339,29 @@ public final class TableProvisioner {
   private void addMissingIndexes(CreateTableRequest table) {
     String tableName = table.tableName();
     for (GlobalSecondaryIndex index : table.globalSecondaryIndexes()) {
-      if (indexNames(tableName).contains(index.indexName())) {
+      TableDescription existing = client.describeTable(b -> b.tableName(tableName)).table();
+      if (existing.globalSecondaryIndexes().stream().anyMatch(i -> i.indexName().equals(index.indexName()))) {
         continue;
       }
-      addIndex(table, index);
+      addIndex(table, index, indexThroughput(existing));
       awaitActive(tableName, index.indexName());
     }
   }
 
   /**
-   * Adds {@code index} to the existing {@code table} (see {@link #changeTable}). DynamoDB refuses it when an
-   * index of that name exists, or another is being created or deleted (it changes one at a time); an index
-   * of that name another process added meanwhile is just as good once its keys are checked.
+   * Adds {@code index} to the existing {@code table} (see {@link #changeTable}), with {@code throughput}
+   * (null on an on-demand table). DynamoDB refuses it when an index of that name exists, or another is being
+   * created or deleted (it changes one at a time); an index of that name another process added meanwhile is
+   * just as good once its keys are checked.
    */
-  private void addIndex(CreateTableRequest table, GlobalSecondaryIndex index) {
+  private void addIndex(CreateTableRequest table, GlobalSecondaryIndex index, ProvisionedThroughput throughput) {
     String tableName = table.tableName();
     changeTable(tableName, "adding global secondary index " + index.indexName(), () -> client.updateTable(b -> b
         .tableName(tableName)
         .attributeDefinitions(keyAttributes(table, index))
         .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
-            .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
+            .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection())
+                .provisionedThroughput(throughput))
             .build())),
         now -> {
           if (now.globalSecondaryIndexes().stream().noneMatch(i -> i.indexName().equals(index.indexName()))) {
@@ -424,13 +430,21 @@ public final class TableProvisioner {
         && table.globalSecondaryIndexes().stream().allMatch(i -> i.indexStatus() == IndexStatus.ACTIVE);
   }
 
-  private Set<String> indexNames(String tableName) {
-    TableDescription table = client.describeTable(b -> b.tableName(tableName)).table();
-    Set<String> names = new HashSet<>();
-    if (table.hasGlobalSecondaryIndexes()) {
-      table.globalSecondaryIndexes().forEach(index -> names.add(index.indexName()));
+  /**
+   * The capacity of an index added to {@code table}: none on an on-demand table; on one with provisioned
+   * capacity (created by hand or as infrastructure as code), where DynamoDB refuses an index without any, the
+   * table's own, which bounds what the head rows written to it can ask of the index.
+   */
+  private static ProvisionedThroughput indexThroughput(TableDescription table) {
+    // A table created with provisioned capacity may have no billing mode summary at all.
+    BillingModeSummary billing = table.billingModeSummary();
+    if (billing != null && billing.billingMode() == BillingMode.PAY_PER_REQUEST) {
+      return null;
     }
-    return names;
+    return ProvisionedThroughput.builder()
+        .readCapacityUnits(table.provisionedThroughput().readCapacityUnits())
+        .writeCapacityUnits(table.provisionedThroughput().writeCapacityUnits())
+        .build();
   }
 
   private void awaitActive(String tableName, String indexName) {

@@ -299,6 +299,24 @@ class TableProvisionerTest {
   }
 
   @Test
+  void aTableWithProvisionedCapacityGetsItsMissingSlotIndexesWithTheTablesCapacity() {
+    StoreConfig config = freshConfig();
+    client.createTable(b -> b.tableName(config.snapshotTable()).billingMode(BillingMode.PROVISIONED)
+        .provisionedThroughput(t -> t.readCapacityUnits(7L).writeCapacityUnits(3L))
+        .keySchema(hash("pkey"), range("skey")).attributeDefinitions(string("pkey"), string("skey")));
+    client.waiter().waitUntilTableExists(b -> b.tableName(config.snapshotTable()));
+
+    // DynamoDB refuses an index without capacity on such a table.
+    new TableProvisioner(client, config).createTablesIfMissing(withColumns("one", IndexColumn.indexed("a")));
+
+    GlobalSecondaryIndexDescription slot = client.describeTable(b -> b.tableName(config.snapshotTable())).table()
+        .globalSecondaryIndexes().get(0);
+    assertEquals("esgen-index-0", slot.indexName());
+    assertEquals(7L, slot.provisionedThroughput().readCapacityUnits());
+    assertEquals(3L, slot.provisionedThroughput().writeCapacityUnits());
+  }
+
+  @Test
   void anExistingAidIndexWithAStringSeqNrIsRefusedWhenTheConfigAsksForIt() {
     StoreConfig config = freshConfig().withAidIndex(true);
     createTable(config.journalTable(), List.of(hash("pkey"), range("skey")),
