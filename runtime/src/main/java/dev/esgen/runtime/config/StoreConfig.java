@@ -3,12 +3,12 @@ package dev.esgen.runtime.config;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.esgen.runtime.codec.EsgenJson;
 import dev.esgen.runtime.internal.AggregateNames;
+import dev.esgen.runtime.internal.TableNames;
 import dev.esgen.runtime.metrics.StoreListener;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * Settings of a {@link dev.esgen.runtime.DynamoDbEventStore}: table names, clock, JSON mapper, retry policy, whether
@@ -66,13 +66,6 @@ public record StoreConfig(
     StateCachePolicy stateCache,
     String positionsTable) {
 
-  /** DynamoDB's table names: 3 to 255 letters, digits, {@code _}, {@code -} and {@code .}. */
-  private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");
-
-  /** A table's ARN, which DynamoDB takes in place of its name. */
-  private static final Pattern TABLE_ARN =
-      Pattern.compile("arn:[a-z0-9-]+:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[a-zA-Z0-9_.-]{3,255}");
-
   /**
    * Checks the settings.
    *
@@ -80,15 +73,15 @@ public record StoreConfig(
    *     {@code readConsistencyByType} names no possible aggregate type
    */
   public StoreConfig {
-    requireTableName("journalTable", journalTable);
-    requireTableName("snapshotTable", snapshotTable);
+    TableNames.require("journalTable", journalTable);
+    TableNames.require("snapshotTable", snapshotTable);
     if (journalTable.equals(snapshotTable)) {
       throw new IllegalArgumentException("journal and snapshot tables must differ, both are '" + journalTable + "'");
     }
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(objectMapper, "objectMapper");
     Objects.requireNonNull(retryPolicy, "retryPolicy");
-    requireTableName("tipTable", tipTable);
+    TableNames.require("tipTable", tipTable);
     if (tipTable.equals(journalTable) || tipTable.equals(snapshotTable)) {
       throw new IllegalArgumentException("the tip table must differ from the journal and snapshot tables, is '"
           + tipTable + "'");
@@ -98,7 +91,7 @@ public record StoreConfig(
     readConsistencyByType = Map.copyOf(readConsistencyByType);
     readConsistencyByType.keySet().forEach(StoreConfig::requireAggregateName);
     Objects.requireNonNull(stateCache, "stateCache");
-    requireTableName("positionsTable", positionsTable);
+    TableNames.require("positionsTable", positionsTable);
     if (positionsTable.equals(journalTable) || positionsTable.equals(snapshotTable) || positionsTable.equals(tipTable)) {
       throw new IllegalArgumentException("the positions table must differ from the event store's tables, is '"
           + positionsTable + "'");
@@ -209,14 +202,6 @@ public record StoreConfig(
       throw new IllegalArgumentException("readConsistencyByType names '" + name + "', which is no aggregate type's"
           + " stored name: give @Aggregate(name), such as bank-account (lower-case letters and digits separated"
           + " by single '-'), not the class name");
-    }
-  }
-
-  private static void requireTableName(String setting, String name) {
-    Objects.requireNonNull(name, setting);
-    if (!TABLE_NAME.matcher(name).matches() && !TABLE_ARN.matcher(name).matches()) {
-      throw new IllegalArgumentException(setting + " '" + name + "' is no DynamoDB table name: it must have 3 to"
-          + " 255 characters, each a letter, a digit, '_', '-' or '.' (or be the table's ARN)");
     }
   }
 

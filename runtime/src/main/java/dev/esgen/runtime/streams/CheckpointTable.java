@@ -1,6 +1,7 @@
 package dev.esgen.runtime.streams;
 
 import dev.esgen.runtime.error.TableSchemaMismatchException;
+import dev.esgen.runtime.internal.TableNames;
 import dev.esgen.runtime.internal.streams.CheckpointStore;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -20,8 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 /**
  * The table a {@link StreamPoller} keeps its checkpoints in: on demand, hash key {@code pkey} (S), range
  * key {@code skey} (S). A consumer's items all have {@code pkey = checkpoint#{consumer}}, so the table can
- * be shared with other esgen items of the same keys (the change feed's positions). The items are
- * described in {@code docs/schema.md}.
+ * be shared with other items keyed the same way (not the change feed's positions table, which is keyed
+ * {@code projection} and {@code stream}). The items are described in {@code docs/schema.md}.
  *
  * <pre>{@code
  * CheckpointTable.createIfMissing(dynamoDb, "esgen-feed");   // development and tests; IaC in production
@@ -33,10 +34,14 @@ public final class CheckpointTable {
 
   private CheckpointTable() {}
 
-  /** The table's definition, for {@code CreateTable} or to compare an infrastructure template with. */
+  /**
+   * The table's definition, for {@code CreateTable} or to compare an infrastructure template with.
+   *
+   * @throws IllegalArgumentException when DynamoDB would refuse the name
+   */
   public static CreateTableRequest definition(String tableName) {
     return CreateTableRequest.builder()
-        .tableName(tableName)
+        .tableName(TableNames.require("tableName", tableName))
         .billingMode(BillingMode.PAY_PER_REQUEST)
         .attributeDefinitions(stringAttribute(CheckpointStore.PKEY), stringAttribute(CheckpointStore.SKEY))
         .keySchema(
@@ -49,6 +54,7 @@ public final class CheckpointTable {
    * Creates the table unless it exists, and waits until it is active.
    *
    * @return whether this call created it
+   * @throws IllegalArgumentException when DynamoDB would refuse the name; nothing is sent then
    * @throws TableSchemaMismatchException when a table of that name exists with other keys; it is left as it is
    */
   public static boolean createIfMissing(DynamoDbClient client, String tableName) {

@@ -4,6 +4,7 @@ import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.error.EsgenException;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
 import dev.esgen.runtime.internal.Durations;
+import dev.esgen.runtime.internal.TableNames;
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import dev.esgen.runtime.internal.keys.KeyStrings;
 import dev.esgen.runtime.internal.retry.Failures;
@@ -370,7 +371,7 @@ public final class StreamPoller implements AutoCloseable {
      * started afterwards: see {@link StreamEndedException}.
      */
     public Builder tableName(String tableName) {
-      this.tableName = Objects.requireNonNull(tableName, "tableName");
+      this.tableName = TableNames.require("tableName", tableName);
       return this;
     }
 
@@ -383,9 +384,13 @@ public final class StreamPoller implements AutoCloseable {
       return this;
     }
 
-    /** The table ({@code pkey}/{@code skey}, both S) that keeps the checkpoints; see {@link CheckpointTable}. */
+    /**
+     * The table ({@code pkey}/{@code skey}, both S) that keeps the checkpoints; see {@link CheckpointTable}.
+     *
+     * @throws IllegalArgumentException when DynamoDB would refuse the name (as {@code StoreConfig}'s tables)
+     */
     public Builder checkpointTable(String checkpointTable) {
-      this.checkpointTable = Objects.requireNonNull(checkpointTable, "checkpointTable");
+      this.checkpointTable = TableNames.require("checkpointTable", checkpointTable);
       return this;
     }
 

@@ -40,6 +40,20 @@ class StreamPollerBuilderTest {
   }
 
   @Test
+  void tableNamesDynamoDbWouldRefuseAreRefusedAsStoreConfigRefusesThem() {
+    String rule = " is no DynamoDB table name: it must have 3 to 255 characters, each a letter, a digit, '_', '-'"
+        + " or '.' (or be the table's ARN)";
+    assertEquals("checkpointTable 'ab'" + rule, refused(() -> StreamPoller.builder().checkpointTable("ab")));
+    refused(() -> StreamPoller.builder().checkpointTable(""));
+    refused(() -> StreamPoller.builder().checkpointTable("esgen feed"));
+    refused(() -> StreamPoller.builder().checkpointTable("f".repeat(256)));
+    assertEquals("tableName 'my table'" + rule, refused(() -> StreamPoller.builder().tableName("my table")));
+    assertEquals("tableName 'x'" + rule, refused(() -> CheckpointTable.definition("x")));
+    StreamPoller.builder().checkpointTable("esgen-feed.v1_2")
+        .tableName("arn:aws:dynamodb:eu-west-1:123456789012:table/journal");
+  }
+
+  @Test
   void durationsAreBoundedSoThatTheClocksArithmeticCannotOverflow() {
     StreamPoller.Builder builder = StreamPoller.builder();
 
