@@ -340,10 +340,15 @@ public final class TableProvisioner {
     String tableName = table.tableName();
     for (GlobalSecondaryIndex index : table.globalSecondaryIndexes()) {
       TableDescription existing = client.describeTable(b -> b.tableName(tableName)).table();
-      if (existing.globalSecondaryIndexes().stream().anyMatch(i -> i.indexName().equals(index.indexName()))) {
+      Optional<GlobalSecondaryIndexDescription> found = existing.globalSecondaryIndexes().stream()
+          .filter(i -> i.indexName().equals(index.indexName()))
+          .findFirst();
+      if (found.isEmpty()) {
+        addIndex(table, index, indexThroughput(existing));
+      } else if (found.get().indexStatus() == IndexStatus.ACTIVE) {
         continue;
       }
-      addIndex(table, index, indexThroughput(existing));
+      // One another process is still building is awaited as well: a lookup through it fails until it is active.
       awaitActive(tableName, index.indexName());
     }
   }

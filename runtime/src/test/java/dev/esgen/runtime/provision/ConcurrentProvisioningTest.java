@@ -24,6 +24,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
@@ -90,6 +91,32 @@ class ConcurrentProvisioningTest {
           withColumns("two", IndexColumn.indexed("a"), IndexColumn.indexed("b")));
     }
     assertEquals(List.of("esgen-index-0 ACTIVE", "esgen-index-1 ACTIVE"), indexesOf(config.snapshotTable()));
+  }
+
+  @Test
+  void anIndexAnotherProcessIsStillBuildingWhenThisOneLooksIsWaitedFor() {
+    StoreConfig config = freshConfig();
+    new TableProvisioner(client, config).createTablesIfMissing();
+    // The other process has just asked for slot 0 on both tables when this one looks: DynamoDB is still
+    // building them, and a lookup through an index being built fails.
+    try (DynamoDbClient raced = clientRacedBy(DescribeTableRequest.class, () -> {
+      addSlot(config.snapshotTable(), 0);
+      addSlot(config.tipTable(), 0);
+    })) {
+      new TableProvisioner(raced, config).createTablesIfMissing(withColumns("one", IndexColumn.indexed("a")));
+    }
+    assertEquals(List.of("esgen-index-0 ACTIVE"), indexesOf(config.snapshotTable()));
+    assertEquals(List.of("esgen-index-0 ACTIVE", "esgen-tip-listing ACTIVE"), indexesOf(config.tipTable()));
+  }
+
+  private static void addSlot(String table, int slot) {
+    GlobalSecondaryIndex index = TableProvisioner.slotIndex(slot);
+    client.updateTable(b -> b
+        .tableName(table)
+        .attributeDefinitions(string(index.keySchema().get(0).attributeName()), string("aid"))
+        .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+            .create(c -> c.indexName(index.indexName()).keySchema(index.keySchema()).projection(index.projection()))
+            .build()));
   }
 
   @Test
