@@ -59,9 +59,9 @@ import javax.lang.model.util.Types;
  *       types themselves and on enum constants, and the domain's types behind wildcards;</li>
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
  *       and constructor of the aggregate and of the classes nested in it that they call, directly or
- *       not, and the declarations of the aggregate's static fields they read (with what those
- *       initializers use), with comments and layout removed (through javac's Trees API; under another
- *       compiler, their signatures only);</li>
+ *       not, and the declarations of the static fields of the aggregate and its nested classes they
+ *       read (with what those initializers use), with comments and layout removed (through javac's Trees
+ *       API; under another compiler, their signatures only);</li>
  *   <li>the upcasters' signatures (which stored type and version they read, what they return), and
  *       {@code @Aggregate(snapshotVersion)}.</li>
  * </ul>
@@ -109,19 +109,20 @@ final class SnapshotFingerprinter {
     inheritedShape(aggregate, seen, described);
     Declarations declared = declarations(aggregate);
     Set<ExecutableElement> code = new LinkedHashSet<>();
-    Set<String> constants = new HashSet<>();
+    Set<String> read = new HashSet<>();
     for (ExecutableElement handler : handlers) {
-      reach(handler, aggregate, declared, code, constants);
+      reach(handler, aggregate, declared, code, read);
     }
-    readInitializers(aggregate, declared, code, constants);
+    readInitializers(aggregate, declared, code, read);
     for (ExecutableElement method : code) {
       described.append("\ncode ").append(source(method, declared.methods()));
     }
-    // The aggregate's static fields the code reads (a constant a handler adds), after the code and only when
-    // it reads any, so that the fingerprints of all other aggregates stay as they were.
-    declared.statics().forEach((name, path) -> {
-      if (constants.contains(name)) {
-        described.append("\nstatic ").append(source(path));
+    // The static fields the code reads (a constant a handler adds), the aggregate's and its nested classes',
+    // after the code and only when it reads any, so that the fingerprints of all other aggregates stay as
+    // they were.
+    declared.statics().forEach((key, field) -> {
+      if (read.contains(key)) {
+        described.append("\nstatic ").append(source(field.path()));
       }
     });
     for (ExecutableElement upcaster : upcasters) {
@@ -294,11 +295,23 @@ final class SnapshotFingerprinter {
 
   /**
    * Where the members that code may use are declared in the aggregate's source: the methods and
-   * constructors of the aggregate and of the classes nested in it (at any depth), and the aggregate's
-   * static fields by name, in declaration order; and the nested classes by simple name.
+   * constructors of the aggregate and of the classes nested in it (at any depth), and their static
+   * fields by {@link Field#key}, in declaration order; and the nested classes by simple name.
    */
-  private record Declarations(Map<ExecutableElement, TreePath> methods, Map<String, TreePath> statics,
+  private record Declarations(Map<ExecutableElement, TreePath> methods, Map<String, Field> statics,
       Map<String, List<TypeElement>> nested) {}
+
+  /** A static field named {@code name} of {@code owner} (the aggregate or a class nested in it), declared at {@code path}. */
+  private record Field(TypeElement owner, String name, TreePath path) {
+
+    /**
+     * The aggregate's fields by their names, as before nested classes' counted, so that the order their
+     * initializers are read in (and the fingerprint) stays; a nested class's by its class's name too.
+     */
+    String key(TypeElement aggregate) {
+      return owner.equals(aggregate) ? name : owner.getQualifiedName() + "." + name;
+    }
+  }
 
   /**
    * The methods, constructors and static fields the aggregate's source declares, with where each is
@@ -309,13 +322,13 @@ final class SnapshotFingerprinter {
     Declarations declarations = new Declarations(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
     TreePath type = trees == null ? null : trees.getPath(aggregate);
     if (type != null && type.getLeaf() instanceof ClassTree) {
-      declare(type, true, declarations);
+      declare(type, aggregate, aggregate, declarations);
     }
     return declarations;
   }
 
   /** Adds the members of the class at {@code type}, and those of the classes nested in it, to {@code declarations}. */
-  private void declare(TreePath type, boolean aggregate, Declarations declarations) {
+  private void declare(TreePath type, TypeElement owner, TypeElement aggregate, Declarations declarations) {
     for (Tree member : ((ClassTree) type.getLeaf()).getMembers()) {
       TreePath path = new TreePath(type, member);
       if (member instanceof MethodTree) {
@@ -327,11 +340,12 @@ final class SnapshotFingerprinter {
         if (trees.getElement(path) instanceof TypeElement nested) {
           declarations.nested().computeIfAbsent(nested.getSimpleName().toString(), name -> new ArrayList<>())
               .add(nested);
+          declare(path, nested, aggregate, declarations);
         }
-        declare(path, false, declarations);
-      } else if (aggregate && member instanceof VariableTree field
-          && field.getModifiers().getFlags().contains(Modifier.STATIC)) {
-        declarations.statics().put(field.getName().toString(), path);
+      } else if (member instanceof VariableTree field && field.getModifiers().getFlags().contains(Modifier.STATIC)
+          && !(trees.getElement(path) instanceof VariableElement constant && constant.getKind() == ElementKind.ENUM_CONSTANT)) {
+        Field declared = new Field(owner, field.getName().toString(), path);
+        declarations.statics().put(declared.key(aggregate), declared);
       }
     }
   }
@@ -354,7 +368,7 @@ final class SnapshotFingerprinter {
    * never less.
    */
   private void reach(ExecutableElement method, TypeElement aggregate, Declarations declarations,
-      Set<ExecutableElement> reached, Set<String> staticsRead) {
+      Set<ExecutableElement> reached, Set<String> read) {
     // Implicit members (a record's canonical constructor and accessors) have no source to change.
     if (elements.getOrigin(method) != Elements.Origin.EXPLICIT || !reached.add(method)) {
       return;
@@ -364,18 +378,18 @@ final class SnapshotFingerprinter {
       return;
     }
     TypeElement owner = (TypeElement) method.getEnclosingElement();
-    for (ExecutableElement callee : calls(path, aggregate, owner, declarations, staticsRead)) {
-      reach(callee, aggregate, declarations, reached, staticsRead);
+    for (ExecutableElement callee : calls(path, aggregate, owner, declarations, read)) {
+      reach(callee, aggregate, declarations, reached, read);
     }
   }
 
   /**
    * The methods and constructors of the aggregate and its nested classes that the code at {@code path} (a
    * method of {@code owner}'s, or a static field's initializer) calls or references, as {@link #reach}
-   * matches them; the aggregate's static fields it reads go to {@code staticsRead}.
+   * matches them; the static fields it reads go to {@code read}.
    */
   private List<ExecutableElement> calls(TreePath path, TypeElement aggregate, TypeElement owner,
-      Declarations declarations, Set<String> staticsRead) {
+      Declarations declarations, Set<String> read) {
     Map<ExecutableElement, TreePath> declared = declarations.methods();
     String typeName = aggregate.getSimpleName().toString();
     List<ExecutableElement> called = new ArrayList<>();
@@ -400,22 +414,33 @@ final class SnapshotFingerprinter {
         return super.visitNewClass(node, unused);
       }
 
-      /** A name that may be one of the aggregate's static fields: a local of that name counts too, never less. */
+      /**
+       * A name that may be one of the static fields: the aggregate's; a nested class's where the aggregate
+       * declares none of that name or in a nested class's code (which sees its own fields first). A local
+       * of that name counts too, never less.
+       */
       @Override
       public Void visitIdentifier(IdentifierTree node, Void unused) {
         String name = node.getName().toString();
-        if (declarations.statics().containsKey(name)) {
-          staticsRead.add(name);
-        }
+        boolean aggregates = declarations.statics().containsKey(name);
+        declarations.statics().forEach((key, field) -> {
+          if (field.name().equals(name) && (field.owner().equals(aggregate) || !aggregates || !owner.equals(aggregate))) {
+            read.add(key);
+          }
+        });
         return super.visitIdentifier(node, unused);
       }
 
+      /** A static field read through a receiver: the aggregate's on its own, a nested class's on any other. */
       @Override
       public Void visitMemberSelect(MemberSelectTree node, Void unused) {
         String name = node.getIdentifier().toString();
-        if (declarations.statics().containsKey(name) && ownReceiver(node.getExpression())) {
-          staticsRead.add(name);
-        }
+        declarations.statics().forEach((key, field) -> {
+          if (field.name().equals(name) && (field.owner().equals(aggregate) ? ownReceiver(node.getExpression())
+              : !simpleName(node.getExpression()).equals(typeName))) {
+            read.add(key);
+          }
+        });
         return super.visitMemberSelect(node, unused);
       }
 
@@ -513,21 +538,21 @@ final class SnapshotFingerprinter {
   }
 
   /**
-   * Adds what the initializers of the static fields in {@code staticsRead} use, until nothing more is
-   * added: the aggregate's other static fields they read ({@code BONUS = BASE + 1}) and its methods and
-   * constructors they call, matched as in the handlers' code, with what those read in turn.
+   * Adds what the initializers of the static fields in {@code read} use, until nothing more is added:
+   * the other static fields they read ({@code BONUS = BASE + 1}) and the methods and constructors they
+   * call, matched as in the handlers' code, with what those read in turn.
    */
   private void readInitializers(TypeElement aggregate, Declarations declarations, Set<ExecutableElement> code,
-      Set<String> staticsRead) {
+      Set<String> read) {
     Set<String> scanned = new HashSet<>();
     for (boolean more = true; more; ) {
       more = false;
-      for (String name : List.copyOf(staticsRead)) {
-        TreePath field = declarations.statics().get(name);
-        if (field != null && scanned.add(name)) {
+      for (String key : List.copyOf(read)) {
+        Field field = declarations.statics().get(key);
+        if (field != null && scanned.add(key)) {
           more = true;
-          for (ExecutableElement callee : calls(field, aggregate, aggregate, declarations, staticsRead)) {
-            reach(callee, aggregate, declarations, code, staticsRead);
+          for (ExecutableElement callee : calls(field.path(), aggregate, field.owner(), declarations, read)) {
+            reach(callee, aggregate, declarations, code, read);
           }
         }
       }

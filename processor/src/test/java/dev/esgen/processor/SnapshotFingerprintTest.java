@@ -356,4 +356,15 @@ class SnapshotFingerprintTest {
     assertEquals(fingerprint(withAdd), fingerprint(withAdd.replace("return line;", "return this;")),
         "all.add(line) is called on a List, not on a Line");
   }
+
+  @Test
+  void aChangedConstantOfANestedClassThatReachedCodeReadsChangesIt() {
+    String constant = NESTED.replace("static final class Rules {", "static final class Rules {\n    static final int MAX = 10;\n")
+        .replace("Math.min(quantity, 10)", "Math.min(quantity, MAX)");
+    assertNotEquals(fingerprint(constant), fingerprint(constant.replace("MAX = 10;", "MAX = 20;")),
+        "read by the nested class's method the handler reaches");
+    String inHandler = constant.replace("return with(Line.of(e));", "return with(new Line(e.sku(), Rules.MAX));");
+    assertNotEquals(fingerprint(inHandler), fingerprint(inHandler.replace("MAX = 10;", "MAX = 20;")),
+        "read by the handler itself");
+  }
 }
