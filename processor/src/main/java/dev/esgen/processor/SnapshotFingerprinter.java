@@ -1,5 +1,6 @@
 package dev.esgen.processor;
 
+import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.ExpressionTree;
@@ -24,6 +25,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -60,8 +62,10 @@ import javax.lang.model.util.Types;
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
  *       and constructor of the aggregate and of the classes nested in it that they call, directly or
  *       not, and the declarations of the static fields of the aggregate and its nested classes they
- *       read (with what those initializers use), with comments and layout removed (through javac's Trees
- *       API; under another compiler, their signatures only);</li>
+ *       read (with what those initializers use), and what creating the nested classes' objects they
+ *       create runs besides (instance initializers, a nested enum's constants, a nested superclass's
+ *       constructors), with comments and layout removed (through javac's Trees API; under another
+ *       compiler, their signatures only);</li>
  *   <li>the upcasters' signatures (which stored type and version they read, what they return), and
  *       {@code @Aggregate(snapshotVersion)}.</li>
  * </ul>
@@ -110,13 +114,20 @@ final class SnapshotFingerprinter {
     Declarations declared = declarations(aggregate);
     Set<ExecutableElement> code = new LinkedHashSet<>();
     Set<String> read = new HashSet<>();
+    Set<TypeElement> constructed = new HashSet<>();
     for (ExecutableElement handler : handlers) {
-      reach(handler, aggregate, declared, code, read);
+      reach(handler, aggregate, declared, code, read, constructed);
     }
-    readInitializers(aggregate, declared, code, read);
+    readInitializers(aggregate, declared, code, read, constructed);
     for (ExecutableElement method : code) {
       described.append("\ncode ").append(source(method, declared.methods()));
     }
+    // What creating a nested class's objects runs besides its constructors, only for those the code creates.
+    declared.initializers().forEach((type, paths) -> {
+      if (constructed.contains(type)) {
+        paths.forEach(path -> described.append("\ninit ").append(source(path)));
+      }
+    });
     // The static fields the code reads (a constant a handler adds), the aggregate's and its nested classes',
     // after the code and only when it reads any, so that the fingerprints of all other aggregates stay as
     // they were.
@@ -296,10 +307,15 @@ final class SnapshotFingerprinter {
   /**
    * Where the members that code may use are declared in the aggregate's source: the methods and
    * constructors of the aggregate and of the classes nested in it (at any depth), and their static
-   * fields by {@link Field#key}, in declaration order; and the nested classes by simple name.
+   * fields by {@link Field#key}, in declaration order; the nested classes by simple name; what creating
+   * an object of a nested class runs besides its constructor (its instance fields' initializers and
+   * initializer blocks, and a nested enum's constants, which create its objects); and the nested enums
+   * whose constants run code of the source (with arguments or a body, a constructor, an initializer), by
+   * each name that uses them (theirs, their constants' and their instance fields').
    */
   private record Declarations(Map<ExecutableElement, TreePath> methods, Map<String, Field> statics,
-      Map<String, List<TypeElement>> nested) {}
+      Map<String, List<TypeElement>> nested, Map<TypeElement, List<TreePath>> initializers,
+      Map<String, Set<TypeElement>> enums) {}
 
   /** A static field named {@code name} of {@code owner} (the aggregate or a class nested in it), declared at {@code path}. */
   private record Field(TypeElement owner, String name, TreePath path) {
@@ -319,11 +335,25 @@ final class SnapshotFingerprinter {
    * each member's path searches the whole compilation unit every time.
    */
   private Declarations declarations(TypeElement aggregate) {
-    Declarations declarations = new Declarations(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+    Declarations declarations = new Declarations(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(),
+        new LinkedHashMap<>(), new HashMap<>());
     TreePath type = trees == null ? null : trees.getPath(aggregate);
     if (type != null && type.getLeaf() instanceof ClassTree) {
       declare(type, aggregate, aggregate, declarations);
     }
+    declarations.initializers().forEach((nested, paths) -> {
+      boolean constructs = paths.stream().anyMatch(path -> !plainConstant(path.getLeaf()))
+          || ElementFilter.constructorsIn(nested.getEnclosedElements()).stream()
+              .anyMatch(constructor -> elements.getOrigin(constructor) == Elements.Origin.EXPLICIT);
+      if (nested.getKind() == ElementKind.ENUM && constructs) {
+        declarations.enums().computeIfAbsent(nested.getSimpleName().toString(), name -> new LinkedHashSet<>()).add(nested);
+        for (VariableElement field : ElementFilter.fieldsIn(nested.getEnclosedElements())) {
+          if (!field.getModifiers().contains(Modifier.STATIC) || field.getKind() == ElementKind.ENUM_CONSTANT) {
+            declarations.enums().computeIfAbsent(field.getSimpleName().toString(), name -> new LinkedHashSet<>()).add(nested);
+          }
+        }
+      }
+    });
     return declarations;
   }
 
@@ -342,12 +372,22 @@ final class SnapshotFingerprinter {
               .add(nested);
           declare(path, nested, aggregate, declarations);
         }
-      } else if (member instanceof VariableTree field && field.getModifiers().getFlags().contains(Modifier.STATIC)
-          && !(trees.getElement(path) instanceof VariableElement constant && constant.getKind() == ElementKind.ENUM_CONSTANT)) {
+      } else if (owner != aggregate && (member instanceof BlockTree block ? !block.isStatic()
+          : member instanceof VariableTree field && field.getInitializer() != null
+              && (!field.getModifiers().getFlags().contains(Modifier.STATIC)
+                  || trees.getElement(path).getKind() == ElementKind.ENUM_CONSTANT))) {
+        declarations.initializers().computeIfAbsent(owner, nested -> new ArrayList<>()).add(path);
+      } else if (member instanceof VariableTree field && field.getModifiers().getFlags().contains(Modifier.STATIC)) {
         Field declared = new Field(owner, field.getName().toString(), path);
         declarations.statics().put(declared.key(aggregate), declared);
       }
     }
+  }
+
+  /** Whether {@code member} is an enum constant without arguments or a body: one that runs no code of its own. */
+  private static boolean plainConstant(Tree member) {
+    return member instanceof VariableTree constant && constant.getInitializer() instanceof NewClassTree created
+        && created.getArguments().isEmpty() && created.getClassBody() == null;
   }
 
   /**
@@ -368,7 +408,12 @@ final class SnapshotFingerprinter {
    * never less.
    */
   private void reach(ExecutableElement method, TypeElement aggregate, Declarations declarations,
-      Set<ExecutableElement> reached, Set<String> read) {
+      Set<ExecutableElement> reached, Set<String> read, Set<TypeElement> constructed) {
+    TypeElement owner = (TypeElement) method.getEnclosingElement();
+    // An implicit constructor runs the initializers too; an enum's objects are its constants, whatever creates them.
+    if (method.getKind() == ElementKind.CONSTRUCTOR || owner.getKind() == ElementKind.ENUM) {
+      construct(owner, aggregate, declarations, reached, read, constructed);
+    }
     // Implicit members (a record's canonical constructor and accessors) have no source to change.
     if (elements.getOrigin(method) != Elements.Origin.EXPLICIT || !reached.add(method)) {
       return;
@@ -377,9 +422,34 @@ final class SnapshotFingerprinter {
     if (path == null) {
       return;
     }
-    TypeElement owner = (TypeElement) method.getEnclosingElement();
     for (ExecutableElement callee : calls(path, aggregate, owner, declarations, read)) {
-      reach(callee, aggregate, declarations, reached, read);
+      reach(callee, aggregate, declarations, reached, read, constructed);
+    }
+  }
+
+  /**
+   * Adds what creating an object of the nested class {@code type} runs besides the constructor called:
+   * its instance initializers (a nested enum's constants among them, with the constructors they call),
+   * and every constructor of a nested class it extends ({@code super(...)}, or implicitly).
+   */
+  private void construct(TypeElement type, TypeElement aggregate, Declarations declarations,
+      Set<ExecutableElement> reached, Set<String> read, Set<TypeElement> constructed) {
+    if (type.equals(aggregate) || !constructed.add(type)) {
+      return;
+    }
+    for (TreePath initializer : declarations.initializers().getOrDefault(type, List.of())) {
+      for (ExecutableElement callee : calls(initializer, aggregate, type, declarations, read)) {
+        reach(callee, aggregate, declarations, reached, read, constructed);
+      }
+    }
+    // Only the source's classes have their constructors declared: a superclass elsewhere adds nothing.
+    if (type.getSuperclass() instanceof DeclaredType superclass) {
+      for (ExecutableElement constructor : List.copyOf(declarations.methods().keySet())) {
+        if (constructor.getKind() == ElementKind.CONSTRUCTOR
+            && constructor.getEnclosingElement().equals(superclass.asElement())) {
+          reach(constructor, aggregate, declarations, reached, read, constructed);
+        }
+      }
     }
   }
 
@@ -392,6 +462,12 @@ final class SnapshotFingerprinter {
       Declarations declarations, Set<String> read) {
     Map<ExecutableElement, TreePath> declared = declarations.methods();
     String typeName = aggregate.getSimpleName().toString();
+    // javac's scope inside an enum constant's body attributes that body's class into the enum, which javac
+    // 25 then reports as not permitted to extend it: there every receiver counts as any class's.
+    // (Asked for the element of an initializer block, javac would attribute its class in place.)
+    boolean constant = path.getLeaf() instanceof VariableTree variable
+        && variable.getModifiers().getFlags().contains(Modifier.STATIC)
+        && declarations.initializers().getOrDefault(owner, List.of()).contains(path);
     List<ExecutableElement> called = new ArrayList<>();
     new TreePathScanner<Void, Void>() {
       @Override
@@ -422,6 +498,7 @@ final class SnapshotFingerprinter {
       @Override
       public Void visitIdentifier(IdentifierTree node, Void unused) {
         String name = node.getName().toString();
+        constructs(name);
         boolean aggregates = declarations.statics().containsKey(name);
         declarations.statics().forEach((key, field) -> {
           if (field.name().equals(name) && (field.owner().equals(aggregate) || !aggregates || !owner.equals(aggregate))) {
@@ -435,6 +512,7 @@ final class SnapshotFingerprinter {
       @Override
       public Void visitMemberSelect(MemberSelectTree node, Void unused) {
         String name = node.getIdentifier().toString();
+        constructs(name);
         declarations.statics().forEach((key, field) -> {
           if (field.name().equals(name) && (field.owner().equals(aggregate) ? ownReceiver(node.getExpression())
               : !simpleName(node.getExpression()).equals(typeName))) {
@@ -453,6 +531,16 @@ final class SnapshotFingerprinter {
           add(methods(node.getName().toString(), -1), qualifier);
         }
         return super.visitMemberReference(node, unused);
+      }
+
+      /**
+       * A name that uses a nested enum whose constants run code (its own, a constant's or an instance
+       * field's): its constants are created by its constructors, whichever the code uses.
+       */
+      private void constructs(String name) {
+        for (TypeElement used : declarations.enums().getOrDefault(name, Set.of())) {
+          add(constructors(List.of(used), -1), null);
+        }
       }
 
       /** Whether {@code receiver} is this aggregate: {@code this} or its type's name. */
@@ -520,10 +608,13 @@ final class SnapshotFingerprinter {
 
       /**
        * The declared type of the variable {@code name} at the current call, or null when javac's scope there
-       * declares none of that name (a type's name, say). {@code Trees.getScope} attributes a copy of the
+       * declares none of that name (a type's name, say), or in an enum constant. {@code Trees.getScope} attributes a copy of the
        * method's body, never the trees javac compiles afterwards.
        */
       private TypeMirror declaredType(String name) {
+        if (constant) {
+          return null;
+        }
         for (Scope scope = trees.getScope(getCurrentPath()); scope != null; scope = scope.getEnclosingScope()) {
           for (Element element : scope.getLocalElements()) {
             if (element instanceof VariableElement variable && variable.getSimpleName().contentEquals(name)) {
@@ -543,7 +634,7 @@ final class SnapshotFingerprinter {
    * call, matched as in the handlers' code, with what those read in turn.
    */
   private void readInitializers(TypeElement aggregate, Declarations declarations, Set<ExecutableElement> code,
-      Set<String> read) {
+      Set<String> read, Set<TypeElement> constructed) {
     Set<String> scanned = new HashSet<>();
     for (boolean more = true; more; ) {
       more = false;
@@ -552,7 +643,7 @@ final class SnapshotFingerprinter {
         if (field != null && scanned.add(key)) {
           more = true;
           for (ExecutableElement callee : calls(field.path(), aggregate, field.owner(), declarations, read)) {
-            reach(callee, aggregate, declarations, code, read);
+            reach(callee, aggregate, declarations, code, read, constructed);
           }
         }
       }

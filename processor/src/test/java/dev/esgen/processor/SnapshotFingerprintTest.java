@@ -367,4 +367,68 @@ class SnapshotFingerprintTest {
     assertNotEquals(fingerprint(inHandler), fingerprint(inHandler.replace("MAX = 10;", "MAX = 20;")),
         "read by the handler itself");
   }
+
+  /** The nested cart with {@code nested} declared in it, reached by the handler through {@code apply}'s body. */
+  private static String reaching(String apply, String nested) {
+    return NESTED.replace("return with(Line.of(e));", apply)
+        .replace("List<CartEvent> add(String sku) {", nested + "\n\nList<CartEvent> add(String sku) {");
+  }
+
+  @Test
+  void aChangedConstantOfANestedEnumWhoseCodeAHandlerReachesChangesIt() {
+    String priced = reaching("return with(new Line(e.sku(), Kind.valueOf(e.sku()).price(e.quantity())));", """
+          enum Kind {
+            STD(5) {
+              @Override
+              int price(int quantity) {
+                Line line = new Line("", quantity);
+                return line.quantity() * fee;
+              }
+            },
+            BULK(3) {
+              @Override
+              int price(int quantity) {
+                return quantity * fee / 2;
+              }
+            };
+
+            final int fee;
+
+            Kind(int fee) {
+              this.fee = fee * 10;
+            }
+
+            abstract int price(int quantity);
+          }""");
+    String released = fingerprint(priced);
+    assertNotEquals(released, fingerprint(priced.replace("STD(5)", "STD(6)")), "a constant's argument");
+    assertNotEquals(released, fingerprint(priced.replace("quantity * fee / 2", "quantity * fee / 3")), "a constant's body");
+    assertNotEquals(released, fingerprint(priced.replace("fee * 10", "fee * 20")), "the constructor the constants call");
+    String fieldRead = priced.replace("Kind.valueOf(e.sku()).price(e.quantity())", "Kind.valueOf(e.sku()).fee");
+    assertNotEquals(fingerprint(fieldRead), fingerprint(fieldRead.replace("STD(5)", "STD(6)")), "a field the constants set");
+  }
+
+  @Test
+  void aChangedInitializerOrSuperclassConstructorOfANestedClassAHandlerCreatesChangesIt() {
+    String created = reaching("return with(new Line(e.sku(), new Capped(e.quantity()).quantity));", """
+          abstract static class Limited {
+            final int limit;
+
+            Limited() {
+              limit = 10;
+            }
+          }
+
+          static final class Capped extends Limited {
+            final int floor = 1;
+            final int quantity;
+
+            Capped(int quantity) {
+              this.quantity = Math.max(floor, Math.min(quantity, limit));
+            }
+          }""");
+    String released = fingerprint(created);
+    assertNotEquals(released, fingerprint(created.replace("limit = 10;", "limit = 20;")), "the superclass's constructor");
+    assertNotEquals(released, fingerprint(created.replace("floor = 1;", "floor = 2;")), "a field's initializer");
+  }
 }
