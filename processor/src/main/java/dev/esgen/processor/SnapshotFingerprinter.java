@@ -526,7 +526,8 @@ final class SnapshotFingerprinter {
       public Void visitMemberReference(MemberReferenceTree node, Void unused) {
         ExpressionTree qualifier = node.getQualifierExpression();
         if (node.getMode() == MemberReferenceTree.ReferenceMode.NEW) {
-          add(constructors(typesNamed(simpleName(qualifier)), -1), null);
+          Tree created = qualifier instanceof ParameterizedTypeTree generic ? generic.getType() : qualifier;
+          add(constructors(typesNamed(simpleName(created)), -1), null);
         } else {
           add(methods(node.getName().toString(), -1), qualifier);
         }
@@ -599,11 +600,27 @@ final class SnapshotFingerprinter {
         }
       }
 
-      /** Whether an object of one of the two types may be of the other ({@code List} and the aggregate are not). */
+      /**
+       * Whether an object of one of the two types may be of the other ({@code List} and the aggregate are
+       * not): one is the other's subtype, or one is an interface the other's subclasses may implement (a
+       * nested class's method is called on an interface it does not implement when a subclass does).
+       */
       private boolean related(TypeMirror type, TypeMirror other) {
         TypeMirror a = types.erasure(type);
         TypeMirror b = types.erasure(other);
-        return types.isAssignable(a, b) || types.isAssignable(b, a);
+        return types.isAssignable(a, b) || types.isAssignable(b, a) || (isInterface(a) && open(b))
+            || (isInterface(b) && open(a));
+      }
+
+      private static boolean isInterface(TypeMirror type) {
+        return type instanceof DeclaredType declared && declared.asElement().getKind().isInterface();
+      }
+
+      /** Whether subclasses of {@code type} may implement any interface: an interface, or a class not final. */
+      private static boolean open(TypeMirror type) {
+        return type instanceof DeclaredType declared && (declared.asElement().getKind().isInterface()
+            || (declared.asElement().getKind() == ElementKind.CLASS
+                && !declared.asElement().getModifiers().contains(Modifier.FINAL)));
       }
 
       /**

@@ -431,4 +431,37 @@ class SnapshotFingerprintTest {
     assertNotEquals(released, fingerprint(created.replace("limit = 10;", "limit = 20;")), "the superclass's constructor");
     assertNotEquals(released, fingerprint(created.replace("floor = 1;", "floor = 2;")), "a field's initializer");
   }
+
+  @Test
+  void aNestedMethodReachedThroughAnInterfaceOrAGenericConstructorReferenceChangesIt() {
+    String inherited = reaching("Priced priced = Item.make();\n    return with(new Line(e.sku(), priced.price()));", """
+          interface Priced {
+            int price();
+          }
+
+          static class Base {
+            public int price() {
+              return 5;
+            }
+          }
+
+          static final class Item extends Base implements Priced {
+            static Priced make() {
+              return new Item();
+            }
+          }""");
+    assertNotEquals(fingerprint(inherited), fingerprint(inherited.replace("return 5;", "return 6;")),
+        "Base.price, called through Priced, which Base does not implement but its subclass does");
+    String referenced = reaching(
+        "return with(java.util.Optional.of(e).map(Box<Added>::new).map(box -> box.line).orElseThrow());", """
+          static final class Box<T extends Added> {
+            final Line line;
+
+            Box(T added) {
+              line = new Line(added.sku(), added.quantity());
+            }
+          }""");
+    assertNotEquals(fingerprint(referenced), fingerprint(referenced.replace("added.quantity())", "added.quantity() + 1)")),
+        "the constructor Box<Added>::new refers to");
+  }
 }
