@@ -70,9 +70,10 @@ import javax.lang.model.util.Types;
  *       {@code @Aggregate(snapshotVersion)}.</li>
  * </ul>
  *
- * Code outside the aggregate's source is not in it: the fingerprint must be the same whether a build
- * compiles every file or, incrementally, only the aggregate's, and only the aggregate's own source is
- * certain to be at hand. {@code snapshotVersion} covers the rest.
+ * Code outside the aggregate and its nested classes is not in it (not even a class beside it in its
+ * file): the fingerprint must be the same whether a build compiles every file or, incrementally, only
+ * the aggregate's, and only the aggregate's own source is certain to be at hand. {@code snapshotVersion}
+ * covers the rest.
  */
 final class SnapshotFingerprinter {
 
