@@ -318,7 +318,7 @@ final class SnapshotFingerprinter {
       Map<String, List<TypeElement>> nested, Map<TypeElement, List<TreePath>> initializers,
       Map<String, Set<TypeElement>> enums) {}
 
-  /** A static field named {@code name} of {@code owner} (the aggregate or a class nested in it), declared at {@code path}. */
+  /** A static field {@code name} of {@code owner} (the aggregate or a class nested in it), declared at {@code path}. */
   private record Field(TypeElement owner, String name, TreePath path) {
 
     /**
@@ -347,10 +347,12 @@ final class SnapshotFingerprinter {
           || ElementFilter.constructorsIn(nested.getEnclosedElements()).stream()
               .anyMatch(constructor -> elements.getOrigin(constructor) == Elements.Origin.EXPLICIT);
       if (nested.getKind() == ElementKind.ENUM && constructs) {
-        declarations.enums().computeIfAbsent(nested.getSimpleName().toString(), name -> new LinkedHashSet<>()).add(nested);
+        declarations.enums().computeIfAbsent(nested.getSimpleName().toString(), name -> new LinkedHashSet<>())
+            .add(nested);
         for (VariableElement field : ElementFilter.fieldsIn(nested.getEnclosedElements())) {
           if (!field.getModifiers().contains(Modifier.STATIC) || field.getKind() == ElementKind.ENUM_CONSTANT) {
-            declarations.enums().computeIfAbsent(field.getSimpleName().toString(), name -> new LinkedHashSet<>()).add(nested);
+            declarations.enums().computeIfAbsent(field.getSimpleName().toString(), name -> new LinkedHashSet<>())
+                .add(nested);
           }
         }
       }
@@ -373,16 +375,30 @@ final class SnapshotFingerprinter {
               .add(nested);
           declare(path, nested, aggregate, declarations);
         }
-      } else if (owner != aggregate && (member instanceof BlockTree block ? !block.isStatic()
-          : member instanceof VariableTree field && field.getInitializer() != null
-              && (!field.getModifiers().getFlags().contains(Modifier.STATIC)
-                  || trees.getElement(path).getKind() == ElementKind.ENUM_CONSTANT))) {
+      } else if (!owner.equals(aggregate) && runsOnCreation(path)) {
         declarations.initializers().computeIfAbsent(owner, nested -> new ArrayList<>()).add(path);
       } else if (member instanceof VariableTree field && field.getModifiers().getFlags().contains(Modifier.STATIC)) {
         Field declared = new Field(owner, field.getName().toString(), path);
         declarations.statics().put(declared.key(aggregate), declared);
       }
     }
+  }
+
+  /**
+   * Whether the member at {@code path} runs when an object of its class is created: an instance initializer
+   * block, an instance field's initializer, an enum constant.
+   */
+  private boolean runsOnCreation(TreePath path) {
+    Tree member = path.getLeaf();
+    if (member instanceof BlockTree block) {
+      return !block.isStatic();
+    }
+    if (!(member instanceof VariableTree field) || field.getInitializer() == null) {
+      return false;
+    }
+    return !field.getModifiers().getFlags().contains(Modifier.STATIC)
+        || (trees.getElement(path) instanceof VariableElement variable
+            && variable.getKind() == ElementKind.ENUM_CONSTANT);
   }
 
   /** Whether {@code member} is an enum constant without arguments or a body: one that runs no code of its own. */
@@ -502,7 +518,8 @@ final class SnapshotFingerprinter {
         constructs(name);
         boolean aggregates = declarations.statics().containsKey(name);
         declarations.statics().forEach((key, field) -> {
-          if (field.name().equals(name) && (field.owner().equals(aggregate) || !aggregates || !owner.equals(aggregate))) {
+          if (field.name().equals(name)
+              && (field.owner().equals(aggregate) || !aggregates || !owner.equals(aggregate))) {
             read.add(key);
           }
         });
@@ -626,8 +643,8 @@ final class SnapshotFingerprinter {
 
       /**
        * The declared type of the variable {@code name} at the current call, or null when javac's scope there
-       * declares none of that name (a type's name, say), or in an enum constant. {@code Trees.getScope} attributes a copy of the
-       * method's body, never the trees javac compiles afterwards.
+       * declares none of that name (a type's name, say), or in an enum constant. {@code Trees.getScope}
+       * attributes a copy of the method's body, never the trees javac compiles afterwards.
        */
       private TypeMirror declaredType(String name) {
         if (constant) {
