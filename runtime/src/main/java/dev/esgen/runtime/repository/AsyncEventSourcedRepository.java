@@ -165,7 +165,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    * }</pre>
    */
   public final CompletableFuture<Versioned<A>> create(AppendOptions options, List<? extends E> events) {
-    return run("create", operation -> createStream(events, options.checked(definition.name()), operation));
+    return run("create", operation -> createStream(events, checked(options), operation));
   }
 
   /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
@@ -210,7 +210,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   public final CompletableFuture<Versioned<A>> append(
       I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
     return run("append", operation ->
-        appendCommand(id, expectedVersion, options.checked(definition.name()), events, operation));
+        appendCommand(id, expectedVersion, checked(options), events, operation));
   }
 
   /**
@@ -228,7 +228,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   public final CompletableFuture<Versioned<A>> append(Versioned<A> loaded, List<? extends E> events) {
     return run("append", operation -> {
-      I id = definition.keys().idOf(loaded.state());
+      I id = definition.keys().idOf(Arguments.required(definition, loaded, "the loaded aggregate is null").state());
       EventMetadata metadata = metadata(AppendOptions.none());
       Optional<LoadedStream<A>> stream = loaded.stream();
       return stream.isPresent()
@@ -264,8 +264,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   public final CompletableFuture<Versioned<A>> transact(
       I id, String commandId, Function<? super A, ? extends List<? extends E>> decide) {
-    return run("transact", operation -> transactCommand(
-        id, AppendOptions.command(CommandRecords.check(definition.name(), commandId)), decide, operation));
+    return run("transact", operation -> transactCommand(id,
+        AppendOptions.command(CommandRecords.check(definition.name(), commandId)),
+        Arguments.required(definition, decide, "the decide function is null"), operation));
   }
 
   /**
@@ -280,7 +281,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   public final CompletableFuture<Versioned<A>> transact(
       I id, AppendOptions options, Function<? super A, ? extends List<? extends E>> decide) {
-    return run("transact", operation -> transactCommand(id, options.checked(definition.name()), decide, operation));
+    return run("transact", operation -> transactCommand(
+        id, checked(options), Arguments.required(definition, decide, "the decide function is null"), operation));
   }
 
   /** The aggregate stored under {@code id}, if any, read as this type's reads default. */
@@ -388,6 +390,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   public final CompletableFuture<Map<I, A>> findAll(Collection<I> ids, ReadOptions options) {
     return run("findAll", operation -> {
+      Arguments.required(definition, ids, "the ids are null");
+      Arguments.required(definition, options, "the read options are null");
       Map<I, LoadedStream<A>> cached = new LinkedHashMap<>();
       List<I> missing = new ArrayList<>();
       for (I id : ids) {
@@ -428,8 +432,9 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    * }</pre>
    */
   public final CompletableFuture<Page<A>> listAll(PageRequest page) {
-    return run("listAll", operation ->
-        layout.listAll(definition, page, operation).thenApply(listed -> listed.map(LoadedStream::state)));
+    return run("listAll", operation -> layout.listAll(
+            definition, Arguments.required(definition, page, "the page request is null"), operation)
+        .thenApply(listed -> listed.map(LoadedStream::state)));
   }
 
   /**
@@ -501,6 +506,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   protected final CompletableFuture<Page<A>> listByIndex(IndexColumn column, String value, PageRequest page) {
     return run("listBy" + column.name(), operation -> {
       IndexLookups.requireValue(definition, column, value);
+      Arguments.required(definition, page, "the page request is null");
       return indexedPage(column, value, page, operation);
     });
   }
@@ -539,7 +545,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> createStream(
       List<? extends E> events, AppendOptions options, OperationRecorder.Operation operation) {
-    Objects.requireNonNull(events, "events");
+    Arguments.events(definition, events);
     if (events.isEmpty()) {
       throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
     }
@@ -559,7 +565,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendCommand(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Operation operation) {
-    Objects.requireNonNull(events, "events");
+    Arguments.events(definition, events);
     EventMetadata metadata = metadata(options);
     return alreadyApplied(id, options.commandId(), operation).thenCompose(repeat -> repeat.isPresent()
         ? CompletableFuture.completedFuture(repeat.get())
@@ -568,7 +574,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendAtVersion(I id, long expectedVersion, AppendOptions options,
       EventMetadata metadata, List<? extends E> events, OperationRecorder.Operation operation) {
-    Objects.requireNonNull(events, "events");
+    Arguments.events(definition, events);
     // As in the synchronous repository: a cached stream at exactly that version is what a load would return
     // if no one wrote since; if someone did, DynamoDB refuses the conditioned append. An empty append sends
     // nothing DynamoDB could refuse, so only a load checks its version.
@@ -649,7 +655,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
         return decideAndAppend(decision, stored, true, operation);
       });
     }
-    Objects.requireNonNull(events, "events");
+    Arguments.required(definition, events, "the decision returned null; return List.of() to append nothing");
     if (events.isEmpty()) {
       if (confirmed) {
         return CompletableFuture.completedFuture(versioned(current));
@@ -711,7 +717,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
       AppendOptions options, EventMetadata metadata, OperationRecorder.Operation operation) {
-    Objects.requireNonNull(events, "events");
+    Arguments.events(definition, events);
     if (events.isEmpty()) {
       return CompletableFuture.completedFuture(versioned(current));
     }
@@ -807,6 +813,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   /** The stream read as {@code options} say: from the cache if they allow and it has it, else loaded and remembered. */
   private CompletableFuture<Optional<LoadedStream<A>>> read(
       I id, ReadOptions options, OperationRecorder.Operation operation) {
+    Arguments.required(definition, options, "the read options are null");
     if (!options.maxCachedAge().isZero()) {
       Optional<LoadedStream<A>> cached = cache().find(definition, idString(id), options.maxCachedAge());
       if (cached.isPresent()) {
@@ -872,6 +879,11 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private LoadedStream<A> existing(I id, Optional<LoadedStream<A>> stream) {
     return stream.orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
+  }
+
+  /** {@code options}, checked for this aggregate type. */
+  private AppendOptions checked(AppendOptions options) {
+    return Arguments.required(definition, options, "the append options are null").checked(definition.name());
   }
 
   private ReadConsistency consistency(ReadOptions options) {

@@ -31,6 +31,7 @@ import dev.esgen.runtime.query.Page;
 import dev.esgen.runtime.query.PageRequest;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,7 +117,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     aggregate's id is already stored
    */
   public final Versioned<A> create(E event) {
-    return create(List.of(event));
+    return create(Collections.singletonList(event));
   }
 
   /**
@@ -157,13 +158,13 @@ public abstract class EventSourcedRepository<A, I, E> {
    * }</pre>
    */
   public final Versioned<A> create(AppendOptions options, List<? extends E> events) {
-    AppendOptions checked = options.checked(definition.name());
+    AppendOptions checked = checked(options);
     return record("create", attempts -> createStream(events, checked, attempts));
   }
 
   /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
   public final Versioned<A> append(I id, long expectedVersion, E event) {
-    return append(id, expectedVersion, List.of(event));
+    return append(id, expectedVersion, Collections.singletonList(event));
   }
 
   /**
@@ -205,8 +206,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    * metadata of {@code options}; see {@link #append(Object, long, String, List)} for what a command id does.
    */
   public final Versioned<A> append(I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
-    Objects.requireNonNull(events, "events");
-    AppendOptions checked = options.checked(definition.name());
+    Arguments.events(definition, events);
+    AppendOptions checked = checked(options);
     return record("append", attempts -> {
       Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
       return repeat.isPresent() ? repeat.get() : appendAtVersion(id, expectedVersion, checked, events, attempts);
@@ -229,7 +230,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     is written
    */
   public final Versioned<A> append(Versioned<A> loaded, List<? extends E> events) {
-    I id = definition.keys().idOf(loaded.state());
+    I id = definition.keys().idOf(Arguments.required(definition, loaded, "the loaded aggregate is null").state());
     Optional<LoadedStream<A>> stream = loaded.stream();
     if (stream.isEmpty()) {
       return append(id, loaded.version(), events);
@@ -299,7 +300,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    */
   public final Versioned<A> transact(I id, AppendOptions options,
       Function<? super A, ? extends List<? extends E>> decide) {
-    AppendOptions checked = options.checked(definition.name());
+    AppendOptions checked = checked(options);
+    Arguments.required(definition, decide, "the decide function is null");
     return record("transact", attempts -> {
       Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
       return repeat.isPresent() ? repeat.get() : decideAndAppend(id, checked, decide, attempts);
@@ -448,6 +450,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    * }</pre>
    */
   public final Map<I, A> findAll(Collection<I> ids, ReadOptions options) {
+    Arguments.required(definition, ids, "the ids are null");
+    Arguments.required(definition, options, "the read options are null");
     return record("findAll", attempts -> {
       Map<I, LoadedStream<A>> cached = new LinkedHashMap<>();
       List<I> missing = new ArrayList<>();
@@ -487,6 +491,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * Aggregates created while paging may or may not appear, depending on where they sort.
    */
   public final Page<A> listAll(PageRequest page) {
+    Arguments.required(definition, page, "the page request is null");
     return record("listAll", attempts -> layout().listAll(definition, page).map(LoadedStream::state));
   }
 
@@ -574,6 +579,7 @@ public abstract class EventSourcedRepository<A, I, E> {
     // Checked inside the operation, so that the listener hears of these lookups as the async repository's.
     return record("listBy" + column.name(), attempts -> {
       IndexLookups.requireValue(definition, column, value);
+      Arguments.required(definition, page, "the page request is null");
       if (!IndexKeys.fits(definition.name(), column, value)) {
         return IndexLookups.noHolders(definition, column, value, page);
       }
@@ -683,6 +689,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * @throws VersionConflictException when appends to one aggregate changed it before every attempt
    */
   public final ReindexReport<I> reindexAll(PageRequest page) {
+    Arguments.required(definition, page, "the page request is null");
     return record("reindexAll", attempts -> {
       Page<LoadedStream<A>> listed = layout().listAll(definition, page);
       long reindexed = 0;
@@ -731,7 +738,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> createStream(
       List<? extends E> events, AppendOptions options, OperationRecorder.Attempts attempts) {
-    Objects.requireNonNull(events, "events");
+    Arguments.events(definition, events);
     if (events.isEmpty()) {
       throw new IllegalArgumentException(definition.name() + ": create needs at least the creating event");
     }
@@ -751,7 +758,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> appendAtVersion(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Attempts attempts) {
-    Objects.requireNonNull(events, "events");
+    Arguments.events(definition, events);
     // A version names one state of the stream, so a cached stream at exactly that version is what a load
     // would return if no one wrote since; if someone did, DynamoDB refuses the conditioned append. An empty
     // append sends nothing DynamoDB could refuse, so only a load checks its version.
@@ -831,7 +838,7 @@ public abstract class EventSourcedRepository<A, I, E> {
         confirmed = true;
         continue;
       }
-      Objects.requireNonNull(events, "events");
+      Arguments.required(definition, events, "the decision returned null; return List.of() to append nothing");
       if (events.isEmpty()) {
         if (confirmed) {
           return versioned(current);
@@ -885,7 +892,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
       AppendOptions options, OperationRecorder.Attempts attempts) {
-    Objects.requireNonNull(events, "events");
+    Arguments.events(definition, events);
     if (events.isEmpty()) {
       return versioned(current);
     }
@@ -1044,6 +1051,7 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /** The stream read as {@code options} say: from the cache if they allow and it has it, else loaded and remembered. */
   private Optional<LoadedStream<A>> read(I id, ReadOptions options) {
+    Arguments.required(definition, options, "the read options are null");
     Optional<LoadedStream<A>> cached = cachedWithin(id, options);
     if (cached.isPresent()) {
       return cached;
@@ -1071,6 +1079,11 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private LoadedStream<A> existing(I id, Optional<LoadedStream<A>> stream) {
     return stream.orElseThrow(() -> new AggregateNotFoundException(definition.name(), idString(id)));
+  }
+
+  /** {@code options}, checked for this aggregate type. */
+  private AppendOptions checked(AppendOptions options) {
+    return Arguments.required(definition, options, "the append options are null").checked(definition.name());
   }
 
   private ReadConsistency consistency(ReadOptions options) {

@@ -183,11 +183,15 @@ class AsyncRepositoryTest {
     CompletableFuture<Versioned<Counter>> nullDecision = counters.transact(id, counter -> null);
 
     assertInstanceOf(IllegalArgumentException.class, failureOf(empty));
-    // The creating event is handed to the replay first, which refuses a null one.
-    assertInstanceOf(IllegalArgumentException.class, failureOf(nullEvent));
-    assertEquals("events", assertInstanceOf(NullPointerException.class, failureOf(nullList)).getMessage());
-    assertEquals("events", assertInstanceOf(NullPointerException.class, failureOf(nullCreate)).getMessage());
-    assertEquals("events", assertInstanceOf(NullPointerException.class, failureOf(nullDecision)).getMessage());
+    String name = counters.definition().name();
+    assertEquals(name + ": event 1 of 1 is null",
+        assertInstanceOf(NullPointerException.class, failureOf(nullEvent)).getMessage());
+    assertEquals(name + ": the events are null",
+        assertInstanceOf(NullPointerException.class, failureOf(nullList)).getMessage());
+    assertEquals(name + ": the events are null",
+        assertInstanceOf(NullPointerException.class, failureOf(nullCreate)).getMessage());
+    assertEquals(name + ": the decision returned null; return List.of() to append nothing",
+        assertInstanceOf(NullPointerException.class, failureOf(nullDecision)).getMessage());
     assertInstanceOf(InvalidCommandIdException.class, failureOf(noCommand));
     assertEquals("ItemTooLargeException", failureOf(tooLarge).getClass().getSimpleName());
     assertEquals(before, storedEvents(id).size(), "nothing is written");
