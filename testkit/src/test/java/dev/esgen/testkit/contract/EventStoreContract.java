@@ -824,13 +824,16 @@ abstract class EventStoreContract {
         () -> members.append(id, 1, none),
         () -> members.append(id, 1, "append-" + id.value(), none),
         () -> members.append(created, none))) {
-      assertEquals("events", assertThrows(NullPointerException.class, write).getMessage());
+      assertEquals(members.definition().name() + ": the events are null",
+          assertThrows(NullPointerException.class, write).getMessage());
     }
     int[] decisions = {0};
-    assertEquals("events", assertThrows(NullPointerException.class, () -> members.transact(id, member -> {
+    NullPointerException nullDecision = assertThrows(NullPointerException.class, () -> members.transact(id, member -> {
       decisions[0]++;
       return none;
-    })).getMessage());
+    }));
+    assertEquals(members.definition().name() + ": the decision returned null; return List.of() to append nothing",
+        nullDecision.getMessage());
     assertEquals(1, decisions[0], "a null list is refused as it is, not taken for a refusal to decide again");
     assertEquals(1, members.loadVersioned(id).version());
   }
