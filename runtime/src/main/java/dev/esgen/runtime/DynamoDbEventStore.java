@@ -24,8 +24,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The {@link EventStore} on Amazon DynamoDB.
  *
  * <p>Each aggregate type is stored in the layout its definition chooses: the journal + snapshot layout
- * ({@link JournalLayout}, the default) in the journal and snapshot tables, or the tip layout
- * ({@link TipLayout}) in the tip table, all named by the {@link StoreConfig}. Every request either
+ * (the default) in the journal and snapshot tables, or the tip layout in the tip table, all named by the
+ * {@link StoreConfig} ({@code docs/layouts.md} describes both). Every request either
  * layout sends goes out with the AWS SDK's own retries switched off: esgen retries in one place, within
  * the config's {@link dev.esgen.runtime.config.RetryPolicy}, and reports each request's consumed capacity and
  * each failed attempt to the config's {@link dev.esgen.runtime.metrics.StoreListener}. Unless the config

@@ -55,8 +55,8 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  *
  * <p>The journal and snapshot tables are on-demand ({@code PAY_PER_REQUEST}) with string keys
  * {@code pkey} (hash) and {@code skey} (range); the tip table is on-demand with {@code p} (S, hash) and
- * {@code i} (N, range), see {@link TipAttributes}, and always the listing index
- * {@link TipKeys#LISTING_INDEX} that {@code listAll} of tip-layout aggregates reads. The journal gets the
+ * {@code i} (N, range), and always the listing index {@code esgen-tip-listing} that {@code listAll} of
+ * tip-layout aggregates reads ({@code docs/schema.md} lists every attribute). The journal gets the
  * {@code aid}/{@code seq_nr} index only when {@link StoreConfig#aidIndex()} is set. TTL is enabled on the
  * snapshot table's {@code ttl} attribute so displaced snapshots in TTL mode expire.
  *
