@@ -26,7 +26,9 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  *   <li>the handler throws: the records are handed over again one by one, in order (the handler drops
  *       what it took before), and the first that still fails is reported by its sequence number; a
  *       batch of one record is reported at once, as handing it over alone would repeat the failed call. Lambda
- *       then retries the batch from that record, and no later record of the shard is handled before it.
+ *       then retries the batch from that record, and no later record of the shard is handled before it;
+ *   <li>a record cannot be converted (a malformed event): the records before it are handed over, and it
+ *       is reported as above.
  * </ul>
  * Lambda's batches do not name their shard; the handler gets the stream's ARN (the records' event source)
  * in its place.
@@ -70,8 +72,7 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
       return new StreamsEventResponse(new ArrayList<>());
     }
     String source = received.get(0).getEventSourceARN();
-    List<Record> records = received.stream().map(LambdaStreamRecords::toSdk).toList();
-    int handled = deliver(source, records);
+    int handled = deliver(source, converted(received));
     if (handled == received.size()) {
       return new StreamsEventResponse(new ArrayList<>());
     }
@@ -81,6 +82,25 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
     List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
     failures.add(new StreamsEventResponse.BatchItemFailure(sequenceNumber));
     return new StreamsEventResponse(failures);
+  }
+
+  /**
+   * {@code received} as the SDK's records, up to the first that cannot be converted (a malformed record,
+   * say a {@code null} attribute value): that one is then reported like a record the handler cannot take,
+   * after the records before it were handed over, instead of failing the whole invocation.
+   */
+  private static List<Record> converted(List<DynamodbEvent.DynamodbStreamRecord> received) {
+    List<Record> records = new ArrayList<>(received.size());
+    for (DynamodbEvent.DynamodbStreamRecord record : received) {
+      try {
+        records.add(LambdaStreamRecords.toSdk(record));
+      } catch (RuntimeException e) {
+        LOG.warn("record {} of the batch (sequence number {}) cannot be converted ({})", records.size(),
+            sequenceNumber(record), e.getClass().getName(), RedactedException.of(e));
+        break;
+      }
+    }
+    return records;
   }
 
   /** Hands {@code records} over; returns how many of them, from the first, were handled. */

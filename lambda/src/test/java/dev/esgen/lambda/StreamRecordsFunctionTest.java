@@ -127,6 +127,20 @@ class StreamRecordsFunctionTest {
   }
 
   @Test
+  void aRecordThatCannotBeConvertedIsReportedAfterTheRecordsBeforeItAreHandedOver() {
+    Record malformed = records.get(3);
+    DynamodbEvent event = event(records);
+    // JSON such as "NewImage": {"payload": null} reaches the function so: a value of no kind, not even none.
+    event.getRecords().get(3).getDynamodb().getNewImage().put("payload", null);
+    Function function = new Function(new Handler(batch -> false));
+
+    StreamsEventResponse response = function.handleRequest(event, null);
+
+    assertEquals(List.of(malformed.dynamodb().sequenceNumber()), failures(response));
+    assertEquals(records.subList(0, 3), function.handler.taken);
+  }
+
+  @Test
   void aCheckedExceptionFromTheHandlerIsReportedAsAnyOtherFailure() {
     Record poison = records.get(3);
     Function function = new Function(new Handler(batch -> batch.contains(poison), true));
