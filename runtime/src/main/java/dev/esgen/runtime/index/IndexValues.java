@@ -100,14 +100,31 @@ public final class IndexValues {
     if (value.signum() == 0) {
       return "0";
     }
-    BigDecimal stripped = value.stripTrailingZeros();
+    // The zeros are stripped from the unscaled value, the scale kept as a long: value.stripTrailingZeros()
+    // throws when the stripped scale is below an int's range, as it is for 100 times 1E+2147483647.
+    BigDecimal coefficient = new BigDecimal(value.unscaledValue()).stripTrailingZeros();
+    BigInteger digits = coefficient.unscaledValue();
+    long scale = (long) value.scale() + coefficient.scale();
     // The plain form of 1E+999999999 has a billion digits: measured before it is built. No key could hold
     // it, so such a number keeps the form toString gives it: as canonical once the zeros are stripped (one
     // unscaled value and scale per number), and never the plain form of another number.
-    long precision = stripped.precision();
-    long scale = stripped.scale();
-    long length = (stripped.signum() < 0 ? 1 : 0)
+    long precision = coefficient.precision();
+    long length = (digits.signum() < 0 ? 1 : 0)
         + (scale <= 0 ? precision - scale : scale >= precision ? scale + 2 : precision + 1);
-    return length > IndexKeys.KEY_LIMIT_BYTES ? stripped.toString() : stripped.toPlainString();
+    if (length <= IndexKeys.KEY_LIMIT_BYTES) {
+      return new BigDecimal(digits, (int) scale).toPlainString();
+    }
+    return scale >= Integer.MIN_VALUE ? new BigDecimal(digits, (int) scale).toString() : scientific(digits, scale);
+  }
+
+  /**
+   * What {@link BigDecimal#toString()} would write for {@code digits} × 10^-{@code scale} if a BigDecimal
+   * could have a scale below {@link Integer#MIN_VALUE}: {@code 1.23E+2147483651}.
+   */
+  private static String scientific(BigInteger digits, long scale) {
+    String coefficient = digits.abs().toString();
+    return (digits.signum() < 0 ? "-" : "") + coefficient.charAt(0)
+        + (coefficient.length() > 1 ? "." + coefficient.substring(1) : "")
+        + "E+" + (coefficient.length() - 1 - scale);
   }
 }

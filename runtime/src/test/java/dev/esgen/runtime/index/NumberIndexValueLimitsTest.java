@@ -25,6 +25,18 @@ class NumberIndexValueLimitsTest {
     assertEquals("1.25E+100000000", IndexValues.of(new BigDecimal("1250E+99999997")));
   }
 
+  /**
+   * 100 × 10^2147483647 is 10^2147483649: a BigDecimal holds it (unscaled 100, scale -2147483647), but not
+   * with its trailing zeros stripped, whose scale would be below an int's range.
+   */
+  @Test
+  void aNumberWhoseStrippedScaleIsBeyondAnIntKeepsItsScientificForm() {
+    BigDecimal hundredTimes = new BigDecimal("1E+2147483647").multiply(BigDecimal.valueOf(100));
+    assertEquals("1E+2147483649", IndexValues.of(hundredTimes));
+    assertEquals("-1.23E+2147483651", IndexValues.of(BigDecimal.valueOf(-12300, -Integer.MAX_VALUE)));
+    assertEquals("1E+2147483648", IndexValues.of(BigDecimal.valueOf(10, -Integer.MAX_VALUE)), "the form it had");
+  }
+
   @Test
   void aNumberPastTheLimitHasOneFormAndNoOtherNumbersForm() {
     int limit = IndexKeys.KEY_LIMIT_BYTES;
