@@ -14,8 +14,9 @@ import java.util.UUID;
  * <ul>
  *   <li>numbers: plain decimal notation without exponent or trailing zeros, exact for every value
  *       ({@code 42}, {@code -7}, {@code 0.1}, {@code 1E+3} becomes {@code 1000}); a {@code double} or
- *       {@code float} is first taken at its shortest decimal representation ({@code 0.1f} is
- *       {@code 0.1}); NaN and the infinities as {@code NaN}, {@code Infinity}, {@code -Infinity}; a
+ *       {@code float} is first taken at the digits {@link Double#toString(double)} or
+ *       {@link Float#toString(float)} give it ({@code 0.1f} is {@code 0.1}), which depend on the JDK (see
+ *       {@link #of(double)}); {@code -0.0} as {@code 0}; NaN and the infinities as {@code NaN}, {@code Infinity}, {@code -Infinity}; a
  *       {@code BigDecimal} whose plain form would be longer than any key can be (over 2,048 characters)
  *       as {@link BigDecimal#toString()} writes it without trailing zeros ({@code 1E+999999999}), so that
  *       it can be stored and looked up like any other value;
@@ -46,14 +47,23 @@ public final class IndexValues {
   }
 
   /**
-   * Its shortest decimal representation, without exponent or trailing zeros; {@code NaN}, {@code Infinity}
-   * and {@code -Infinity} as named.
+   * The digits {@link Double#toString(double)} gives it, without exponent or trailing zeros; {@code -0.0} as
+   * {@code 0}; {@code NaN}, {@code Infinity} and {@code -Infinity} as named.
+   *
+   * <p>From JDK 19 on those digits are the shortest that identify the value; JDK 17 and 18 give some values
+   * more ({@code 2e23} is {@code 199999999999999980000000} there, {@code 200000000000000000000000} from
+   * JDK 19 on), so such a value's stored form changes when the JVM crosses JDK 19 (see
+   * {@code docs/index-columns.md}).
    */
   public static String of(double value) {
     return Double.isFinite(value) ? plain(BigDecimal.valueOf(value)) : Double.toString(value);
   }
 
-  /** As {@link #of(double)}, from the float's shortest decimal representation ({@code 0.1f} is {@code 0.1}). */
+  /**
+   * As {@link #of(double)}, from the digits {@link Float#toString(float)} gives it ({@code 0.1f} is {@code 0.1}),
+   * which likewise differ between JDK 17 and 18 and JDK 19 on for some values ({@code 2.285692E9f} is
+   * {@code 2285691900} on JDK 17, {@code 2285692000} from JDK 19 on).
+   */
   public static String of(float value) {
     return Float.isFinite(value) ? plain(new BigDecimal(Float.toString(value))) : Float.toString(value);
   }
