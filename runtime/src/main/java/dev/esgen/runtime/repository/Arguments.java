@@ -1,6 +1,7 @@
 package dev.esgen.runtime.repository;
 
 import dev.esgen.runtime.aggregate.AggregateDefinition;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -26,6 +27,22 @@ final class Arguments {
       throw new NullPointerException(definition.name() + ": " + isNull);
     }
     return value;
+  }
+
+  /**
+   * {@code ids}, when neither the collection nor any of its ids is null: checked before the state cache
+   * or the keys see them, so that the message is the same with the cache on or off.
+   *
+   * @throws NullPointerException {@code "bank-account: an id is null"} for a null among them
+   */
+  static <C extends Collection<?>> C ids(AggregateDefinition<?, ?, ?> definition, C ids) {
+    required(definition, ids, "the ids are null");
+    for (Object id : ids) {
+      if (id == null) {
+        throw new NullPointerException(definition.name() + ": an id is null");
+      }
+    }
+    return ids;
   }
 
   /**

@@ -390,7 +390,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   public final CompletableFuture<Map<I, A>> findAll(Collection<I> ids, ReadOptions options) {
     return run("findAll", operation -> {
-      Arguments.required(definition, ids, "the ids are null");
+      Arguments.ids(definition, ids);
       Arguments.required(definition, options, "the read options are null");
       Map<I, LoadedStream<A>> cached = new LinkedHashMap<>();
       List<I> missing = new ArrayList<>();

@@ -158,8 +158,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * }</pre>
    */
   public final Versioned<A> create(AppendOptions options, List<? extends E> events) {
-    AppendOptions checked = checked(options);
-    return record("create", attempts -> createStream(events, checked, attempts));
+    return record("create", attempts -> createStream(events, checked(options), attempts));
   }
 
   /** Appends {@code event} if the stream is still at {@code expectedVersion}; see {@link #append(Object, long, List)}. */
@@ -206,9 +205,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    * metadata of {@code options}; see {@link #append(Object, long, String, List)} for what a command id does.
    */
   public final Versioned<A> append(I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
-    Arguments.events(definition, events);
-    AppendOptions checked = checked(options);
     return record("append", attempts -> {
+      Arguments.events(definition, events);
+      AppendOptions checked = checked(options);
       Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
       return repeat.isPresent() ? repeat.get() : appendAtVersion(id, expectedVersion, checked, events, attempts);
     });
@@ -230,12 +229,14 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     is written
    */
   public final Versioned<A> append(Versioned<A> loaded, List<? extends E> events) {
-    I id = definition.keys().idOf(Arguments.required(definition, loaded, "the loaded aggregate is null").state());
-    Optional<LoadedStream<A>> stream = loaded.stream();
-    if (stream.isEmpty()) {
-      return append(id, loaded.version(), events);
+    if (loaded != null && loaded.stream().isEmpty()) {
+      return append(definition.keys().idOf(loaded.state()), loaded.version(), events);
     }
-    return record("append", attempts -> appendTo(id, stream.get(), events, AppendOptions.none(), attempts));
+    return record("append", attempts -> {
+      Arguments.required(definition, loaded, "the loaded aggregate is null");
+      I id = definition.keys().idOf(loaded.state());
+      return appendTo(id, loaded.stream().orElseThrow(), events, AppendOptions.none(), attempts);
+    });
   }
 
   /**
@@ -300,9 +301,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    */
   public final Versioned<A> transact(I id, AppendOptions options,
       Function<? super A, ? extends List<? extends E>> decide) {
-    AppendOptions checked = checked(options);
-    Arguments.required(definition, decide, "the decide function is null");
     return record("transact", attempts -> {
+      AppendOptions checked = checked(options);
+      Arguments.required(definition, decide, "the decide function is null");
       Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
       return repeat.isPresent() ? repeat.get() : decideAndAppend(id, checked, decide, attempts);
     });
@@ -450,9 +451,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    * }</pre>
    */
   public final Map<I, A> findAll(Collection<I> ids, ReadOptions options) {
-    Arguments.required(definition, ids, "the ids are null");
-    Arguments.required(definition, options, "the read options are null");
     return record("findAll", attempts -> {
+      Arguments.ids(definition, ids);
+      Arguments.required(definition, options, "the read options are null");
       Map<I, LoadedStream<A>> cached = new LinkedHashMap<>();
       List<I> missing = new ArrayList<>();
       for (I id : ids) {
@@ -491,8 +492,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    * Aggregates created while paging may or may not appear, depending on where they sort.
    */
   public final Page<A> listAll(PageRequest page) {
-    Arguments.required(definition, page, "the page request is null");
-    return record("listAll", attempts -> layout().listAll(definition, page).map(LoadedStream::state));
+    return record("listAll", attempts -> layout()
+        .listAll(definition, Arguments.required(definition, page, "the page request is null"))
+        .map(LoadedStream::state));
   }
 
   /**
@@ -689,8 +691,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    * @throws VersionConflictException when appends to one aggregate changed it before every attempt
    */
   public final ReindexReport<I> reindexAll(PageRequest page) {
-    Arguments.required(definition, page, "the page request is null");
     return record("reindexAll", attempts -> {
+      Arguments.required(definition, page, "the page request is null");
       Page<LoadedStream<A>> listed = layout().listAll(definition, page);
       long reindexed = 0;
       List<ReindexReport.Duplicate<I>> duplicates = new ArrayList<>();
