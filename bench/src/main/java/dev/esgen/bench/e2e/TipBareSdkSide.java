@@ -235,7 +235,6 @@ public final class TipBareSdkSide implements Side {
         : Map.of("t", s(at), "d", data, "x", s(appendId)));
   }
 
-
   private static AttributeValue unfold(long index, String at, byte[] body) {
     return AttributeValue.fromM(Map.of(
         "i", n(index), "t", s(at), "d", AttributeValue.fromB(SdkBytes.fromByteArray(body))));

@@ -16,10 +16,10 @@ import java.util.UUID;
  *       ({@code 42}, {@code -7}, {@code 0.1}, {@code 1E+3} becomes {@code 1000}); a {@code double} or
  *       {@code float} is first taken at the digits {@link Double#toString(double)} or
  *       {@link Float#toString(float)} give it ({@code 0.1f} is {@code 0.1}), which depend on the JDK (see
- *       {@link #of(double)}); {@code -0.0} as {@code 0}; NaN and the infinities as {@code NaN}, {@code Infinity}, {@code -Infinity}; a
- *       {@code BigDecimal} whose plain form would be longer than any key can be (over 2,048 characters)
- *       as {@link BigDecimal#toString()} writes it without trailing zeros ({@code 1E+999999999}), so that
- *       it can be stored and looked up like any other value;
+ *       {@link #of(double)}); {@code -0.0} as {@code 0}; NaN and the infinities as {@code NaN},
+ *       {@code Infinity}, {@code -Infinity}; a {@code BigDecimal} whose plain form would be longer than any
+ *       key can be (over 2,048 characters) as {@link BigDecimal#toString()} writes it without trailing
+ *       zeros ({@code 1E+999999999}), so that it can be stored and looked up like any other value;
  *   <li>booleans: {@code true} / {@code false}; enums: {@link Enum#name()} (never {@code toString()},
  *       which a class may override);
  *   <li>UUID: lower-case hyphenated; Instant: ISO-8601 in UTC as {@link Instant#toString()}; LocalDate:

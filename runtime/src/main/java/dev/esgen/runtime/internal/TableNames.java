@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
  * configured rather than by the first request, which for a stream poller would fail every poll for ever.
  *
  * <pre>{@code
- * TableNames.require("checkpointTable", "feed");
- * // IllegalArgumentException: "checkpointTable 'feed' ..." is fine; "ab" or "my table" are refused
+ * TableNames.require("checkpointTable", "feed");   // returns "feed"
+ * TableNames.require("checkpointTable", "ab");     // IllegalArgumentException: checkpointTable 'ab' is no ...
  * }</pre>
  */
 public final class TableNames {

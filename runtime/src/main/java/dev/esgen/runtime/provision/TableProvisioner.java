@@ -38,6 +38,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughput;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputDescription;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -441,14 +442,17 @@ public final class TableProvisioner {
    * table's own, which bounds what the head rows written to it can ask of the index.
    */
   private static ProvisionedThroughput indexThroughput(TableDescription table) {
-    // A table created with provisioned capacity may have no billing mode summary at all.
+    // A table created with provisioned capacity may have no billing mode summary at all; an on-demand one
+    // reports a capacity of 0, which an index may not be given.
     BillingModeSummary billing = table.billingModeSummary();
-    if (billing != null && billing.billingMode() == BillingMode.PAY_PER_REQUEST) {
+    ProvisionedThroughputDescription capacity = table.provisionedThroughput();
+    if ((billing != null && billing.billingMode() == BillingMode.PAY_PER_REQUEST) || capacity == null
+        || capacity.readCapacityUnits() == null || capacity.readCapacityUnits() == 0) {
       return null;
     }
     return ProvisionedThroughput.builder()
-        .readCapacityUnits(table.provisionedThroughput().readCapacityUnits())
-        .writeCapacityUnits(table.provisionedThroughput().writeCapacityUnits())
+        .readCapacityUnits(capacity.readCapacityUnits())
+        .writeCapacityUnits(capacity.writeCapacityUnits())
         .build();
   }
 

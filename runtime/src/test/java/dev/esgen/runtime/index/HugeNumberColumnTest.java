@@ -66,7 +66,8 @@ class HugeNumberColumnTest {
   @EnumSource(LayoutKind.class)
   void anAggregateHoldingANumberTooLongToWritePlainlyIsStoredChangedAndReserved(LayoutKind layout) {
     String aggregate = "magnitudes-" + UUID.randomUUID().toString().substring(0, 8);
-    CounterRepository counters = counters(aggregate, layout, value -> BigDecimal.ONE.scaleByPowerOfTen(5000 + (int) value));
+    CounterRepository counters =
+        counters(aggregate, layout, value -> BigDecimal.ONE.scaleByPowerOfTen(5000 + (int) value));
     CounterId id = CounterId.random();
 
     counters.create(new CounterCreated(id, "big"));

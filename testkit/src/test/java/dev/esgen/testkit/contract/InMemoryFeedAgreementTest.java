@@ -103,7 +103,8 @@ class InMemoryFeedAgreementTest {
     Outcome onDynamoDb = onDynamoDb(id, event -> false, history);
 
     assertEquals(List.of(1L, 2L), onDynamoDb.taken().stream().map(RecordedEvent::seqNr).toList());
-    assertEquals(new Outcome(onDynamoDb.taken(), 2, 3, "reading-taken", "EventDecodingException", List.of(3L)), onDynamoDb);
+    assertEquals(new Outcome(onDynamoDb.taken(), 2, 3, "reading-taken", "EventDecodingException", List.of(3L)),
+        onDynamoDb);
     assertEquals(onDynamoDb, inMemory(id, event -> false, history));
   }
 
@@ -120,7 +121,8 @@ class InMemoryFeedAgreementTest {
     Outcome onDynamoDb = onDynamoDb(id, readings, history);
 
     assertEquals(List.of(1L), onDynamoDb.taken().stream().map(RecordedEvent::seqNr).toList());
-    assertEquals(new Outcome(onDynamoDb.taken(), 2, 3, "reading-taken", "IllegalStateException", List.of(3L)), onDynamoDb);
+    assertEquals(new Outcome(onDynamoDb.taken(), 2, 3, "reading-taken", "IllegalStateException", List.of(3L)),
+        onDynamoDb);
     assertEquals(onDynamoDb, inMemory(id, readings, history));
   }
 
@@ -204,10 +206,20 @@ class InMemoryFeedAgreementTest {
       reported.add(failure);
     }
 
+    /**
+     * {@code failure} and what it suppressed, at any depth: a replay's segments and a page's streams add
+     * their failures to the first one as suppressed, so one stream's may sit two levels down.
+     */
+    private static Stream<Throwable> withSuppressed(Throwable failure) {
+      return Stream.concat(Stream.of(failure),
+          Arrays.stream(failure.getSuppressed()).flatMap(Recorder::withSuppressed));
+    }
+
     /** What became of stream {@code id}: the store's tables are the class's, shared with other tests' streams. */
     Outcome outcome(MeterId id, long position, ProjectionFailedException failed) {
-      ProjectionFailedException stream = failed == null ? null : Stream.concat(Stream.of(failed),
-              Arrays.stream(failed.getSuppressed()).map(ProjectionFailedException.class::cast))
+      ProjectionFailedException stream = failed == null ? null : withSuppressed(failed)
+          .filter(ProjectionFailedException.class::isInstance)
+          .map(ProjectionFailedException.class::cast)
           .filter(f -> f.aggregateId().equals(id.value()))
           .findFirst()
           .orElse(null);
