@@ -779,12 +779,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   /** The stream as stored now: a strongly consistent load, remembered in the cache. */
   private CompletableFuture<LoadedStream<A>> loadExisting(I id, OperationRecorder.Operation operation) {
-    long since = cache().now();
-    return loadStored(id, ReadConsistency.STRONG, operation).thenApply(found -> {
-      LoadedStream<A> loaded = existing(id, found);
-      cache().remember(definition, idString(id), loaded, since);
-      return loaded;
-    });
+    return loadExisting(id, Optional.empty(), operation);
   }
 
   /**
@@ -793,9 +788,15 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   private CompletableFuture<LoadedStream<A>> reloadAfterConflict(
       I id, LoadedStream<A> refused, OperationRecorder.Operation operation) {
+    return loadExisting(id, Optional.of(refused), operation);
+  }
+
+  /** As the synchronous repository's: folded on from what the cache remembers, or else {@code fallback}. */
+  private CompletableFuture<LoadedStream<A>> loadExisting(
+      I id, Optional<LoadedStream<A>> fallback, OperationRecorder.Operation operation) {
     long since = cache().now();
     Optional<LoadedStream<A>> remembered = cache().findById(definition, id);
-    Optional<LoadedStream<A>> start = remembered.isEmpty() && cache().enabled() ? Optional.of(refused) : remembered;
+    Optional<LoadedStream<A>> start = remembered.isEmpty() && cache().enabled() ? fallback : remembered;
     return layout.load(definition, id, ReadConsistency.STRONG, start, operation).thenApply(found -> {
       LoadedStream<A> loaded = existing(id, found);
       cache().remember(definition, idString(id), loaded, since);

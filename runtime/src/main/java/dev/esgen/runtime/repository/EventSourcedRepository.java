@@ -1030,22 +1030,26 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   /** The stream as stored now: a strongly consistent load, remembered in the cache. */
   private LoadedStream<A> loadExisting(I id) {
-    long since = cache().now();
-    LoadedStream<A> loaded = existing(id, loadStored(id, ReadConsistency.STRONG));
-    cache().remember(definition, idString(id), loaded, since);
-    return loaded;
+    return loadExisting(id, Optional.empty());
   }
 
   /**
-   * The stream as stored now after an append on {@code refused} lost its version: a strongly consistent
-   * load, remembered in the cache. The refusal made the cache drop {@code refused}, yet a version names one
-   * state of the stream, so with the cache on the load folds on from it as from any remembered state, and
-   * reads only what was appended since.
+   * The stream as stored now after an append on {@code refused} lost its version. The refusal made the
+   * cache drop {@code refused}, yet a version names one state of the stream, so with the cache on the load
+   * folds on from it as from any remembered state, and reads only what was appended since.
    */
   private LoadedStream<A> reloadAfterConflict(I id, LoadedStream<A> refused) {
+    return loadExisting(id, Optional.of(refused));
+  }
+
+  /**
+   * A strongly consistent load, remembered in the cache, folded on from what the cache remembers or, with
+   * the cache on and nothing remembered, from {@code fallback}.
+   */
+  private LoadedStream<A> loadExisting(I id, Optional<LoadedStream<A>> fallback) {
     long since = cache().now();
     Optional<LoadedStream<A>> remembered = cache().findById(definition, id);
-    Optional<LoadedStream<A>> start = remembered.isEmpty() && cache().enabled() ? Optional.of(refused) : remembered;
+    Optional<LoadedStream<A>> start = remembered.isEmpty() && cache().enabled() ? fallback : remembered;
     LoadedStream<A> loaded = existing(id, layout().load(definition, id, ReadConsistency.STRONG, start));
     cache().remember(definition, idString(id), loaded, since);
     return loaded;
