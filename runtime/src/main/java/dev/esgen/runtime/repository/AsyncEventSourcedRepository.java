@@ -209,8 +209,11 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   public final CompletableFuture<Versioned<A>> append(
       I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
-    return run("append", operation ->
-        appendCommand(id, expectedVersion, checked(options), events, operation));
+    return run("append", operation -> {
+      // The events before the options, as the synchronous repository checks them.
+      Arguments.events(definition, events);
+      return appendCommand(id, expectedVersion, checked(options), events, operation);
+    });
   }
 
   /**
