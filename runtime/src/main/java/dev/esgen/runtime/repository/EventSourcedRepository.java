@@ -146,7 +146,9 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     over {@value CommandRecords#MAX_COMMAND_ID_BYTES} bytes
    */
   public final Versioned<A> create(String commandId, List<? extends E> events) {
-    return create(AppendOptions.command(CommandRecords.check(definition.name(), commandId)), events);
+    // Checked inside the operation, so that the listener hears of an invalid command id as the async repository's.
+    return record("create", attempts -> createStream(
+        events, AppendOptions.command(CommandRecords.check(definition.name(), commandId)), attempts));
   }
 
   /**
@@ -196,8 +198,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     version; nothing is written
    */
   public final Versioned<A> append(I id, long expectedVersion, String commandId, List<? extends E> events) {
-    return append(id, expectedVersion, AppendOptions.command(CommandRecords.check(definition.name(), commandId)),
-        events);
+    return record("append", attempts -> appendCommand(id, expectedVersion,
+        AppendOptions.command(CommandRecords.check(definition.name(), commandId)), events, attempts));
   }
 
   /**
@@ -207,9 +209,7 @@ public abstract class EventSourcedRepository<A, I, E> {
   public final Versioned<A> append(I id, long expectedVersion, AppendOptions options, List<? extends E> events) {
     return record("append", attempts -> {
       Arguments.events(definition, events);
-      AppendOptions checked = checked(options);
-      Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
-      return repeat.isPresent() ? repeat.get() : appendAtVersion(id, expectedVersion, checked, events, attempts);
+      return appendCommand(id, expectedVersion, checked(options), events, attempts);
     });
   }
 
@@ -285,7 +285,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     over {@value CommandRecords#MAX_COMMAND_ID_BYTES} bytes
    */
   public final Versioned<A> transact(I id, String commandId, Function<? super A, ? extends List<? extends E>> decide) {
-    return transact(id, AppendOptions.command(CommandRecords.check(definition.name(), commandId)), decide);
+    return record("transact", attempts -> transactCommand(
+        id, AppendOptions.command(CommandRecords.check(definition.name(), commandId)), decide, attempts));
   }
 
   /**
@@ -301,12 +302,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    */
   public final Versioned<A> transact(I id, AppendOptions options,
       Function<? super A, ? extends List<? extends E>> decide) {
-    return record("transact", attempts -> {
-      AppendOptions checked = checked(options);
-      Arguments.required(definition, decide, "the decide function is null");
-      Optional<Versioned<A>> repeat = alreadyApplied(id, checked.commandId());
-      return repeat.isPresent() ? repeat.get() : decideAndAppend(id, checked, decide, attempts);
-    });
+    return record("transact", attempts -> transactCommand(id, checked(options), decide, attempts));
   }
 
   /**
@@ -756,6 +752,22 @@ public abstract class EventSourcedRepository<A, I, E> {
         definition, id, Optional.empty(), List.copyOf(events), state, AppendIds.next(), options.commandId(),
         metadata(options));
     return write(request);
+  }
+
+  /** An append of the checked {@code options}' command, unless it was applied already. */
+  private Versioned<A> appendCommand(I id, long expectedVersion, AppendOptions options, List<? extends E> events,
+      OperationRecorder.Attempts attempts) {
+    Arguments.events(definition, events);
+    Optional<Versioned<A>> repeat = alreadyApplied(id, options.commandId());
+    return repeat.isPresent() ? repeat.get() : appendAtVersion(id, expectedVersion, options, events, attempts);
+  }
+
+  /** A transact of the checked {@code options}' command, unless it was applied already. */
+  private Versioned<A> transactCommand(I id, AppendOptions options,
+      Function<? super A, ? extends List<? extends E>> decide, OperationRecorder.Attempts attempts) {
+    Arguments.required(definition, decide, "the decide function is null");
+    Optional<Versioned<A>> repeat = alreadyApplied(id, options.commandId());
+    return repeat.isPresent() ? repeat.get() : decideAndAppend(id, options, decide, attempts);
   }
 
   private Versioned<A> appendAtVersion(I id, long expectedVersion, AppendOptions options,
