@@ -2,6 +2,7 @@ package dev.esgen.runtime.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -200,6 +201,22 @@ class StoreListenerTest {
     OperationMetrics refused = only();
     assertEquals("findBynote", refused.operation());
     assertInstanceOf(IllegalArgumentException.class, refused.failure().orElseThrow());
+  }
+
+  @Test
+  void anErrorThrownByADecisionIsReportedAsAFailureAndReachesTheCallerAsItIs() {
+    CounterRepository counters = counters(LayoutKind.JOURNAL);
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    heard.clear();
+    AssertionError broken = new AssertionError("a decision's own check");
+
+    assertSame(broken, assertThrows(AssertionError.class, () -> counters.transact(id, counter -> {
+      throw broken;
+    })));
+    OperationMetrics transact = only();
+    assertEquals("transact", transact.operation());
+    assertSame(broken, transact.failure().orElseThrow().getCause());
   }
 
   private OperationMetrics only() {

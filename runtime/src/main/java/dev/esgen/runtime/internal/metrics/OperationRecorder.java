@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -75,6 +76,11 @@ public final class OperationRecorder {
       return body.apply(recording);
     } catch (RuntimeException e) {
       failure = e;
+      throw e;
+    } catch (Error e) {
+      // An AssertionError from a decide function, say: a failure all the same, reported as the asynchronous
+      // repository's future reports it; the caller gets the Error itself.
+      failure = new CompletionException(e);
       throw e;
     } finally {
       budgets.leave(outerBudget);
