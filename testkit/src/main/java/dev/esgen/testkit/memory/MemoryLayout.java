@@ -230,8 +230,7 @@ final class MemoryLayout implements StorageLayout {
       ReadConsistency consistency, Map<I, LoadedStream<A>> remembered) {
     Map<String, I> byAid = new LinkedHashMap<>();
     for (I id : ids) {
-      Objects.requireNonNull(id, () -> definition.name() + ": an id is null");
-      byAid.putIfAbsent(definition.keys().idString(id), id);
+      byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
     }
     Map<I, LoadedStream<A>> loaded = new LinkedHashMap<>();
     byAid.forEach((aid, id) -> load(definition, id, consistency, Optional.ofNullable(remembered.get(id)))

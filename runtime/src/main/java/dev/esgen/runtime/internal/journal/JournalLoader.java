@@ -124,8 +124,7 @@ final class JournalLoader {
   static <I> Map<String, I> byAid(AggregateDefinition<?, I, ?> definition, Collection<I> ids) {
     Map<String, I> byAid = new LinkedHashMap<>();
     for (I id : ids) {
-      Objects.requireNonNull(id, () -> definition.name() + ": an id is null");
-      byAid.putIfAbsent(definition.keys().idString(id), id);
+      byAid.putIfAbsent(definition.keys().idString(Objects.requireNonNull(id, "id")), id);
     }
     return byAid;
   }

@@ -193,8 +193,7 @@ final class TipLoader {
     TipKeys keys = new TipKeys(definition.name());
     Map<String, I> byStream = new LinkedHashMap<>();
     for (I id : ids) {
-      Objects.requireNonNull(id, () -> definition.name() + ": an id is null");
-      byStream.putIfAbsent(keys.streamName(definition.keys().idString(id)), id);
+      byStream.putIfAbsent(keys.streamName(definition.keys().idString(Objects.requireNonNull(id, "id"))), id);
     }
     return byStream;
   }
