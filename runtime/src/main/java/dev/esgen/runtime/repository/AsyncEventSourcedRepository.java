@@ -183,8 +183,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    *     with {@link VersionConflictException} when the stream is at another version (nothing is written)
    */
   public final CompletableFuture<Versioned<A>> append(I id, long expectedVersion, List<? extends E> events) {
-    return run("append", operation ->
-        appendAtVersion(id, expectedVersion, AppendOptions.none(), metadata(AppendOptions.none()), events, operation));
+    return run("append", operation -> appendAtVersion(id, expectedVersion, AppendOptions.none(),
+        metadata(AppendOptions.none()), Arguments.events(definition, events), operation));
   }
 
   /**
@@ -200,7 +200,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   public final CompletableFuture<Versioned<A>> append(
       I id, long expectedVersion, String commandId, List<? extends E> events) {
     return run("append", operation -> appendCommand(id, expectedVersion,
-        AppendOptions.command(CommandRecords.check(definition.name(), commandId)), events, operation));
+        AppendOptions.command(CommandRecords.check(definition.name(), commandId)),
+        Arguments.events(definition, events), operation));
   }
 
   /**
@@ -232,6 +233,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   public final CompletableFuture<Versioned<A>> append(Versioned<A> loaded, List<? extends E> events) {
     return run("append", operation -> {
       I id = definition.keys().idOf(Arguments.required(definition, loaded, "the loaded aggregate is null").state());
+      Arguments.events(definition, events);
       EventMetadata metadata = metadata(AppendOptions.none());
       Optional<LoadedStream<A>> stream = loaded.stream();
       return stream.isPresent()
@@ -568,7 +570,6 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendCommand(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Operation operation) {
-    Arguments.events(definition, events);
     EventMetadata metadata = metadata(options);
     return alreadyApplied(id, options.commandId(), operation).thenCompose(repeat -> repeat.isPresent()
         ? CompletableFuture.completedFuture(repeat.get())
@@ -577,7 +578,6 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendAtVersion(I id, long expectedVersion, AppendOptions options,
       EventMetadata metadata, List<? extends E> events, OperationRecorder.Operation operation) {
-    Arguments.events(definition, events);
     // As in the synchronous repository: a cached stream at exactly that version is what a load would return
     // if no one wrote since; if someone did, DynamoDB refuses the conditioned append. An empty append sends
     // nothing DynamoDB could refuse, so only a load checks its version.
@@ -720,7 +720,6 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   private CompletableFuture<Versioned<A>> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
       AppendOptions options, EventMetadata metadata, OperationRecorder.Operation operation) {
-    Arguments.events(definition, events);
     if (events.isEmpty()) {
       return CompletableFuture.completedFuture(versioned(current));
     }

@@ -180,7 +180,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     at the write; nothing is written
    */
   public final Versioned<A> append(I id, long expectedVersion, List<? extends E> events) {
-    return record("append", attempts -> appendAtVersion(id, expectedVersion, AppendOptions.none(), events, attempts));
+    return record("append", attempts ->
+        appendAtVersion(id, expectedVersion, AppendOptions.none(), Arguments.events(definition, events), attempts));
   }
 
   /**
@@ -199,7 +200,8 @@ public abstract class EventSourcedRepository<A, I, E> {
    */
   public final Versioned<A> append(I id, long expectedVersion, String commandId, List<? extends E> events) {
     return record("append", attempts -> appendCommand(id, expectedVersion,
-        AppendOptions.command(CommandRecords.check(definition.name(), commandId)), events, attempts));
+        AppendOptions.command(CommandRecords.check(definition.name(), commandId)),
+        Arguments.events(definition, events), attempts));
   }
 
   /**
@@ -235,7 +237,8 @@ public abstract class EventSourcedRepository<A, I, E> {
     return record("append", attempts -> {
       Arguments.required(definition, loaded, "the loaded aggregate is null");
       I id = definition.keys().idOf(loaded.state());
-      return appendTo(id, loaded.stream().orElseThrow(), events, AppendOptions.none(), attempts);
+      return appendTo(id, loaded.stream().orElseThrow(), Arguments.events(definition, events), AppendOptions.none(),
+          attempts);
     });
   }
 
@@ -754,10 +757,12 @@ public abstract class EventSourcedRepository<A, I, E> {
     return write(request);
   }
 
-  /** An append of the checked {@code options}' command, unless it was applied already. */
+  /**
+   * An append of the checked {@code options}' command with the checked {@code events}, unless it was applied
+   * already.
+   */
   private Versioned<A> appendCommand(I id, long expectedVersion, AppendOptions options, List<? extends E> events,
       OperationRecorder.Attempts attempts) {
-    Arguments.events(definition, events);
     Optional<Versioned<A>> repeat = alreadyApplied(id, options.commandId());
     return repeat.isPresent() ? repeat.get() : appendAtVersion(id, expectedVersion, options, events, attempts);
   }
@@ -772,7 +777,6 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> appendAtVersion(I id, long expectedVersion, AppendOptions options,
       List<? extends E> events, OperationRecorder.Attempts attempts) {
-    Arguments.events(definition, events);
     // A version names one state of the stream, so a cached stream at exactly that version is what a load
     // would return if no one wrote since; if someone did, DynamoDB refuses the conditioned append. An empty
     // append sends nothing DynamoDB could refuse, so only a load checks its version.
@@ -906,7 +910,6 @@ public abstract class EventSourcedRepository<A, I, E> {
 
   private Versioned<A> appendTo(I id, LoadedStream<A> current, List<? extends E> events,
       AppendOptions options, OperationRecorder.Attempts attempts) {
-    Arguments.events(definition, events);
     if (events.isEmpty()) {
       return versioned(current);
     }
