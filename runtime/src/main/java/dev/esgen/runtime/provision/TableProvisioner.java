@@ -309,22 +309,23 @@ public final class TableProvisioner {
 
   /** The indexes {@code expected} keys on {@code attribute}. */
   private static List<String> keyedOn(CreateTableRequest expected, String attribute) {
-    return expected.globalSecondaryIndexes().stream()
-        .filter(index -> index.keySchema().stream().anyMatch(k -> k.attributeName().equals(attribute)))
-        .map(GlobalSecondaryIndex::indexName)
-        .toList();
+    List<String> indexes = new ArrayList<>();
+    expected.globalSecondaryIndexes().forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
+    return indexes;
   }
 
   /** The indexes, global and local, {@code existing} keys on {@code attribute}. */
   private static List<String> keyedOn(TableDescription existing, String attribute) {
     List<String> indexes = new ArrayList<>();
-    existing.globalSecondaryIndexes().stream()
-        .filter(index -> index.keySchema().stream().anyMatch(k -> k.attributeName().equals(attribute)))
-        .forEach(index -> indexes.add(index.indexName()));
-    existing.localSecondaryIndexes().stream()
-        .filter(index -> index.keySchema().stream().anyMatch(k -> k.attributeName().equals(attribute)))
-        .forEach(index -> indexes.add(index.indexName()));
+    existing.globalSecondaryIndexes().forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
+    existing.localSecondaryIndexes().forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
     return indexes;
+  }
+
+  private static void addIfKeyedOn(String index, List<KeySchemaElement> keys, String attribute, List<String> indexes) {
+    if (keys.stream().anyMatch(key -> key.attributeName().equals(attribute))) {
+      indexes.add(index);
+    }
   }
 
   /** {@code hash key pkey (S), range key skey (S)}: names, roles and types, comparable and readable. */
