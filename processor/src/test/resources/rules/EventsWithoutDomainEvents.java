@@ -10,8 +10,10 @@ import java.util.UUID;
 
 sealed interface AccountEvent permits AccountOpened, MoneyDeposited, AccountClosed {}
 
+@EventType("account-opened")
 record AccountOpened(AccountId id) implements AccountEvent {}
 
+@EventType("money-deposited")
 record MoneyDeposited(long cents) implements AccountEvent {}
 
 record AccountClosed() implements AccountEvent {}

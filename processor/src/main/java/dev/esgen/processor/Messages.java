@@ -470,6 +470,13 @@ final class Messages {
         + " aggregate's events (listed in its permits clause), or remove the annotation";
   }
 
+  public static String eventTypeBelowNoRoot(String type, String sealed) {
+    return "[esgen:annotation-without-effect] @EventType on " + type + " has no effect: the sealed types it"
+        + " extends or implements (" + sealed + " at the top) are below no @DomainEvents root, and an"
+        + " aggregate's events must be; annotate the root of its aggregate's events with @DomainEvents, or remove"
+        + " the annotation";
+  }
+
   public static String annotationOnStaticField(String annotation, String field) {
     return "[esgen:annotation-without-effect] @" + annotation + " on static " + field + " has no effect: a"
         + " static field is no part of the aggregate's state; remove it, or put it on an instance field";

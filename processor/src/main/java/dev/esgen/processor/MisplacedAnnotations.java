@@ -27,8 +27,10 @@ import javax.lang.model.util.Types;
  * anything but an instance field or record component of an {@code @Aggregate} type, enum constants
  * included (their target {@code FIELD} admits them). Left alone they would do nothing, and the lookup or
  * constraint they seem to promise would silently not exist. Likewise {@code @EventType} on a type below
- * no sealed type at all (its {@code implements} forgotten): its stored name would never be used. One below
- * a sealed type that is no root is reported with the aggregate whose events it names.
+ * no sealed type at all (its {@code implements} forgotten), or below sealed types none of which is, or is
+ * below, a {@code @DomainEvents} root (the root's annotation forgotten): an aggregate's events must have
+ * such a root, so its stored name would never be used. Where an aggregate of the round names one of those
+ * sealed types as its events, the aggregate's own error says so instead.
  */
 final class MisplacedAnnotations {
 
@@ -82,12 +84,89 @@ final class MisplacedAnnotations {
     if (eventType == null) {
       return;
     }
+    Set<TypeElement> namedAsEvents = null;
     for (TypeElement type : ElementFilter.typesIn(round.getElementsAnnotatedWith(eventType))) {
-      if (!type.getModifiers().contains(Modifier.SEALED) && !belowSealedOrUnresolvedType(type, new HashSet<>())) {
+      if (type.getModifiers().contains(Modifier.SEALED)) {
+        continue; // reported with the aggregate whose events it is in: @EventType belongs on concrete events
+      }
+      Set<TypeElement> sealedAbove = new LinkedHashSet<>();
+      if (addSealedAbove(type, sealedAbove, new HashSet<>())) {
+        continue; // a supertype javac could not resolve is javac's to report
+      }
+      if (sealedAbove.isEmpty()) {
         Annotations.find(type, Annotations.EVENT_TYPE).ifPresent(mirror -> errors.error(type, mirror,
             Messages.eventTypeOutsideEvents(AggregateAnalyzer.display(type))));
+        continue;
+      }
+      if (!rootsAbove(types, type.asType()).isEmpty()
+          || sealedAbove.stream().anyMatch(this::hasUnresolvedAnnotations)) {
+        continue;
+      }
+      if (namedAsEvents == null) {
+        namedAsEvents = namedAsEvents(round);
+      }
+      if (sealedAbove.stream().noneMatch(namedAsEvents::contains)) {
+        TypeElement top = topmost(sealedAbove);
+        Annotations.find(type, Annotations.EVENT_TYPE).ifPresent(mirror -> errors.error(type, mirror,
+            Messages.eventTypeBelowNoRoot(AggregateAnalyzer.display(type), AggregateAnalyzer.display(top))));
       }
     }
+  }
+
+  /**
+   * Adds the sealed types {@code type} extends or implements, directly or not, to {@code sealed}; true when
+   * one of its supertypes could not be resolved (a root whose import is missing, or that another processor
+   * has not generated yet), which is not judged.
+   */
+  private static boolean addSealedAbove(TypeElement type, Set<TypeElement> sealed, Set<TypeElement> seen) {
+    List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+    supertypes.add(type.getSuperclass());
+    boolean unresolved = false;
+    for (TypeMirror supertype : supertypes) {
+      if (supertype.getKind() == TypeKind.ERROR) {
+        unresolved = true;
+      } else if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
+          && seen.add(element)) {
+        if (element.getModifiers().contains(Modifier.SEALED)) {
+          sealed.add(element);
+        }
+        unresolved |= addSealedAbove(element, sealed, seen);
+      }
+    }
+    return unresolved;
+  }
+
+  /** The sealed type in {@code sealed} that none of the others is above: the one meant as the root. */
+  private TypeElement topmost(Set<TypeElement> sealed) {
+    for (TypeElement candidate : sealed) {
+      if (sealed.stream().noneMatch(other -> other != candidate
+          && types.isSubtype(types.erasure(candidate.asType()), types.erasure(other.asType())))) {
+        return candidate;
+      }
+    }
+    return sealed.iterator().next();
+  }
+
+  /**
+   * The types this round's aggregates name as their events: one without {@code @DomainEvents} is reported
+   * with the aggregate, once, rather than again on each of its events.
+   */
+  private Set<TypeElement> namedAsEvents(RoundEnvironment round) {
+    Set<TypeElement> named = new HashSet<>();
+    TypeElement aggregate = elements.getTypeElement(Annotations.AGGREGATE);
+    if (aggregate == null) {
+      return named;
+    }
+    for (Element element : round.getElementsAnnotatedWith(aggregate)) {
+      Annotations.find(element, Annotations.AGGREGATE).ifPresent(mirror -> mirror.getElementValues().forEach(
+          (member, value) -> {
+            if (member.getSimpleName().contentEquals("events") && value.getValue() instanceof DeclaredType type
+                && type.asElement() instanceof TypeElement events) {
+              named.add(events);
+            }
+          }));
+    }
+    return named;
   }
 
   private void checkField(Element field, AnnotationMirror mirror, String annotation) {
@@ -103,26 +182,6 @@ final class MisplacedAnnotations {
     } else if (field.getModifiers().contains(Modifier.STATIC)) {
       errors.error(field, mirror, Messages.annotationOnStaticField(annotation, where));
     }
-  }
-
-  /**
-   * Whether {@code type} extends or implements a sealed type, or one javac could not resolve (a root whose
-   * import is missing, or that another processor has not generated yet), which is not judged.
-   */
-  private static boolean belowSealedOrUnresolvedType(TypeElement type, Set<TypeElement> seen) {
-    List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
-    supertypes.add(type.getSuperclass());
-    for (TypeMirror supertype : supertypes) {
-      if (supertype.getKind() == TypeKind.ERROR) {
-        return true;
-      }
-      if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
-          && seen.add(element)
-          && (element.getModifiers().contains(Modifier.SEALED) || belowSealedOrUnresolvedType(element, seen))) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private boolean hasUnresolvedAnnotations(TypeElement type) {

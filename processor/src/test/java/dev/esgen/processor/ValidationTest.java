@@ -993,6 +993,25 @@ class ValidationTest {
     assertThat(withoutRoot).hadErrorCount(1);
   }
 
+  /** An event whose root lacks {@code @DomainEvents}: no aggregate can have it among its events. */
+  @Test
+  void anEventTypeBelowSealedTypesWithoutARootIsAnError() {
+    JavaFileObject source = rule("EventTypeBelowNoRoot");
+    Compilation compilation = compile(source);
+    assertThat(compilation)
+        .hadErrorContaining("[esgen:annotation-without-effect] @EventType on NoteArchived has no effect: the sealed"
+            + " types it extends or implements (ArchiveEvent at the top) are below no @DomainEvents root")
+        .inFile(source)
+        .onLineContaining("@EventType(\"note-archived\")");
+    assertThat(compilation).hadErrorCount(1);
+
+    // Where an aggregate names such a type as its events, its own error says so, once.
+    JavaFileObject named = rule("EventsWithoutDomainEvents");
+    Compilation namedCompilation = compile(named);
+    assertThat(namedCompilation).hadErrorContaining("[esgen:events-not-domain-events]");
+    assertThat(namedCompilation).hadErrorCount(1);
+  }
+
   @Test
   void aPrivateSealedLevelAHandlerTakesIsRefusedAsALevel() {
     JavaFileObject source = rule("PrivateSealedLevel");
