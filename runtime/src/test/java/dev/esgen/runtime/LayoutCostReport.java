@@ -1,5 +1,8 @@
 package dev.esgen.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.esgen.runtime.aggregate.LayoutKind;
 import dev.esgen.runtime.aggregate.SnapshotPolicy;
 import dev.esgen.runtime.aggregate.TipPolicy;
@@ -18,8 +21,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -29,7 +34,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Measures requests and capacity units per append and per load for both layouts against DynamoDB
  * Local (the append columns average the stream's last ten single-event appends, each measured on its
  * own, without the load a repository append does first; the load columns are one {@code load}), and
- * writes the Markdown table of {@code docs/layouts.md} to {@code runtime/target/layout-costs.md}.
+ * writes the Markdown table of {@code docs/layouts.md} to {@code runtime/target/layout-costs.md}. It
+ * checks what that page says of the figures: one request per append, a tip with its snapshot loaded in
+ * one request of at most 1 RCU, and tip appends with the default policy never dearer than the journal's.
  * Off by default (it writes some 20 MB); run it with
  * {@code mvn -q verify -pl runtime -am -Dtest=LayoutCostReport -Dsurefire.failIfNoSpecifiedTests=false -Desgen.costReport=true}.
  */
@@ -44,6 +51,7 @@ class LayoutCostReport {
   @Test
   void measure() throws IOException {
     List<String> rows = new ArrayList<>();
+    Map<String, Costs> measured = new HashMap<>();
     rows.add("| layout | snapshots | event body | events in stream | requests per append | WCU per append"
         + " | requests per load | RCU per load |");
     rows.add("|---|---|---|---|---|---|---|---|");
@@ -59,8 +67,19 @@ class LayoutCostReport {
     for (Setup setup : setups) {
       for (int body : List.of(200, 2048)) {
         for (int length : List.of(10, 100, 1000)) {
-          rows.add(row(setup, body, length));
+          Costs costs = costs(setup, body, length);
+          measured.put(setup.layoutLabel() + "/" + setup.snapshotLabel() + "/" + body + "/" + length, costs);
+          rows.add(costs.row(setup, body, length));
         }
+      }
+    }
+    for (int body : List.of(200, 2048)) {
+      for (int length : List.of(10, 100, 1000)) {
+        Costs journal = measured.get("journal/every 100/" + body + "/" + length);
+        Costs tip = measured.get("tip, default/in tip/" + body + "/" + length);
+        assertTrue(tip.appendUnits() <= journal.appendUnits(), () -> "WCU per tip append with the defaults, "
+            + body + "-byte events, " + length + " in the stream: " + tip.appendUnits() + " against the journal's "
+            + journal.appendUnits());
       }
     }
     String table = String.join("\n", rows) + "\n";
@@ -69,7 +88,7 @@ class LayoutCostReport {
     System.out.print(table);
   }
 
-  private String row(Setup setup, int body, int length) {
+  private Costs costs(Setup setup, int body, int length) {
     CounterRepository counters = new CounterRepository(store, CounterRepository.builder(store.objectMapper(),
         setup.snapshots()).layout(setup.layout()).tipPolicy(setup.tip()).build());
     CounterId id = CounterId.random();
@@ -103,18 +122,32 @@ class LayoutCostReport {
       events++;
       measured++;
     }
+    assertEquals(1.0, appendRequests / measured, () -> "requests per append, " + setup);
     heard.clear();
-    counters.load(id);
+    assertEquals(length, counters.loadVersioned(id).seqNr(), () -> "events loaded, " + setup);
     OperationMetrics load = heard.get(0);
-    return String.format(Locale.ROOT, "| %s | %s | %s | %,d | %.2f | %.1f | %d | %.1f |",
-        setup.layoutLabel(),
-        setup.snapshotLabel(),
-        body == 200 ? "200 B" : "2 KB",
-        length,
-        appendRequests / measured,
-        appendUnits / measured,
-        load.requests(),
-        load.readCapacityUnits());
+    if (setup.layout() == LayoutKind.TIP && setup.tip().snapshot()) {
+      assertEquals(1, load.requests(), () -> "requests per load, " + setup);
+      if (setup.tip().equals(TipPolicy.defaults())) {
+        assertTrue(load.readCapacityUnits() <= 1.0, () -> "RCU per load, " + setup + ": " + load.readCapacityUnits());
+      }
+    }
+    return new Costs(appendRequests / measured, appendUnits / measured, load.requests(), load.readCapacityUnits());
+  }
+
+  private record Costs(double appendRequests, double appendUnits, int loadRequests, double loadUnits) {
+
+    String row(Setup setup, int body, int length) {
+      return String.format(Locale.ROOT, "| %s | %s | %s | %,d | %.2f | %.1f | %d | %.1f |",
+          setup.layoutLabel(),
+          setup.snapshotLabel(),
+          body == 200 ? "200 B" : "2 KB",
+          length,
+          appendRequests,
+          appendUnits,
+          loadRequests,
+          loadUnits);
+    }
   }
 
   private record Setup(
