@@ -60,8 +60,14 @@ public final class ChangeFeed implements StreamRecordsHandler {
   public static final RetryPolicy DEFAULT_RETRY_POLICY =
       new RetryPolicy(5, Duration.ofMillis(100), Duration.ofSeconds(2), Duration.ofSeconds(30));
 
-  /** Scan segments a replay reads each table in by default, each on a thread of its own. */
+  /** Scan segments a replay divides each table into by default. */
   public static final int DEFAULT_REPLAY_SEGMENTS = 4;
+
+  /**
+   * Threads a replay reads its segments on by default: as many as the default segments of both tables, so
+   * that all of them are read at once.
+   */
+  public static final int DEFAULT_REPLAY_THREADS = 8;
 
   private final Map<String, List<Subscription<?, ?, ?>>> byAggregate;
   private final Map<String, List<Subscription<?, ?, ?>>> byProjection;
@@ -80,7 +86,8 @@ public final class ChangeFeed implements StreamRecordsHandler {
     FeedReporter reporter = new FeedReporter(builder.listener);
     this.rounds = new DeliveryRounds(new StreamDeliverer(store, positions, reporter), positions, new StreamLocks(),
         builder.retryPolicy, reporter);
-    this.replay = new TableReplay(store.client(), store.config(), rounds, builder.replaySegments);
+    this.replay =
+        new TableReplay(store.client(), store.config(), rounds, builder.replaySegments, builder.replayThreads);
   }
 
   /** Starts a feed of {@code store}'s events; register at least one projection. */
@@ -114,8 +121,9 @@ public final class ChangeFeed implements StreamRecordsHandler {
    * Delivers to {@code projection} every event stored for its aggregate types that it has not taken:
    * how a new or reset projection catches up with the past, and how any projection catches up after the
    * stream records of an outage longer than 24 hours were trimmed. Reads the journal and tip tables in
-   * parallel segments with a strongly consistent {@code Scan}, and may run while the live feed runs:
-   * the positions keep each event to one delivery.
+   * segments with a strongly consistent {@code Scan}, several segments at once (see
+   * {@link Builder#replaySegments} and {@link Builder#replayThreads}), and may run while the live feed
+   * runs: the positions keep each event to one delivery.
    *
    * <pre>{@code
    * feed.reset("balances");
@@ -194,12 +202,16 @@ public final class ChangeFeed implements StreamRecordsHandler {
    */
   public static final class Builder {
 
+    /** The most threads a replay may run on: each is a platform thread of its own. */
+    private static final int MAX_REPLAY_THREADS = 256;
+
     private final StoreInternals store;
     private final Map<String, List<Subscription<?, ?, ?>>> byAggregate = new LinkedHashMap<>();
     private final Map<String, List<Subscription<?, ?, ?>>> byProjection = new LinkedHashMap<>();
     private RetryPolicy retryPolicy = DEFAULT_RETRY_POLICY;
     private FeedListener listener = FeedListener.NONE;
     private int replaySegments = DEFAULT_REPLAY_SEGMENTS;
+    private int replayThreads = DEFAULT_REPLAY_THREADS;
 
     private Builder(EventStore store) {
       this.store = StoreAccess.internals(Objects.requireNonNull(store, "store")).orElseThrow(() ->
@@ -247,8 +259,16 @@ public final class ChangeFeed implements StreamRecordsHandler {
     }
 
     /**
-     * How many scan segments (and threads) a replay reads each table in; {@value #DEFAULT_REPLAY_SEGMENTS}
-     * by default.
+     * How many scan segments a replay divides each table into; {@value #DEFAULT_REPLAY_SEGMENTS} by default.
+     * A segment is a part of a table that one {@code Scan} reads page by page from its start to its end, on
+     * one thread; all items of a stream are in one segment. Segments are not threads: the segments of all
+     * the tables a replay reads are shared out among at most {@link #replayThreads} threads, each reading
+     * one segment after the other. Only as many segments as threads are read at once, but smaller segments
+     * share the work out more evenly: a thread that is done with one takes the next. A journal aggregate
+     * type's events are in at most its {@code shards} segments (its partition key values).
+     *
+     * @param segments 1 to 1,000,000, DynamoDB's limit
+     * @throws IllegalArgumentException when {@code segments} is outside that range
      */
     public Builder replaySegments(int segments) {
       if (segments < 1 || segments > 1_000_000) {
@@ -256,6 +276,32 @@ public final class ChangeFeed implements StreamRecordsHandler {
             "replay segments must be 1 to 1,000,000 (DynamoDB's limit), was " + segments);
       }
       this.replaySegments = segments;
+      return this;
+    }
+
+    /**
+     * At most how many threads a replay reads segments on at once; {@value #DEFAULT_REPLAY_THREADS} by
+     * default. A replay starts as many as it has segments to read, up to this number, and ends them when it
+     * returns; each reads one segment at a time, then takes the next one not yet read. A thread waits on
+     * one request at a time, so threads beyond the DynamoDB client's connection pool (50 connections in
+     * the SDK's Apache HTTP client by default) only wait for a connection.
+     *
+     * <pre>{@code
+     * ChangeFeed.builder(store).projection("balances", accounts.definition(), balances)
+     *     .replaySegments(1_000)      // small parts ...
+     *     .replayThreads(16)          // ... read 16 at a time
+     *     .build();
+     * }</pre>
+     *
+     * @param threads 1 to 256
+     * @throws IllegalArgumentException when {@code threads} is outside that range
+     */
+    public Builder replayThreads(int threads) {
+      if (threads < 1 || threads > MAX_REPLAY_THREADS) {
+        throw new IllegalArgumentException(
+            "replay threads must be 1 to " + MAX_REPLAY_THREADS + ", was " + threads);
+      }
+      this.replayThreads = threads;
       return this;
     }
 

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.DynamoDbEventStore;
+import dev.esgen.runtime.aggregate.LayoutKind;
+import dev.esgen.runtime.aggregate.SnapshotPolicy;
+import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
@@ -20,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -167,6 +172,96 @@ class ReplayTest {
     for (CounterId id : ids) {
       assertEquals(FeedFixture.stored(counters, id.value()), taken.get(id.value()));
     }
+  }
+
+  /**
+   * Segments are not threads: 16 segments of each of two tables share two threads, one segment after the
+   * other (none waits for another, so none waits for a thread forever), and every event of both tables is
+   * delivered once, in order.
+   */
+  @Test
+  void moreSegmentsThanThreadsOfTwoTablesQueueForTheThreadsAndDeliverEveryEventOnce() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository journal = fixture.counters(FeedFixture.Layout.JOURNAL);
+    CounterRepository tip = tallies(fixture);
+    List<CounterId> journalIds = ExactlyOnceProjectionTest.writeCounters(journal, 20, new Random(11));
+    List<CounterId> tipIds = ExactlyOnceProjectionTest.writeCounters(tip, 20, new Random(12));
+    Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    Projection<CounterEvent> log = event -> {
+      threads.add(Thread.currentThread());
+      take(event);
+    };
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .projection("log", journal.definition(), log)
+        .projection("log", tip.definition(), log)
+        .replaySegments(16)
+        .replayThreads(2)
+        .build();
+
+    ReplayReport report = feed.replay("log");
+
+    assertTrue(threads.size() <= 2, threads.size() + " threads delivered: " + threads);
+    long stored = 0;
+    for (CounterRepository counters : List.of(journal, tip)) {
+      for (CounterId id : counters == journal ? journalIds : tipIds) {
+        List<RecordedEvent<CounterEvent>> events = FeedFixture.stored(counters, id.value());
+        assertEquals(events, taken.get(id.value()), "each event once, in order: " + id.value());
+        stored += events.size();
+      }
+    }
+    assertEquals(new ReplayReport("log", 40, stored), report);
+  }
+
+  /** A segment that fails does not keep the segments queued behind it from being read: the others deliver. */
+  @Test
+  void aFailingSegmentOnTheOnlyThreadLetsTheSegmentsAfterItDeliverAndThenFailsTheReplay() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = tallies(fixture);
+    List<CounterId> ids = ExactlyOnceProjectionTest.writeCounters(counters, 12, new Random(13));
+    String broken = ids.get(5).value();
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .projection("log", counters.definition(), event -> {
+          if (event.aggregateId().equals(broken)) {
+            throw new IllegalStateException("read model unavailable");
+          }
+          take(event);
+        })
+        .retryPolicy(RetryPolicy.noRetries())
+        .replaySegments(8)
+        .replayThreads(1)
+        .build();
+
+    ProjectionFailedException failed = assertThrows(ProjectionFailedException.class, () -> feed.replay("log"));
+
+    assertEquals(broken, failed.aggregateId());
+    for (CounterId id : ids) {
+      List<RecordedEvent<CounterEvent>> expected = id.value().equals(broken) ? null : FeedFixture.stored(counters, id.value());
+      assertEquals(expected, taken.get(id.value()), id.value());
+    }
+  }
+
+  @Test
+  void replaySegmentsAndThreadsOutsideTheirRangesAreRefusedNamingTheRange() {
+    ChangeFeed.Builder builder = ChangeFeed.builder(TestDynamo.store())
+        .projection("log", new CounterRepository(TestDynamo.store()).definition(), this::take);
+
+    for (int segments : new int[] {0, 1_000_001}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> builder.replaySegments(segments));
+      assertEquals("replay segments must be 1 to 1,000,000 (DynamoDB's limit), was " + segments, e.getMessage());
+    }
+    for (int threads : new int[] {0, 257}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> builder.replayThreads(threads));
+      assertEquals("replay threads must be 1 to 256, was " + threads, e.getMessage());
+    }
+    builder.replaySegments(1_000_000).replayThreads(256).replayThreads(1);
+  }
+
+  /** Counters of another aggregate type, {@code tally}, in the tip layout: a second table to replay. */
+  private static CounterRepository tallies(FeedFixture fixture) {
+    return new CounterRepository(fixture.store, CounterRepository.builder(
+            "tally", fixture.store.objectMapper(), SnapshotPolicy.every(100), LayoutKind.TIP)
+        .tipPolicy(new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 3, true))
+        .build());
   }
 
   @Test

@@ -10,11 +10,13 @@ import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.tip.TipAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,19 +32,24 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
  * Replays one projection from the tables: a parallel {@code Scan} of each table holding its aggregate
- * types (the journal for journal-layout types, the tip table for tip-layout types), in
- * {@code segments} segments on as many threads, strongly consistent. Each page of a segment is a batch
- * like a batch of stream records: its events are offered per stream and delivered through the positions
- * by the same {@link DeliveryRounds}, so what the projection took already is dropped, and the live feed
- * may run at the same time.
+ * types (the journal for journal-layout types, the tip table for tip-layout types), each table in
+ * {@code segments} segments, strongly consistent. Each page of a segment is a batch like a batch of stream
+ * records: its events are offered per stream and delivered through the positions by the same
+ * {@link DeliveryRounds}, so what the projection took already is dropped, and the live feed may run at the
+ * same time.
  *
  * <p>A scan reads each stored event once, and finds every stream whether or not an index lists it. A
  * stream's items share their partition key, so one segment reads all of them, in sort key order: a
  * journal stream's events by seq_nr, a tip stream's batches oldest first, then its tip. The filter keeps
  * other aggregate types' items off the wire; DynamoDB bills them all the same.
  *
+ * <p>The segments of all tables are read on at most {@code threads} threads, one segment at a time each,
+ * a thread taking the next segment when it has finished one. Segments are independent: one waits for
+ * nothing of another's (a delivery holds only its stream's lock, and only while it delivers), so segments
+ * waiting for a thread wait only for other segments to end, and any number of segments runs on one thread.
+ *
  * <pre>{@code
- * ReplayReport report = new TableReplay(client, config, rounds, 4).replay("balances", subscriptions);
+ * ReplayReport report = new TableReplay(client, config, rounds, 64, 8).replay("balances", subscriptions);
  * }</pre>
  */
 public final class TableReplay {
@@ -53,8 +60,9 @@ public final class TableReplay {
   private final StoreConfig config;
   private final DeliveryRounds rounds;
   private final int segments;
+  private final int threads;
 
-  public TableReplay(DynamoDbClient client, StoreConfig config, DeliveryRounds rounds, int segments) {
+  public TableReplay(DynamoDbClient client, StoreConfig config, DeliveryRounds rounds, int segments, int threads) {
     this.client = Objects.requireNonNull(client, "client");
     this.config = Objects.requireNonNull(config, "config");
     this.rounds = Objects.requireNonNull(rounds, "rounds");
@@ -62,6 +70,10 @@ public final class TableReplay {
       throw new IllegalArgumentException("a replay needs at least 1 segment, was " + segments);
     }
     this.segments = segments;
+    if (threads < 1) {
+      throw new IllegalArgumentException("a replay needs at least 1 thread, was " + threads);
+    }
+    this.threads = threads;
   }
 
   /**
@@ -72,40 +84,59 @@ public final class TableReplay {
   public ReplayReport replay(String projection, List<Subscription<?, ?, ?>> subscriptions) {
     Map<String, List<Subscription<?, ?, ?>>> byAggregate = subscriptions.stream()
         .collect(Collectors.groupingBy(s -> s.definition().name()));
-    Map<String, Set<String>> aggregatesByTable = new HashMap<>();
+    Map<String, Set<String>> aggregatesByTable = new LinkedHashMap<>();
     for (Subscription<?, ?, ?> subscription : subscriptions) {
       String table = subscription.definition().layout() == LayoutKind.TIP ? config.tipTable() : config.journalTable();
       aggregatesByTable.computeIfAbsent(table, t -> new LinkedHashSet<>()).add(subscription.definition().name());
     }
+    List<String> tables = new ArrayList<>(aggregatesByTable.keySet());
     AtomicLong streams = new AtomicLong();
     AtomicLong events = new AtomicLong();
-    ExecutorService threads = Executors.newFixedThreadPool(segments * aggregatesByTable.size(), work -> {
+    // Segment k of the run is segment k / tables of table k % tables: the tables are read side by side.
+    int total = segments * tables.size();
+    AtomicInteger next = new AtomicInteger();
+    Map<Integer, RuntimeException> failures = new ConcurrentSkipListMap<>();
+    Runnable worker = () -> {
+      for (int k = next.getAndIncrement(); k < total && !Thread.currentThread().isInterrupted();
+          k = next.getAndIncrement()) {
+        String table = tables.get(k % tables.size());
+        Set<String> aggregates = aggregatesByTable.get(table);
+        try {
+          replaySegment(scan(table, aggregates, k / tables.size()), aggregates, byAggregate, streams, events);
+        } catch (RuntimeException e) {
+          failures.put(k, e);
+        } catch (Error e) {
+          failures.put(k, new IllegalStateException(e));
+        }
+      }
+    };
+    int running = Math.min(threads, total);
+    ExecutorService pool = Executors.newFixedThreadPool(running, work -> {
       Thread thread = new Thread(work, "esgen-replay-" + THREADS.incrementAndGet());
       thread.setDaemon(true);
       return thread;
     });
     try {
-      List<Future<?>> running = new ArrayList<>();
-      aggregatesByTable.forEach((table, aggregates) -> {
-        for (int segment = 0; segment < segments; segment++) {
-          ScanRequest scan = scan(table, aggregates, segment);
-          running.add(threads.submit(() -> replaySegment(scan, aggregates, byAggregate, streams, events)));
-        }
-      });
-      RuntimeException failure = null;
-      for (Future<?> segment : running) {
-        RuntimeException segmentFailure = outcome(segment);
-        if (segmentFailure != null && failure == null) {
-          failure = segmentFailure;
-        } else if (segmentFailure != null) {
-          failure.addSuppressed(segmentFailure);
-        }
+      List<Future<?>> workers = new ArrayList<>();
+      for (int t = 0; t < running; t++) {
+        workers.add(pool.submit(worker));
       }
-      if (failure != null) {
-        throw failure;
+      for (Future<?> submitted : workers) {
+        awaitWorker(submitted);
       }
     } finally {
-      threads.shutdownNow();
+      pool.shutdownNow();
+    }
+    RuntimeException failure = null;
+    for (RuntimeException segmentFailure : failures.values()) {
+      if (failure == null) {
+        failure = segmentFailure;
+      } else {
+        failure.addSuppressed(segmentFailure);
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
     return new ReplayReport(projection, streams.get(), events.get());
   }
@@ -179,16 +210,15 @@ public final class TableReplay {
     }
   }
 
-  /** What a finished segment threw, or null. */
-  private static RuntimeException outcome(Future<?> segment) {
+  /** Waits for a worker, which keeps what its segments throw; an interrupt ends the replay. */
+  private static void awaitWorker(Future<?> worker) {
     try {
-      segment.get();
-      return null;
+      worker.get();
     } catch (ExecutionException e) {
-      return e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+      throw new IllegalStateException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new IllegalStateException("interrupted while waiting for the replay's segments", e);
+      throw new IllegalStateException("interrupted while waiting for the replay's segments", e);
     }
   }
 }
