@@ -38,8 +38,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * stream at that event, which is tried again after the {@link RetryPolicy}'s pauses and reported to the
  * {@link FeedListener} each time, while other streams go on; when the policy is spent the stream is given up
  * and {@link #awaitCaughtUp} throws {@link ProjectionFailedException}, until a new event of the stream
- * makes the feed try it again. Events an upcaster splits share their seq_nr and are all delivered before the
- * position moves past it.
+ * makes the feed try it again (also one appended while the last attempt was failing). Events an upcaster
+ * splits share their seq_nr and are all delivered before the position moves past it.
  *
  * <p>Delivery runs on one thread of the feed's own, as the real feed runs apart from the writers: a test
  * calls {@link #awaitCaughtUp} after its appends and before looking at its read models. The feed holds no
@@ -98,6 +98,7 @@ public final class InMemoryFeed implements AutoCloseable {
   private final Map<StreamKey, ProjectionFailedException> givenUp = new LinkedHashMap<>();
   private final Thread thread;
   private StreamKey delivering;
+  private boolean appendedWhileDelivering;
   private boolean closed;
 
   private InMemoryFeed(Builder builder) {
@@ -211,6 +212,9 @@ public final class InMemoryFeed implements AutoCloseable {
         if (subscription.streamType().equals(type)) {
           StreamKey key = new StreamKey(subscription, aid);
           givenUp.remove(key);
+          if (key.equals(delivering)) {
+            appendedWhileDelivering = true;
+          }
           if (!retries.containsKey(key)) {
             pending.put(key, Boolean.TRUE);
           }
@@ -233,6 +237,7 @@ public final class InMemoryFeed implements AutoCloseable {
           return;
         }
         delivering = key;
+        appendedWhileDelivering = false;
         position = positions.getOrDefault(key, 0L);
       } finally {
         lock.unlock();
@@ -254,6 +259,11 @@ public final class InMemoryFeed implements AutoCloseable {
         delivering = null;
         if (failure != null) {
           failed(key, stuckAt, stuckType, failure);
+          if (appendedWhileDelivering && givenUp.remove(key) != null) {
+            // An append during the last attempt brings a new event of the stream, as one just after it would:
+            // the stream is tried again rather than given up.
+            pending.put(key, Boolean.TRUE);
+          }
         } else if (retries.remove(key) != null) {
           // Appends to a stream waiting for its retry were not noted apart: look for them now.
           pending.put(key, Boolean.TRUE);

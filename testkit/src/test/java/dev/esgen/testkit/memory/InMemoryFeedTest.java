@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class InMemoryFeedTest {
 
@@ -133,6 +135,46 @@ class InMemoryFeedTest {
       award(stuck, 1);
       feed.awaitCaughtUp(WAIT);
       assertEquals(upTo(4), seen.seqNrs(stuck));
+    }
+  }
+
+  /**
+   * An append that lands while the stream's last attempt is failing is a new event of the stream, like one
+   * that comes after the stream was given up: the stream is tried again. The handler appends from inside the
+   * failing attempt, so the append lands within it every time.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void anAppendWhileTheLastAttemptFailsTriesTheStreamAgain(int attempts) throws Exception {
+    MemberId stuck = join();
+    Seen seen = new Seen();
+    AtomicInteger tries = new AtomicInteger();
+    Projection<MemberEvent> failingAtTwoUntilAnAppend = event -> {
+      if (event.seqNr() == 2) {
+        int attempt = tries.incrementAndGet();
+        if (attempt == attempts) {
+          award(stuck, 1);
+        }
+        if (attempt <= attempts) {
+          throw new IllegalStateException("read model unavailable");
+        }
+      }
+      seen.handle(event);
+    };
+    List<DeliveryFailure> reported = new CopyOnWriteArrayList<>();
+
+    try (InMemoryFeed feed = InMemoryFeed.builder(store)
+        .projection("flaky", members.definition(), failingAtTwoUntilAnAppend)
+        .retryPolicy(new RetryPolicy(attempts, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(5)))
+        .listener(listener(reported))
+        .start()) {
+      award(stuck, 1);
+      feed.awaitCaughtUp(WAIT);
+
+      assertEquals(upTo(3), seen.seqNrs(stuck));
+      assertEquals(attempts + 1, tries.get());
+      assertEquals(attempts, reported.size());
+      assertFalse(reported.get(attempts - 1).willRetry(), "the last attempt is reported as the last");
     }
   }
 
