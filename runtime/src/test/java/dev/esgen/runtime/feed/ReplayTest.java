@@ -16,9 +16,11 @@ import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
 import dev.esgen.runtime.counter.Incremented;
+import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.error.ProjectionFailedException;
 import dev.esgen.runtime.history.RecordedEvent;
+import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.testing.TestDynamo;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -235,7 +238,8 @@ class ReplayTest {
 
     assertEquals(broken, failed.aggregateId());
     for (CounterId id : ids) {
-      List<RecordedEvent<CounterEvent>> expected = id.value().equals(broken) ? null : FeedFixture.stored(counters, id.value());
+      List<RecordedEvent<CounterEvent>> expected =
+          id.value().equals(broken) ? null : FeedFixture.stored(counters, id.value());
       assertEquals(expected, taken.get(id.value()), id.value());
     }
   }
@@ -262,6 +266,51 @@ class ReplayTest {
             "tally", fixture.store.objectMapper(), SnapshotPolicy.every(100), LayoutKind.TIP)
         .tipPolicy(new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 3, true))
         .build());
+  }
+
+  /**
+   * A journal stream whose id is another's followed by {@code -} and 20 digits sorts inside that other
+   * stream, whose seq_nrs its sort keys go on with ({@code counter-7-00000000000000000015} is the key of
+   * stream 7's event 15, {@code counter-7-00000000000000000015-00000000000000000001} the first of stream
+   * {@code 7-00000000000000000015}): in one partition the other stream's events come before and after it.
+   * When the inner stream fills a scan page of its own, the outer one is seen again two pages later, and
+   * still counts once. An id with fewer digits after its hyphen ({@code 7-00000000015}) sorts after all of
+   * stream 7's events and splits nothing.
+   */
+  @Test
+  void aJournalStreamInsideWhoseKeysAnotherStreamSortsIsCountedOnce() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
+    JournalKeys keys = new JournalKeys(CounterRepository.NAME, counters.definition().shards());
+    String outer = IntStream.iterate(1, n -> n + 1).mapToObj(Integer::toString)
+        .filter(id -> keys.shard(id) == keys.shard(id + "-00000000000000000015")
+            && keys.shard(id) == keys.shard(id + "-00000000015"))
+        .findFirst().orElseThrow();
+    CounterId outerId = new CounterId(outer);
+    CounterId inner = new CounterId(outer + "-00000000000000000015");
+    CounterId after = new CounterId(outer + "-00000000015");
+    counters.create(new CounterCreated(outerId, "outer"));
+    for (int k = 0; k < 20; k++) {
+      counters.transact(outerId, c -> c.increment("o"));
+    }
+    counters.create(new CounterCreated(inner, "inner"));
+    for (int k = 0; k < 10; k++) {
+      // 2.5 MB in all: more than two 1 MB scan pages, the middle one holding none of the outer stream.
+      counters.transact(inner, c -> List.of(new Noted("x".repeat(250_000))));
+    }
+    counters.create(new CounterCreated(after, "after"));
+    counters.transact(after, c -> c.increment("a"));
+    ChangeFeed feed = ChangeFeed.builder(fixture.store)
+        .projection("log", counters.definition(), this::take)
+        .replaySegments(1)
+        .build();
+
+    ReplayReport report = feed.replay("log");
+
+    for (CounterId id : List.of(outerId, inner, after)) {
+      assertEquals(FeedFixture.stored(counters, id.value()), taken.get(id.value()), id.value());
+    }
+    assertEquals(new ReplayReport("log", 3, 21 + 11 + 2), report);
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.esgen.runtime.error.CorruptStreamException;
 import dev.esgen.runtime.error.MissingTableException;
 import dev.esgen.runtime.feed.ReplayReport;
 import dev.esgen.runtime.internal.journal.JournalAttributes;
+import dev.esgen.runtime.internal.keys.JournalKeys;
 import dev.esgen.runtime.internal.keys.TipKeys;
 import dev.esgen.runtime.internal.tip.TipAttributes;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutionException;
@@ -40,7 +42,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  *
  * <p>A scan reads each stored event once, and finds every stream whether or not an index lists it. A
  * stream's items share their partition key, so one segment reads all of them, in sort key order: a
- * journal stream's events by seq_nr, a tip stream's batches oldest first, then its tip. The filter keeps
+ * journal stream's events by seq_nr, a tip stream's batches oldest first, then its tip. (In the journal
+ * another stream's events may sort among them; each stream still gets its own events in order.) The filter keeps
  * other aggregate types' items off the wire; DynamoDB bills them all the same.
  *
  * <p>The segments of all tables are read on at most {@code threads} threads, one segment at a time each,
@@ -143,30 +146,76 @@ public final class TableReplay {
 
   /**
    * Scans one segment page by page, delivering each page, and counts into {@code streams} and
-   * {@code events}. A stream's items are contiguous in its segment, so a stream that moved on the last
-   * page and moves again on this one is counted once.
+   * {@code events}. A stream is counted on the first page on which it moves, and remembered as counted
+   * while a later page may still hold items of it (see {@link StreamSpan}): only a few streams at a time,
+   * as a scan passes a stream for good once it is past the stream's last key.
    */
   private void replaySegment(ScanRequest scan, Set<String> aggregates,
       Map<String, List<Subscription<?, ?, ?>>> byAggregate, AtomicLong streams, AtomicLong events) {
-    Set<PositionKey> movedOnLastPage = Set.of();
+    Map<String, StreamSpan> counted = new HashMap<>();
     Map<String, AttributeValue> start = null;
     do {
       ScanResponse page = page(scan.toBuilder().exclusiveStartKey(start).build());
       OfferedEvents offered = new OfferedEvents();
+      Map<String, StreamSpan> spans = new HashMap<>();
       for (Map<String, AttributeValue> item : page.items()) {
+        Optional<StoredEvents> stored;
         try {
-          EventItems.parse(item, aggregates::contains).ifPresent(offered::add);
+          stored = EventItems.parse(item, aggregates::contains);
         } catch (ItemShapeException e) {
           throw new CorruptStreamException(e.aggregateName(), e.aggregateId(), e.problem());
         }
+        stored.ifPresent(found -> {
+          offered.add(found);
+          spans.computeIfAbsent(PositionKey.of("", found.aggregateName(), found.aggregateId()).stream(),
+              stream -> StreamSpan.of(item, found));
+        });
       }
       DeliveryRounds.Delivered delivered = rounds.run(offered.deliveries(byAggregate::get));
-      Set<PositionKey> counted = movedOnLastPage;
-      streams.addAndGet(delivered.streams().stream().filter(key -> !counted.contains(key)).count());
+      for (PositionKey moved : delivered.streams()) {
+        if (counted.putIfAbsent(moved.stream(), spans.get(moved.stream())) == null) {
+          streams.incrementAndGet();
+        }
+      }
       events.addAndGet(delivered.events());
-      movedOnLastPage = delivered.streams();
       start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+      Map<String, AttributeValue> last = start;
+      if (last != null) {
+        counted.values().removeIf(span -> !span.mayGoOnAfter(last));
+      }
     } while (start != null);
+  }
+
+  /**
+   * Where a stream's items lie in a scan: all under one partition key value, and in the journal only under
+   * sort keys starting with {@link JournalKeys#sortKeyPrefix}. Items of other streams may lie among them in
+   * the journal (those of the ids that are this one followed by {@code -} and digits), so a segment may
+   * read a stream, then pages of others, then the same stream again. A scan reads a segment in key order,
+   * so once it is past a key that lacks the stream's partition key or prefix, it is past the stream.
+   *
+   * @param partitionName the partition key's attribute
+   * @param partition the stream's partition key value
+   * @param sortKeyPrefix what the stream's sort keys start with; empty in the tip table, whose partitions
+   *     are streams
+   */
+  private record StreamSpan(String partitionName, String partition, String sortKeyPrefix) {
+
+    static StreamSpan of(Map<String, AttributeValue> item, StoredEvents events) {
+      AttributeValue pkey = item.get(JournalAttributes.PKEY);
+      return pkey != null
+          ? new StreamSpan(JournalAttributes.PKEY, pkey.s(),
+              JournalKeys.sortKeyPrefix(events.aggregateName(), events.aggregateId()))
+          : new StreamSpan(TipAttributes.STREAM, item.get(TipAttributes.STREAM).s(), "");
+    }
+
+    /** Whether items after the item keyed {@code key}, which lies after the stream's first, may be the stream's. */
+    boolean mayGoOnAfter(Map<String, AttributeValue> key) {
+      AttributeValue partitionValue = key.get(partitionName);
+      AttributeValue sortKey = key.get(JournalAttributes.SKEY);
+      boolean inPartition = partitionValue != null && partition.equals(partitionValue.s());
+      return inPartition && (sortKeyPrefix.isEmpty()
+          || sortKey != null && sortKey.s() != null && sortKey.s().startsWith(sortKeyPrefix));
+    }
   }
 
   /**

@@ -14,8 +14,11 @@ import java.util.zip.CRC32;
  *       implementation detail, so a key computed today is found by any JVM and esgen version later.
  *       A stream lives in one partition; different streams spread over {@code shards} partitions.
  *   <li>{@code skey} = {@code {aggregate-name}-{aid}-{seq_nr}} with {@code seq_nr} zero-padded to 20
- *       digits (the width of {@code Long.MAX_VALUE}), so string order is seq order and a stream is one
- *       contiguous range of the partition. The snapshot head row uses seq_nr 0.
+ *       digits (the width of {@code Long.MAX_VALUE}), so string order is seq order and a stream's keys are
+ *       one range of the partition. The keys of another stream may sort inside that range: those of an id
+ *       that is this one followed by {@code -} and digits ({@code 42-00000000000000000003} sorts between
+ *       events 3 and 4 of {@code 42}), so a range read tells streams apart by their {@code aid}. The
+ *       snapshot head row uses seq_nr 0.
  * </ul>
  *
  * <p>Changing the shard count or the aggregate name of stored data moves every key: both are part of
@@ -62,7 +65,16 @@ public final class JournalKeys {
       throw new IllegalArgumentException("seq_nr must not be negative, was " + seqNr);
     }
     String digits = Long.toString(seqNr);
-    return aggregateName + "-" + aid + "-" + "0".repeat(SEQ_NR_DIGITS - digits.length()) + digits;
+    return sortKeyPrefix(aggregateName, aid) + "0".repeat(SEQ_NR_DIGITS - digits.length()) + digits;
+  }
+
+  /**
+   * What every sort key of the stream {@code aid} of the aggregate type {@code aggregateName} starts with,
+   * {@code {aggregate-name}-{aid}-}; the keys of the streams whose ids start with {@code {aid}-} start with
+   * it too.
+   */
+  public static String sortKeyPrefix(String aggregateName, String aid) {
+    return aggregateName + "-" + aid + "-";
   }
 
   /** The sort key of the stream's snapshot head row. */
