@@ -69,8 +69,10 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  * types, so 20 indexes (DynamoDB's default quota per table) serve any number of aggregates with up to 20
  * indexed columns each. Missing indexes are added to an existing table one at a time (DynamoDB allows
  * one index creation per {@code UpdateTable}) and awaited, on a table with provisioned capacity with the
- * table's capacity; DynamoDB backfills them from the head rows already stored. The call waits until all
- * tables are active, is idempotent and never removes anything.
+ * table's capacity; DynamoDB backfills them from the head rows already stored. An index of esgen's that is
+ * being deleted counts as missing: the call waits until DynamoDB has deleted it, as long as it would wait
+ * for one to be built, and adds it again. The call waits until all tables are active, is idempotent and
+ * never removes anything.
  *
  * <p>Before it creates or changes anything, it checks every table that already exists: its hash and
  * range key must have the names and types of the definitions above, and so must each of its indexes that
@@ -342,9 +344,19 @@ public final class TableProvisioner {
     String tableName = table.tableName();
     for (GlobalSecondaryIndex index : table.globalSecondaryIndexes()) {
       TableDescription existing = client.describeTable(b -> b.tableName(tableName)).table();
-      Optional<GlobalSecondaryIndexDescription> found = existing.globalSecondaryIndexes().stream()
-          .filter(i -> i.indexName().equals(index.indexName()))
-          .findFirst();
+      Optional<GlobalSecondaryIndexDescription> found = indexNamed(existing, index.indexName());
+      if (found.isPresent() && found.get().indexStatus() == IndexStatus.DELETING) {
+        // An index being deleted serves no lookup and is gone once DynamoDB is done, and DynamoDB refuses
+        // to add one of its name until then: it is missing, only later.
+        LOG.info("table {}: index {} is being deleted; adding it again once it is gone", tableName, index.indexName());
+        existing = await(tableName, "index " + index.indexName() + " deleted",
+            now -> indexNamed(now, index.indexName()).filter(i -> i.indexStatus() == IndexStatus.DELETING).isEmpty());
+        found = indexNamed(existing, index.indexName());
+        if (found.isPresent()) {
+          // Added again meanwhile, by another process provisioning the same tables or by hand.
+          checkSchema(table, existing);
+        }
+      }
       if (found.isEmpty()) {
         addIndex(table, index, indexThroughput(existing));
       } else if (found.get().indexStatus() == IndexStatus.ACTIVE) {
@@ -371,7 +383,8 @@ public final class TableProvisioner {
                 .provisionedThroughput(throughput))
             .build())),
         now -> {
-          if (now.globalSecondaryIndexes().stream().noneMatch(i -> i.indexName().equals(index.indexName()))) {
+          // One being deleted is not added: DynamoDB may have refused this update because of that deletion.
+          if (indexNamed(now, index.indexName()).filter(i -> i.indexStatus() != IndexStatus.DELETING).isEmpty()) {
             return false;
           }
           checkSchema(table, now);
@@ -463,8 +476,11 @@ public final class TableProvisioner {
             .anyMatch(i -> i.indexName().equals(indexName) && i.indexStatus() == IndexStatus.ACTIVE));
   }
 
-  /** Waits until {@code done} holds for the description of {@code tableName}, {@code what} it waits for. */
-  private void await(String tableName, String what, Predicate<TableDescription> done) {
+  /**
+   * Waits until {@code done} holds for the description of {@code tableName}, {@code what} it waits for, and
+   * returns that description.
+   */
+  private TableDescription await(String tableName, String what, Predicate<TableDescription> done) {
     long started = System.nanoTime();
     long deadline = started + INDEX_CREATION_TIMEOUT.toNanos();
     long nextReport = started + STATUS_INTERVAL.toNanos();
@@ -472,10 +488,10 @@ public final class TableProvisioner {
       TableDescription table = client.describeTable(b -> b.tableName(tableName)).table();
       if (done.test(table)) {
         LOG.info("table {}: {} after {} s", tableName, what, Duration.ofNanos(System.nanoTime() - started).toSeconds());
-        return;
+        return table;
       }
       if (System.nanoTime() > nextReport) {
-        // Backfilling an index over a large table takes minutes; say what it is waiting for.
+        // Backfilling or deleting an index of a large table takes minutes; say what it is waiting for.
         LOG.info("still waiting for table {}: {}; table {}, indexes {}, {} s so far", tableName, what,
             table.tableStatusAsString(), table.globalSecondaryIndexes().stream()
                 .map(i -> i.indexName() + " " + i.indexStatusAsString()).toList(),
@@ -484,7 +500,7 @@ public final class TableProvisioner {
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("table " + tableName + " has not reached " + what + " after "
-            + INDEX_CREATION_TIMEOUT + "; an index is still being backfilled: call again later");
+            + INDEX_CREATION_TIMEOUT + "; an index is still being backfilled or deleted: call again later");
       }
       try {
         Thread.sleep(500);
@@ -493,6 +509,10 @@ public final class TableProvisioner {
         throw new IllegalStateException("interrupted while waiting for table " + tableName + ": " + what, e);
       }
     }
+  }
+
+  private static Optional<GlobalSecondaryIndexDescription> indexNamed(TableDescription table, String indexName) {
+    return table.globalSecondaryIndexes().stream().filter(i -> i.indexName().equals(indexName)).findFirst();
   }
 
   /** The definitions of {@code index}'s key attributes, taken from the table's, which name their types. */
