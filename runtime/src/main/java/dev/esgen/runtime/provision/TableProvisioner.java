@@ -76,9 +76,9 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
  *
  * <p>Before it creates or changes anything, it checks every table that already exists: its hash and
  * range key must have the names and types of the definitions above, and so must each of its indexes that
- * has the name of one esgen would create, and every attribute esgen keys a table or index on that the
- * table defines (for another index). A mismatch throws {@link TableSchemaMismatchException} and
- * leaves all three tables as they were.
+ * has the name of one esgen would create (unless it is being deleted), and every attribute esgen keys a
+ * table or index on that the table defines (for another index, not one being deleted). A mismatch throws
+ * {@link TableSchemaMismatchException} and leaves all three tables as they were.
  *
  * <p>{@link #enableChangeFeed()} adds what a {@link dev.esgen.runtime.feed.ChangeFeed} needs: streams on
  * the journal and tip tables and the positions table.
@@ -265,8 +265,8 @@ public final class TableProvisioner {
 
   /**
    * Throws when {@code existing} has other table keys than {@code expected}, or when one of its indexes
-   * has the name of one of {@code expected}'s but other keys. Indexes {@code expected} does not name are
-   * the owner's business and are not looked at.
+   * (not being deleted) has the name of one of {@code expected}'s but other keys. Indexes {@code expected}
+   * does not name are the owner's business and are not looked at.
    */
   private static void checkSchema(CreateTableRequest expected, TableDescription existing) {
     String table = expected.tableName();
@@ -275,8 +275,12 @@ public final class TableProvisioner {
     if (!neededKeys.equals(foundKeys)) {
       throw new TableSchemaMismatchException(table, null, neededKeys, foundKeys);
     }
+    // An index being deleted is not compared: it is going away, and one of esgen's name is added once it is gone
+    // (the way out TableSchemaMismatchException points to, taken before DynamoDB has finished the deletion).
     Map<String, GlobalSecondaryIndexDescription> existingIndexes = new HashMap<>();
-    existing.globalSecondaryIndexes().forEach(index -> existingIndexes.put(index.indexName(), index));
+    existing.globalSecondaryIndexes().stream()
+        .filter(index -> index.indexStatus() != IndexStatus.DELETING)
+        .forEach(index -> existingIndexes.put(index.indexName(), index));
     for (GlobalSecondaryIndex index : expected.globalSecondaryIndexes()) {
       GlobalSecondaryIndexDescription found = existingIndexes.get(index.indexName());
       if (found == null) {
@@ -294,7 +298,8 @@ public final class TableProvisioner {
     existing.attributeDefinitions().forEach(a -> foundTypes.put(a.attributeName(), a.attributeTypeAsString()));
     for (AttributeDefinition needed : expected.attributeDefinitions()) {
       String foundType = foundTypes.get(needed.attributeName());
-      if (foundType != null && !foundType.equals(needed.attributeTypeAsString())) {
+      if (foundType != null && !foundType.equals(needed.attributeTypeAsString())
+          && !leaving(existing, needed.attributeName())) {
         throw new TableSchemaMismatchException(table, null,
             attribute(needed.attributeName(), needed.attributeTypeAsString(),
                 keyedOn(expected, needed.attributeName())),
@@ -316,10 +321,21 @@ public final class TableProvisioner {
     return indexes;
   }
 
-  /** The indexes, global and local, {@code existing} keys on {@code attribute}. */
+  /**
+   * Whether only indexes being deleted key {@code existing} on {@code attribute}: DynamoDB drops its
+   * definition with them, and esgen's index defines it anew.
+   */
+  private static boolean leaving(TableDescription existing, String attribute) {
+    return keyedOn(existing, attribute).isEmpty()
+        && existing.keySchema().stream().noneMatch(key -> key.attributeName().equals(attribute));
+  }
+
+  /** The indexes, global (unless being deleted) and local, {@code existing} keys on {@code attribute}. */
   private static List<String> keyedOn(TableDescription existing, String attribute) {
     List<String> indexes = new ArrayList<>();
-    existing.globalSecondaryIndexes().forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
+    existing.globalSecondaryIndexes().stream()
+        .filter(i -> i.indexStatus() != IndexStatus.DELETING)
+        .forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
     existing.localSecondaryIndexes().forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
     return indexes;
   }

@@ -33,6 +33,7 @@ import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescri
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
@@ -123,6 +124,41 @@ class IndexBeingDeletedTest {
             "UpdateTable: create esgen-index-0"),
         deleting.events());
     assertEquals(List.of("esgen-index-0 ACTIVE hash ix0_pk, range aid"), indexesOf(config.snapshotTable()));
+  }
+
+  /**
+   * An index of esgen's name with other keys is refused, and TableSchemaMismatchException says to delete
+   * it so that the provisioner adds esgen's. Run while DynamoDB is still deleting it, the provisioner does
+   * not refuse it again, for its keys or for the attribute type only it defines: it waits and adds esgen's.
+   */
+  @Test
+  @Timeout(120)
+  void anIndexWithOtherKeysThatIsBeingDeletedIsNotRefusedButReplaced() {
+    StoreConfig config = freshConfig();
+    new TableProvisioner(client, config).createTablesIfMissing();
+    // Slot 0 keyed on ix0_pk as a number: refused while it stays, for its keys and for the attribute's type.
+    GlobalSecondaryIndex numeric = GlobalSecondaryIndex.builder()
+        .indexName("esgen-index-0")
+        .keySchema(TableProvisioner.slotIndex(0).keySchema())
+        .projection(p -> p.projectionType(ProjectionType.KEYS_ONLY))
+        .build();
+    DeletingIndex deleting = new DeletingIndex(config.snapshotTable(), numeric,
+        AttributeDefinition.builder().attributeName("ix0_pk").attributeType(ScalarAttributeType.N).build(),
+        string("aid"));
+    deleting.showFor(4);
+
+    try (DynamoDbClient watched = ProvisioningTests.client(server, deleting)) {
+      new TableProvisioner(watched, config).createTablesIfMissing(withColumns("one", IndexColumn.indexed("a")));
+    }
+
+    assertEquals(List.of(
+            "DescribeTable: esgen-index-0 DELETING", "DescribeTable: esgen-index-0 DELETING",
+            "DescribeTable: esgen-index-0 DELETING", "DescribeTable: esgen-index-0 DELETING",
+            "UpdateTable: create esgen-index-0"),
+        deleting.events());
+    assertEquals(List.of("esgen-index-0 ACTIVE hash ix0_pk, range aid"), indexesOf(config.snapshotTable()));
+    assertEquals("S", client.describeTable(b -> b.tableName(config.snapshotTable())).table().attributeDefinitions()
+        .stream().filter(a -> a.attributeName().equals("ix0_pk")).findFirst().orElseThrow().attributeTypeAsString());
   }
 
   /** Deletes {@code index} of {@code table} on DynamoDB Local and waits until Local no longer lists it. */
