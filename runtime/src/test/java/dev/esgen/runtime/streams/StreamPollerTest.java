@@ -55,9 +55,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -915,6 +918,58 @@ class StreamPollerTest {
     assertEquals(2, handler.taken().size());
   }
 
+  /**
+   * A lease write DynamoDB refuses otherwise than with a failed condition (throttles, injected: DynamoDB
+   * Local never throttles) fails the poll as before, and is logged as what it is: the write of which
+   * consumer's lease to which table, with the exception's type (and DynamoDB's error code, when the SDK has
+   * no class of its own for it) and message.
+   */
+  @Test
+  void aFailedLeaseWriteIsLoggedAsSuchAndThePollIsTriedAgain() {
+    StreamTable table = newTable();
+    List<String> written = table.write(2, SECRET);
+    RecordingHandler handler = new RecordingHandler();
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.esgen");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.setLevel(Level.DEBUG);
+    logger.addAppender(logged);
+    try (DynamoDbClient throttling = clientThrottlingLeaseWrites();
+        StreamPoller poller = poller(table, "lease-throttled", handler).dynamoDbClient(throttling)
+            .lease(Duration.ofSeconds(30)).leaseOwner("host-a").build()) {
+      assertThrows(ProvisionedThroughputExceededException.class, poller::pollOnce);
+      assertEquals("ThrottlingException",
+          assertThrows(DynamoDbException.class, poller::pollOnce).awsErrorDetails().errorCode());
+      assertFalse(leaseItem("lease-throttled").hasItem(), "no lease stored while its writes are throttled");
+      assertEquals(List.of(), handler.takenKeys());
+
+      pollUntilIdle(poller);
+      assertEquals("host-a", leaseItem("lease-throttled").item().get("owner").s());
+    } finally {
+      logger.detachAppender(logged);
+      logger.setLevel(null);
+    }
+
+    assertEquals(written, handler.takenKeys());
+    List<String> warnings = logged.list.stream().filter(e -> e.getLevel() == Level.WARN)
+        .map(ILoggingEvent::getFormattedMessage).toList();
+    assertEquals(2, warnings.size(), warnings.toString());
+    String write = "consumer lease-throttled: the write of its lease (owner host-a) to checkpoint table " + checkpoints
+        + " failed: software.amazon.awssdk.services.dynamodb.model.";
+    assertTrue(warnings.get(0).startsWith(write + "ProvisionedThroughputExceededException: The level of configured"
+        + " provisioned throughput for the table was exceeded (simulated)"), warnings.get(0));
+    assertTrue(warnings.get(1).startsWith(write + "DynamoDbException (ThrottlingException): Rate of requests exceeds"
+        + " the allowed throughput (simulated)"), warnings.get(1));
+    for (ILoggingEvent event : logged.list) {
+      assertFalse(event.getFormattedMessage().contains(SECRET), event.getFormattedMessage());
+    }
+  }
+
+  private static GetItemResponse leaseItem(String consumer) {
+    return client.getItem(b -> b.tableName(checkpoints).consistentRead(true).key(Map.of(
+        "pkey", AttributeValue.fromS("checkpoint#" + consumer), "skey", AttributeValue.fromS("lease"))));
+  }
+
   static boolean pollerThreadAlive(String name) {
     return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
   }
@@ -1032,6 +1087,45 @@ class StreamPollerTest {
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
         .httpClientBuilder(UrlConnectionHttpClient.builder())
         .overrideConfiguration(c -> c.addExecutionInterceptor(failLeaseDeletes))
+        .build();
+  }
+
+  /**
+   * A client of DynamoDB Local whose PutItem of a lease is throttled the first two times: with the SDK's
+   * class for a table over its provisioned throughput, then with a plain DynamoDbException of DynamoDB's
+   * {@code ThrottlingException} code.
+   */
+  private static DynamoDbClient clientThrottlingLeaseWrites() {
+    AtomicInteger leaseWrites = new AtomicInteger();
+    ExecutionInterceptor throttleLeasePuts = new ExecutionInterceptor() {
+      @Override
+      public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        if (!(context.request() instanceof PutItemRequest put && put.item().get("skey").s().equals("lease"))) {
+          return;
+        }
+        int write = leaseWrites.incrementAndGet();
+        if (write == 1) {
+          String message = "The level of configured provisioned throughput for the table was exceeded (simulated)";
+          throw ProvisionedThroughputExceededException.builder().statusCode(400).message(message)
+              .awsErrorDetails(AwsErrorDetails.builder()
+                  .errorCode("ProvisionedThroughputExceededException").errorMessage(message).build())
+              .build();
+        }
+        if (write == 2) {
+          String message = "Rate of requests exceeds the allowed throughput (simulated)";
+          throw DynamoDbException.builder().statusCode(400).message(message)
+              .awsErrorDetails(
+                  AwsErrorDetails.builder().errorCode("ThrottlingException").errorMessage(message).build())
+              .build();
+        }
+      }
+    };
+    return DynamoDbClient.builder()
+        .endpointOverride(DynamoDbLocal.shared().endpoint())
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(c -> c.addExecutionInterceptor(throttleLeasePuts))
         .build();
   }
 

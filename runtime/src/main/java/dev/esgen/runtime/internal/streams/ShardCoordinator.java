@@ -270,7 +270,18 @@ public final class ShardCoordinator {
 
   private boolean holdLease() {
     boolean heldBefore = lease.held();
-    if (lease.hold()) {
+    boolean held;
+    try {
+      held = lease.hold();
+    } catch (SdkException e) {
+      // Thrown on, it fails the poll (unless the batches were handed over: see stillHeld), and the poller's
+      // WARN names only the error: say which write failed. The message is DynamoDB's or the SDK's, about a
+      // lease item that holds no record contents to quote.
+      LOG.warn("consumer {}: the write of its lease (owner {}) to checkpoint table {} failed: {}: {}",
+          settings.consumer(), lease.owner(), store.table(), type(e), e.getMessage());
+      throw e;
+    }
+    if (held) {
       if (!heldBefore) {
         LOG.info("consumer {}: lease taken by {}", settings.consumer(), lease.owner());
       }
@@ -282,6 +293,16 @@ public final class ShardCoordinator {
     }
     reset();
     return false;
+  }
+
+  /**
+   * {@code failure}'s class, and DynamoDB's error code when that says more than the class (a throttle that
+   * the SDK reports as a plain {@code DynamoDbException}, say).
+   */
+  private static String type(SdkException failure) {
+    String code = Failures.describe(failure);
+    String type = failure.getClass().getName();
+    return code.equals(failure.getClass().getSimpleName()) ? type : type + " (" + code + ")";
   }
 
   /** Loads and lists what a poll needs; false when the lease was lost meanwhile, and nothing may be read. */
