@@ -426,7 +426,12 @@ public final class StreamPoller implements AutoCloseable {
       return this;
     }
 
-    /** The wait between polls while the stream is idle; 1 second by default. */
+    /**
+     * The wait between polls while the stream is idle; 1 second by default. Zero polls an idle stream again
+     * at once, in a loop: a {@linkplain StreamPoller#start() started} poller then sends GetRecords for every
+     * open shard, and a conditional lease write while another poller holds the lease, as fast as DynamoDB
+     * answers. {@link StreamPoller#pollOnce()}, which tests call, never waits for it.
+     */
     public Builder pollInterval(Duration pollInterval) {
       this.pollInterval = bounded(pollInterval, "pollInterval");
       return this;
@@ -443,7 +448,11 @@ public final class StreamPoller implements AutoCloseable {
 
     /**
      * The wait before a failed batch (or a failed poll) is tried again: {@code initial}, doubling per
-     * further failure up to {@code max}. By default 1 second up to 1 minute.
+     * further failure up to {@code max}. By default 1 second up to 1 minute. An {@code initial} of zero
+     * stays zero, whatever {@code max}: a failed batch is sent again at the next poll, and a started poller
+     * polls again at once after a failed poll, as often as it fails. Tests use
+     * {@code retryBackoff(Duration.ZERO, Duration.ZERO)} to send a failed batch again at their next
+     * {@link StreamPoller#pollOnce()}.
      */
     public Builder retryBackoff(Duration initial, Duration max) {
       this.retryBackoff =
