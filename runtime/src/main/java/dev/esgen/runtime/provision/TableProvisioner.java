@@ -265,8 +265,9 @@ public final class TableProvisioner {
 
   /**
    * Throws when {@code existing} has other table keys than {@code expected}, or when one of its indexes
-   * (not being deleted) has the name of one of {@code expected}'s but other keys. Indexes {@code expected}
-   * does not name are the owner's business and are not looked at.
+   * (not being deleted) has the name of one of {@code expected}'s but other keys, or when it defines an
+   * attribute esgen keys on with another type. Indexes {@code expected} does not name are the owner's
+   * business: only the types of the attributes they key on are compared, since a table defines each once.
    */
   private static void checkSchema(CreateTableRequest expected, TableDescription existing) {
     String table = expected.tableName();
