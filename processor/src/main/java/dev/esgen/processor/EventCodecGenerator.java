@@ -156,7 +156,7 @@ final class EventCodecGenerator {
             .addStatement("return $T.of(this.<$T>read($L, body))", List.class, event.type(), i);
       } else {
         String method = methods.newName("read" + event.type().simpleName());
-        cases.addStatement("return $N(version, body)", method);
+        cases.addStatement("return $N(typeName, version, body)", method);
         readers.add(upcasting(model, stored, method, i, event.type()));
       }
       cases.unindent();
@@ -164,7 +164,7 @@ final class EventCodecGenerator {
     for (StoredTypeModel retired : model.evolution().retired()) {
       String method = methods.newName("read" + methodName(retired.name()));
       cases.add("case $L:\n$>", GeneratedTypes.stringLiteral(retired.name()))
-          .addStatement("return $N(version, body)", method)
+          .addStatement("return $N(typeName, version, body)", method)
           .add("$<");
       readers.add(upcasting(model, retired, method, -1, null));
     }
@@ -196,7 +196,8 @@ final class EventCodecGenerator {
    * The method reading stored type {@code stored} at any of its versions: the current one (of a current
    * type, whose place {@code reader} in the tables and class {@code event} are given; -1 for a retired
    * type) straight from the body; an older one as a JSON object through the upcasters from its version on,
-   * until one returns events or the current version is reached.
+   * until one returns events or the current version is reached. It takes the name the event was stored
+   * under, the type's or an alias, so that a version it cannot read is reported under that name.
    */
   private static MethodSpec upcasting(AggregateModel model, StoredTypeModel stored, String name, int reader,
       ClassName event) {
@@ -211,6 +212,7 @@ final class EventCodecGenerator {
                 GeneratedTypes.javadocLiteral(stored.name()), stored.version()))
         .addModifiers(Modifier.PRIVATE)
         .returns(events)
+        .addParameter(String.class, "typeName")
         .addParameter(TypeName.INT, "version")
         .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
         .addException(IOException.class);
@@ -222,7 +224,7 @@ final class EventCodecGenerator {
     }
     method
         .beginControlFlow("$L", last == 1 ? CodeBlock.of("if (version != 1)") : CodeBlock.of("if (version < 1 || version > $L)", last))
-        .addStatement("throw unknownVersion($L, version)", GeneratedTypes.stringLiteral(stored.name()))
+        .addStatement("throw unknownVersion(typeName, version)")
         .endControlFlow()
         .addStatement("$T json = tree(body)", RuntimeTypes.OBJECT_NODE);
     List<StoredTypeModel.UpcastModel> upcasts = stored.upcasts();

@@ -57,6 +57,16 @@ class LedgerEventCodecTest {
     assertThrows(UnknownEventVersionException.class, () -> read("money-deposited", 0, "{}"));
   }
 
+  /** The exception names the name the event was stored under, as the decoding error around it does. */
+  @Test
+  void aVersionNoUpcasterReadsUnderAnAliasIsNamedByTheAlias() {
+    for (String type : List.of("ledger-created", "ledger-terminated")) {
+      UnknownEventVersionException e = assertThrows(UnknownEventVersionException.class, () -> read(type, 3, "{}"));
+      assertEquals(type, e.typeName());
+      assertTrue(e.getMessage().contains("version 3 of event type \"" + type + "\""), e.getMessage());
+    }
+  }
+
   @Test
   void anOldBodyThatIsNoJsonObjectIsRefusedBeforeAnyUpcasterSeesIt() {
     IOException e = assertThrows(IOException.class, () -> read("money-deposited", 1, "[1, 2]"));
