@@ -54,8 +54,8 @@ public @interface Upcast {
 
   /**
    * The stored type name it reads. Empty (the default) inside an event class means that event's own
-   * {@link EventType#value()}; required in a class of {@link DomainEvents#upcasters()}. A name that is
-   * no current event's names a retired type, whose last upcaster must return events.
+   * {@link EventType#value()}; required in a class of {@link DomainEvents#upcasters()}; never blank. A
+   * name that is no current event's names a retired type, whose last upcaster must return events.
    */
   String type() default "";
 }

@@ -583,6 +583,11 @@ final class Messages {
         + " reads: add type = \"...\" (the @EventType name) to its @Upcast, or move it into that event's class";
   }
 
+  public static String upcastTypeBlank(String method, String holder) {
+    return "[esgen:upcast-type-missing] upcaster " + method + " in " + holder + " reads a blank type, which no"
+        + " event is stored under: write the @EventType name of the type it reads";
+  }
+
   public static String upcastAlias(String method, String alias, String event, String name) {
     return "[esgen:upcast-alias] upcaster " + method + " reads type \"" + alias + "\", an alias of " + event
         + ": events stored under an alias share " + event + "'s versions, so write type = \"" + name

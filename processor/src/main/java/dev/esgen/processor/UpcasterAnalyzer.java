@@ -211,6 +211,11 @@ final class UpcasterAnalyzer {
         errors.error(method, upcast.get(), Messages.upcastTypeMissing(name, display(holder)));
         continue;
       }
+      if (type.isBlank() && !type.isEmpty()) {
+        // No event is stored under a blank name (@EventType refuses one): the upcaster would never run.
+        errors.error(method, upcast.get(), typeValue, Messages.upcastTypeBlank(name, display(holder)));
+        continue;
+      }
       type = type.isEmpty() ? defaultType : type;
       TypeElement aliased = byAlias.get(type);
       if (aliased != null) {

@@ -143,6 +143,15 @@ class EvolutionValidationTest {
         "@Upcast(from = 1)");
   }
 
+  /** No event is stored under a blank name, so such an upcaster would never run. */
+  @Test
+  void anUpcastersTypeIsNotBlank() {
+    assertOneError("UpcastTypeBlank",
+        "[esgen:upcast-type-missing] upcaster AccountUpcasters.split in AccountUpcasters reads a blank type,"
+            + " which no event is stored under: write the @EventType name of the type it reads",
+        "@Upcast(type = \" \", from = 1)");
+  }
+
   @Test
   void anUpcasterReadsATypeByItsNameNotByAnAlias() {
     assertOneError("UpcastAlias",
