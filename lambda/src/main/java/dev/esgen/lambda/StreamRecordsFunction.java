@@ -6,8 +6,10 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.esgen.runtime.error.RedactedException;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -22,14 +24,26 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * <p>The function answers with a partial batch response, so the mapping needs
  * {@code FunctionResponseTypes: [ReportBatchItemFailures]} (see {@code docs/feed-transports.md}):
  * <ul>
- *   <li>the handler takes the whole batch: no failures are reported;
- *   <li>the handler throws: the records are handed over again one by one, in order (the handler drops
- *       what it took before), and the first that still fails is reported by its sequence number; a
- *       batch of one record is reported at once, as handing it over alone would repeat the failed call. Lambda
- *       then retries the batch from that record, and no later record of the shard is handled before it;
+ *   <li>the handler takes every record: no failures are reported;
+ *   <li>the handler throws: the records of that call are handed over again one by one, in order (the
+ *       handler drops what it took before), and the first that still fails is reported by its sequence
+ *       number; a call of one record is reported at once, as handing it over alone would repeat the
+ *       failed call. Lambda then retries the batch from that record, and no later record of the shard is
+ *       handled before it;
  *   <li>a record cannot be converted (a malformed event): the records before it are handed over, and it
- *       is reported as above.
+ *       is reported as above;
+ *   <li>the invocation's remaining time ({@link Context#getRemainingTimeInMillis()}) falls below the
+ *       safety margin ({@link #DEFAULT_SAFETY_MARGIN}, or the one given to
+ *       {@link #StreamRecordsFunction(Duration)}): no further record is handed over, and the first one
+ *       that was not is reported as above, so that Lambda resumes from it instead of retrying the whole
+ *       batch after a time-out.
  * </ul>
+ * To stop in time, the function hands a batch over in parts: one record, then parts as large as
+ * everything handed over before them (1, 1, 2, 4, ... records) but no larger than what the time above
+ * the margin fits at the pace so far. Before each part it checks the remaining time. The first record is
+ * handed over whatever the time, so that every invocation moves the shard on. The margin must hold the
+ * slowest handler call (a part's records, with the change feed's retries of a failing projection); a call
+ * that runs longer than the time left ends in a time-out, after which Lambda retries the whole batch.
  * Lambda's batches do not name their shard; the handler gets the stream's ARN (the records' event source)
  * in its place.
  *
@@ -50,16 +64,55 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
 
   private static final Logger LOG = LoggerFactory.getLogger(StreamRecordsFunction.class);
 
+  /**
+   * The remaining time below which the function hands no further record over by default: 40 seconds,
+   * the change feed's default retry deadline ({@code ChangeFeed.DEFAULT_RETRY_POLICY}, 30 s) for a
+   * failing projection and 10 s for the attempt running at that deadline.
+   */
+  public static final Duration DEFAULT_SAFETY_MARGIN = Duration.ofSeconds(40);
+
+  /** The longest margin: Lambda's longest function timeout, 15 minutes. */
+  private static final Duration MAX_SAFETY_MARGIN = Duration.ofMinutes(15);
+
+  private final Duration safetyMargin;
   private StreamRecordsHandler handler;
 
-  /** For subclasses; the handler is built on the first event, not here. */
-  protected StreamRecordsFunction() {}
+  /**
+   * For subclasses, with the {@linkplain #DEFAULT_SAFETY_MARGIN default safety margin}; the handler is
+   * built on the first event, not here.
+   */
+  protected StreamRecordsFunction() {
+    this(DEFAULT_SAFETY_MARGIN);
+  }
+
+  /**
+   * For subclasses: stops handing records over when the invocation's remaining time falls below
+   * {@code safetyMargin}, from zero to 15 minutes (Lambda's longest timeout). Give the function's timeout
+   * room for the margin and for the records' work besides.
+   *
+   * <pre>{@code
+   * public BalancesFunction() {
+   *   super(Duration.ofSeconds(20));   // the change feed's retry deadline is 10 s here
+   * }
+   * }</pre>
+   *
+   * @throws IllegalArgumentException when {@code safetyMargin} is negative or above 15 minutes
+   */
+  protected StreamRecordsFunction(Duration safetyMargin) {
+    Objects.requireNonNull(safetyMargin, "safetyMargin");
+    if (safetyMargin.isNegative() || safetyMargin.compareTo(MAX_SAFETY_MARGIN) > 0) {
+      throw new IllegalArgumentException("the safety margin must be from 0 to " + MAX_SAFETY_MARGIN
+          + " (Lambda's longest function timeout), not " + safetyMargin);
+    }
+    this.safetyMargin = safetyMargin;
+  }
 
   /** Builds the handler every batch goes to; called once, on the execution environment's first event. */
   protected abstract StreamRecordsHandler createRecordsHandler();
 
   /**
-   * Hands {@code event}'s records to the handler.
+   * Hands {@code event}'s records to the handler while {@code context}'s remaining time is at least the
+   * safety margin; without a context (a test calling the function directly) there is no time limit.
    *
    * @return no batch item failures when every record was handled; else the sequence number of the first
    *     record that was not
@@ -72,7 +125,7 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
       return new StreamsEventResponse(new ArrayList<>());
     }
     String source = received.get(0).getEventSourceARN();
-    int handled = deliver(source, converted(received));
+    int handled = deliver(source, converted(received), HandOverPace.start(context, safetyMargin));
     if (handled == received.size()) {
       return new StreamsEventResponse(new ArrayList<>());
     }
@@ -103,37 +156,70 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
     return records;
   }
 
-  /** Hands {@code records} over; returns how many of them, from the first, were handled. */
-  private int deliver(String source, List<Record> records) {
+  /** Hands {@code records} over at {@code pace}; returns how many of them, from the first, were handled. */
+  private int deliver(String source, List<Record> records, HandOverPace pace) {
     if (records.isEmpty()) {
       return 0;
     }
     StreamRecordsHandler target = handler();
-    try {
-      target.handle(source, records);
-      return records.size();
-    } catch (Exception e) {
-      // Checked exceptions too (a Kotlin handler, a sneaky throw): a failure like any other, so that the
-      // answer still names the record Lambda must retry from.
-      if (records.size() == 1) {
-        // Handing the record over alone would repeat the call that just failed, and take as long again.
-        LOG.warn("the handler failed on the batch's one record (sequence number {}, {})", sequenceNumber(records.get(0)),
-            e.getClass().getName(), RedactedException.of(e));
-        return 0;
-      }
-      LOG.warn("the handler failed on a batch of {} record(s) ({}); handing them over one by one", records.size(),
-          e.getClass().getName(), RedactedException.of(e));
+    if (pace.startedUnderMargin()) {
+      LOG.warn("the invocation started with {} ms left, less than the safety margin of {} ms: handing one record "
+          + "over; give the function a longer timeout or a smaller margin", pace.startMillis(),
+          safetyMargin.toMillis());
     }
-    for (int i = 0; i < records.size(); i++) {
+    int handled = 0;
+    while (handled < records.size()) {
+      int part = pace.nextPart(handled, records.size() - handled);
+      if (part == 0) {
+        logOutOfTime(pace, handled, records.size());
+        return handled;
+      }
+      List<Record> parted = records.subList(handled, handled + part);
       try {
-        target.handle(source, List.of(records.get(i)));
+        target.handle(source, parted);
+        handled += part;
       } catch (Exception e) {
-        LOG.warn("the handler failed on record {} of the batch (sequence number {}, {})", i,
-            sequenceNumber(records.get(i)), e.getClass().getName(), RedactedException.of(e));
+        // Checked exceptions too (a Kotlin handler, a sneaky throw): a failure like any other, so that the
+        // answer still names the record Lambda must retry from.
+        if (part == 1) {
+          // Handing the record over alone would repeat the call that just failed, and take as long again.
+          LOG.warn("the handler failed on record {} of the batch, handed over alone (sequence number {}, {})", handled,
+              sequenceNumber(parted.get(0)), e.getClass().getName(), RedactedException.of(e));
+          return handled;
+        }
+        LOG.warn("the handler failed on {} record(s) from record {} of the batch ({}); handing them over one by one",
+            part, handled, e.getClass().getName(), RedactedException.of(e));
+        return handled + oneByOne(target, source, parted, pace, handled, records.size());
+      }
+    }
+    return handled;
+  }
+
+  /**
+   * Hands the records of {@code part}, which failed as a whole after {@code before} records of the batch
+   * of {@code total} were handled, over one at a time; returns how many of them were handled.
+   */
+  private int oneByOne(StreamRecordsHandler target, String source, List<Record> part, HandOverPace pace, int before,
+      int total) {
+    for (int i = 0; i < part.size(); i++) {
+      if (!pace.timeLeft()) {
+        logOutOfTime(pace, before + i, total);
+        return i;
+      }
+      try {
+        target.handle(source, List.of(part.get(i)));
+      } catch (Exception e) {
+        LOG.warn("the handler failed on record {} of the batch (sequence number {}, {})", before + i,
+            sequenceNumber(part.get(i)), e.getClass().getName(), RedactedException.of(e));
         return i;
       }
     }
-    return records.size();
+    return part.size();
+  }
+
+  private void logOutOfTime(HandOverPace pace, int handled, int total) {
+    LOG.warn("{} ms left, less than the safety margin of {} ms: {} of {} record(s) handed over, no more",
+        pace.remainingMillis(), safetyMargin.toMillis(), handled, total);
   }
 
   private static String sequenceNumber(DynamodbEvent.DynamodbStreamRecord record) {

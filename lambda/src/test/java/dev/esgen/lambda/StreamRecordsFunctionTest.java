@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import dev.esgen.runtime.feed.StreamRecordsHandler;
@@ -11,9 +15,11 @@ import dev.esgen.test.DynamoDbLocalExtension;
 import dev.esgen.test.StreamedTable;
 import dev.esgen.test.TablePrefix;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,12 +51,17 @@ class StreamRecordsFunctionTest {
     assertEquals(6, records.size());
   }
 
-  /** Takes what it is given unless {@code refuses} says no; keeps what it took and counts its calls. */
+  /**
+   * Takes what it is given unless {@code refuses} says no; keeps what it took, counts its calls and the
+   * records in each, and runs {@code working} on every batch first (to spend a fake context's time).
+   */
   private static final class Handler implements StreamRecordsHandler {
     final List<Record> taken = new ArrayList<>();
     final List<String> sources = new ArrayList<>();
+    final List<Integer> sizes = new ArrayList<>();
     final Predicate<List<Record>> refuses;
     final boolean checked;
+    Consumer<List<Record>> working = batch -> {};
     int calls;
 
     Handler(Predicate<List<Record>> refuses) {
@@ -67,6 +78,8 @@ class StreamRecordsFunctionTest {
     public void handle(String shardId, List<Record> batch) {
       calls++;
       sources.add(shardId);
+      sizes.add(batch.size());
+      working.accept(batch);
       if (refuses.test(batch)) {
         throw checked ? StreamRecordsFunctionTest.<RuntimeException>sneakily(new IOException("refused"))
             : new IllegalStateException("refused");
@@ -84,10 +97,83 @@ class StreamRecordsFunctionTest {
       this.handler = handler;
     }
 
+    Function(Handler handler, Duration safetyMargin) {
+      super(safetyMargin);
+      this.handler = handler;
+    }
+
     @Override
     protected StreamRecordsHandler createRecordsHandler() {
       created++;
       return handler;
+    }
+  }
+
+  /** A Lambda context whose remaining time goes down only when a test spends it. */
+  private static final class FakeContext implements Context {
+    int remainingMillis;
+
+    FakeContext(int remainingMillis) {
+      this.remainingMillis = remainingMillis;
+    }
+
+    void spend(int millis) {
+      remainingMillis -= millis;
+    }
+
+    @Override
+    public int getRemainingTimeInMillis() {
+      return remainingMillis;
+    }
+
+    @Override
+    public String getAwsRequestId() {
+      return "request-1";
+    }
+
+    @Override
+    public String getLogGroupName() {
+      return null;
+    }
+
+    @Override
+    public String getLogStreamName() {
+      return null;
+    }
+
+    @Override
+    public String getFunctionName() {
+      return "balances";
+    }
+
+    @Override
+    public String getFunctionVersion() {
+      return "$LATEST";
+    }
+
+    @Override
+    public String getInvokedFunctionArn() {
+      return null;
+    }
+
+    @Override
+    public CognitoIdentity getIdentity() {
+      return null;
+    }
+
+    @Override
+    public ClientContext getClientContext() {
+      return null;
+    }
+
+    @Override
+    public int getMemoryLimitInMB() {
+      return 1024;
+    }
+
+    @Override
+    public LambdaLogger getLogger() {
+      return null;
     }
   }
 
@@ -187,6 +273,78 @@ class StreamRecordsFunctionTest {
 
     assertEquals(List.of(only.dynamodb().sequenceNumber()), failures(response));
     assertEquals(1, function.handler.calls, "handing the one record over alone is the call that just failed");
+  }
+
+  @Test
+  void belowTheSafetyMarginNoFurtherRecordIsHandedOverAndTheFirstNotHandedOverIsReported() {
+    FakeContext context = new FakeContext(12_000);
+    Handler handler = new Handler(batch -> false);
+    handler.working = batch -> context.spend(2_000 * batch.size());
+    Function function = new Function(handler, Duration.ofSeconds(5));
+
+    StreamsEventResponse response = function.handleRequest(event(records), context);
+
+    // 12 s at the start; after each record 10, 8, 6, 4 s: the fourth was handed over with 6 s left, at
+    // least the margin, and left 4 s, less than it.
+    assertEquals(records.subList(0, 4), handler.taken);
+    assertEquals(List.of(records.get(4).dynamodb().sequenceNumber()), failures(response));
+    // After two records in 4 s, 3 s above the margin fit one more at that pace, not the two doubling allows.
+    assertEquals(List.of(1, 1, 1, 1), handler.sizes);
+  }
+
+  @Test
+  void withTimeToSpareTheBatchIsHandedOverInPartsAsLargeAsEverythingBeforeThemAndAllIsTaken() {
+    FakeContext context = new FakeContext(900_000);
+    Function function = new Function(new Handler(batch -> false));
+
+    StreamsEventResponse response = function.handleRequest(event(records), context);
+
+    assertEquals(List.of(), failures(response));
+    assertEquals(records, function.handler.taken);
+    assertEquals(List.of(1, 1, 2, 2), function.handler.sizes, "1, 1, 2, then the 2 records left of the 4 allowed");
+  }
+
+  @Test
+  void anInvocationStartingWithLessTimeThanTheDefaultMarginHandsOverTheFirstRecordOnly() {
+    FakeContext context = new FakeContext(3_000);        // Lambda's default timeout, under the 40 s margin
+    Function function = new Function(new Handler(batch -> false));
+
+    StreamsEventResponse response = function.handleRequest(event(records), context);
+
+    assertEquals(records.subList(0, 1), function.handler.taken);
+    assertEquals(List.of(records.get(1).dynamodb().sequenceNumber()), failures(response));
+  }
+
+  @Test
+  void aFailedPartIsHandedOverOneByOneOnlyWhileTheTimeLeftIsAtLeastTheMargin() {
+    Record poison = records.get(3);
+    FakeContext context = new FakeContext(100_000);
+    Handler handler = new Handler(batch -> batch.contains(poison));
+    // The projection fails on the poison record and the change feed retries it for 96 s before giving up.
+    handler.working = batch -> context.spend(batch.contains(poison) ? 96_000 : 0);
+    Function function = new Function(handler, Duration.ofSeconds(5));
+
+    StreamsEventResponse response = function.handleRequest(event(records), context);
+
+    // Records 0 and 1 alone, then 2 and 3 together, which failed with 4 s left: 2 is not handed over alone.
+    assertEquals(records.subList(0, 2), handler.taken);
+    assertEquals(List.of(records.get(2).dynamodb().sequenceNumber()), failures(response));
+    assertEquals(List.of(1, 1, 2), handler.sizes);
+  }
+
+  @Test
+  void aSafetyMarginBelowZeroOrAboveLambdasLongestTimeoutIsRefusedNamingTheLimits() {
+    Handler handler = new Handler(batch -> false);
+
+    IllegalArgumentException negative =
+        assertThrows(IllegalArgumentException.class, () -> new Function(handler, Duration.ofSeconds(-1)));
+    IllegalArgumentException tooLong =
+        assertThrows(IllegalArgumentException.class, () -> new Function(handler, Duration.ofMinutes(16)));
+
+    assertEquals("the safety margin must be from 0 to PT15M (Lambda's longest function timeout), not PT-1S",
+        negative.getMessage());
+    assertEquals("the safety margin must be from 0 to PT15M (Lambda's longest function timeout), not PT16M",
+        tooLong.getMessage());
   }
 
   @Test
