@@ -118,7 +118,7 @@ public final class IndexValues {
     // The plain form of 1E+999999999 has a billion digits: measured before it is built. No key could hold
     // it, so such a number keeps the form toString gives it: as canonical once the zeros are stripped (one
     // unscaled value and scale per number), and never the plain form of another number.
-    long precision = coefficient.precision();
+    long precision = DecimalDigits.of(digits);   // coefficient.precision() computes a power of ten as large
     long length = (digits.signum() < 0 ? 1 : 0)
         + (scale <= 0 ? precision - scale : scale >= precision ? scale + 2 : precision + 1);
     if (length <= IndexKeys.KEY_LIMIT_BYTES) {
