@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.HexFormat;
 import java.util.UUID;
 
 /**
@@ -19,13 +20,23 @@ import java.util.UUID;
  *       {@link #of(double)}); {@code -0.0} as {@code 0}; NaN and the infinities as {@code NaN},
  *       {@code Infinity}, {@code -Infinity}; a {@code BigDecimal} whose plain form would be longer than any
  *       key can be (over 2,048 characters) as {@link BigDecimal#toString()} writes it without trailing
- *       zeros ({@code 1E+999999999}), so that it can be stored and looked up like any other value;
+ *       zeros ({@code 1E+999999999}), so that it can be stored and looked up like any other value; a
+ *       {@code BigInteger} or {@code BigDecimal} of more significant digits than that, which no form fits
+ *       in a key, as a stand-in of the same length as its form (below);
  *   <li>booleans: {@code true} / {@code false}; enums: {@link Enum#name()} (never {@code toString()},
  *       which a class may override);
  *   <li>UUID: lower-case hyphenated; Instant: ISO-8601 in UTC as {@link Instant#toString()}; LocalDate:
  *       ISO-8601 {@code yyyy-MM-dd}; String: itself.
  * </ul>
  * Generated {@code FooRepository.IndexColumns} call these; a record with one component is encoded as that component.
+ *
+ * <p>The stand-in of a number of over 2,048 significant digits is {@code 0x}, the hexadecimal digits of its
+ * unscaled value (for a {@code BigDecimal} with its trailing zeros stripped, followed by {@code E} and the
+ * exponent), padded with {@code _} to the length its decimal form would have. Writing millions of decimal
+ * digits takes seconds; the stand-in is built in time linear in the number's size. Being as long, it is
+ * refused by the same key-length check with the same message (an append fails with
+ * {@link IllegalArgumentException} before writing anything, a lookup finds nothing), and being as distinct
+ * as the numbers, it tells a changed value from an unchanged one as the digits would.
  *
  * <pre>{@code
  * IndexValues.of(new BigDecimal("10.50"));   // "10.5"
@@ -73,14 +84,23 @@ public final class IndexValues {
     return Boolean.toString(value);
   }
 
-  /** Plain decimal notation. */
+  /**
+   * Plain decimal notation; past 2,048 digits, which no key holds, a stand-in as long (see the class
+   * comment), without writing the digits.
+   */
   public static String of(BigInteger value) {
-    return value.toString();
+    long digits = DecimalDigits.of(value);
+    if (digits <= IndexKeys.KEY_LIMIT_BYTES) {
+      return value.toString();
+    }
+    return standIn(value, "", (value.signum() < 0 ? 1 : 0) + digits);
   }
 
   /**
    * Plain decimal notation without exponent or trailing zeros ({@code 10.50} is {@code 10.5}); past 2,048
-   * characters the scientific form {@link BigDecimal#toString()} writes, without trailing zeros.
+   * characters the scientific form {@link BigDecimal#toString()} writes, without trailing zeros; past 2,048
+   * significant digits, which no form fits in a key, a stand-in as long as that form (see the class
+   * comment), without writing the digits.
    */
   public static String of(BigDecimal value) {
     return plain(value);
@@ -124,7 +144,37 @@ public final class IndexValues {
     if (length <= IndexKeys.KEY_LIMIT_BYTES) {
       return new BigDecimal(digits, (int) scale).toPlainString();
     }
+    if (precision > IndexKeys.KEY_LIMIT_BYTES) {
+      // The scientific form writes every digit too: no key holds either form.
+      return standIn(digits, "E" + -scale, scientificLength(digits.signum(), precision, scale));
+    }
     return scale >= Integer.MIN_VALUE ? new BigDecimal(digits, (int) scale).toString() : scientific(digits, scale);
+  }
+
+  /**
+   * The length of what {@link BigDecimal#toString()} writes (or {@link #scientific} for a scale below an
+   * int's range) for a number of {@code precision} digits and {@code scale}, its trailing zeros stripped:
+   * the plain form for a scale of 0, or a positive one with an exponent of -6 or more; else one digit, the
+   * point and the others, {@code E}, the exponent's sign and its digits.
+   */
+  private static long scientificLength(int signum, long precision, long scale) {
+    long sign = signum < 0 ? 1 : 0;
+    long exponent = precision - 1 - scale;
+    if (scale == 0 || scale > 0 && exponent >= -6) {
+      return sign + (scale >= precision ? scale + 2 : precision + (scale == 0 ? 0 : 1));
+    }
+    return sign + precision + (precision > 1 ? 1 : 0) + 2 + Long.toString(Math.abs(exponent)).length();
+  }
+
+  /**
+   * The stand-in of a number of more significant digits than any key holds (see the class comment):
+   * {@code 0x}, the hexadecimal digits of {@code unscaled}'s magnitude, {@code exponent}, padded with
+   * {@code _} to {@code length}, the length of the number's decimal form.
+   */
+  private static String standIn(BigInteger unscaled, String exponent, long length) {
+    String written = (unscaled.signum() < 0 ? "-" : "") + "0x"
+        + HexFormat.of().formatHex(unscaled.abs().toByteArray()) + exponent;
+    return written + "_".repeat(Math.toIntExact(length - written.length()));
   }
 
   /**

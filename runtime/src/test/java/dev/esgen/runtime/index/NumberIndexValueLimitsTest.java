@@ -2,9 +2,12 @@ package dev.esgen.runtime.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.esgen.runtime.internal.keys.IndexKeys;
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,10 +58,40 @@ class NumberIndexValueLimitsTest {
     assertEquals("12.5", IndexValues.of(new BigDecimal("1.250E+1")));
   }
 
+  /**
+   * No form of a number of more significant digits than a key holds fits: it gets a stand-in as long as its
+   * decimal form would be, so that an append refuses it as it would the digits, without writing them.
+   */
   @Test
-  void aNumberWithMoreSignificantDigitsThanAKeyHoldsKeepsThemAll() {
-    String digits = "7".repeat(IndexKeys.KEY_LIMIT_BYTES + 1);
-    // No shorter exact form exists: like a string that long, an append refuses it when it builds the key.
-    assertEquals(digits, IndexValues.of(new BigDecimal(digits)));
+  void aNumberWithMoreSignificantDigitsThanAKeyHoldsGetsAStandInAsLongAsItsDigitsWithoutWritingThem() {
+    int limit = IndexKeys.KEY_LIMIT_BYTES;
+    BigInteger sevens = new BigInteger("7".repeat(limit + 1));
+    List<BigInteger> numbers = List.of(
+        sevens,
+        sevens.negate(),
+        BigInteger.TEN.pow(limit),                                 // limit + 1 digits, a power of ten
+        BigInteger.TEN.pow(5000).subtract(BigInteger.ONE));        // 5000 nines, a hair below 10^5000
+    for (BigInteger number : numbers) {
+      String form = IndexValues.of(UnwritableNumber.of(number));
+      assertEquals(number.toString().length(), form.length(), "as long as the digits of " + number.bitLength() + " bits");
+      assertTrue(form.startsWith(number.signum() < 0 ? "-0x" : "0x"), form.substring(0, 10));
+    }
+    BigInteger large = BigInteger.TEN.pow(99_999).multiply(BigInteger.valueOf(7)).add(BigInteger.ONE);
+    assertEquals(100_000, IndexValues.of(UnwritableNumber.of(large)).length(), "as long as its 100,000 digits");
+    // For a BigDecimal the form is BigDecimal.toString's, its zeros stripped: plain, with a point, or with E.
+    for (int scale : List.of(0, 3, 5000, -7)) {
+      String form = IndexValues.of(new BigDecimal(UnwritableNumber.of(sevens), scale));
+      assertEquals(new BigDecimal(sevens, scale).toString().length(), form.length(), "the form of scale " + scale);
+      assertTrue(form.startsWith("0x"), form.substring(0, 10));
+    }
+    // 100 times that at the lowest scale: stripped, its scale is below an int's range.
+    String beyond = IndexValues.of(new BigDecimal(UnwritableNumber.of(sevens.multiply(BigInteger.valueOf(100))),
+        Integer.MIN_VALUE));
+    assertEquals(("7." + "7".repeat(limit) + "E+" + (limit + 2 - (long) Integer.MIN_VALUE)).length(), beyond.length());
+    // As distinct as the numbers, and one per number however it is written.
+    assertNotEquals(IndexValues.of(sevens), IndexValues.of(sevens.add(BigInteger.TWO)));
+    assertNotEquals(IndexValues.of(new BigDecimal(sevens, 3)), IndexValues.of(new BigDecimal(sevens, 4)));
+    assertEquals(IndexValues.of(new BigDecimal(sevens, 3)),
+        IndexValues.of(new BigDecimal(UnwritableNumber.of(sevens.multiply(BigInteger.valueOf(100))), 5)));
   }
 }
