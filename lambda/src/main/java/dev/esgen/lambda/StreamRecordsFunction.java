@@ -189,7 +189,11 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
         }
         LOG.warn("the handler failed on {} record(s) from record {} of the batch ({}); handing them over one by one",
             part, handled, e.getClass().getName(), RedactedException.of(e));
-        return handled + oneByOne(target, source, parted, pace, handled, records.size());
+        int taken = oneByOne(target, source, parted, pace, handled, records.size());
+        if (taken < part) {
+          return handled + taken;
+        }
+        handled += part;
       }
     }
     return handled;

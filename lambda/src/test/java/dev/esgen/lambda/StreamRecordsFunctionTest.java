@@ -333,6 +333,20 @@ class StreamRecordsFunctionTest {
   }
 
   @Test
+  void aPartThatFailsOnceAndIsTakenRecordByRecordIsFollowedByTheRestOfTheBatch() {
+    FakeContext context = new FakeContext(900_000);
+    int[] failuresLeft = {1};
+    Handler handler = new Handler(batch -> batch.size() == 2 && failuresLeft[0]-- > 0);
+    Function function = new Function(handler);
+
+    StreamsEventResponse response = function.handleRequest(event(records), context);
+
+    assertEquals(List.of(), failures(response));
+    assertEquals(records, handler.taken);
+    assertEquals(List.of(1, 1, 2, 1, 1, 2), handler.sizes, "the failed part one by one, then the next part");
+  }
+
+  @Test
   void aSafetyMarginBelowZeroOrAboveLambdasLongestTimeoutIsRefusedNamingTheLimits() {
     Handler handler = new Handler(batch -> false);
 
