@@ -11,7 +11,8 @@ import java.time.Duration;
  * <p>The first part is one record, whatever the time: an invocation always moves its shard on. Each
  * later part is at most as large as all the parts before it (1, 1, 2, 4, ... records), so that one slow
  * part cannot run far past the estimate that the first fast records gave. Without a {@link Context} (a
- * test calling the function directly) there is no limit: the whole batch is one part.
+ * test calling the function directly) or a margin ({@link #unlimited()}) there is no limit: the whole
+ * batch is one part.
  *
  * <pre>{@code
  * HandOverPace pace = HandOverPace.start(context, margin);
@@ -33,6 +34,16 @@ final class HandOverPace {
   /** The pace of an invocation that has {@code context}'s remaining time now; {@code null}: no limit. */
   static HandOverPace start(Context context, Duration margin) {
     return new HandOverPace(context, margin.toMillis());
+  }
+
+  /** No limit: the whole batch is one part. */
+  static HandOverPace unlimited() {
+    return new HandOverPace(null, 0);
+  }
+
+  /** The safety margin, in milliseconds. */
+  long marginMillis() {
+    return marginMillis;
   }
 
   /** The time the invocation had left when it started, in milliseconds; 0 without a context. */

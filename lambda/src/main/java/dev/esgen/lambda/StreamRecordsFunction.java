@@ -32,18 +32,18 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  *       handled before it;
  *   <li>a record cannot be converted (a malformed event): the records before it are handed over, and it
  *       is reported as above;
- *   <li>the invocation's remaining time ({@link Context#getRemainingTimeInMillis()}) falls below the
- *       safety margin ({@link #DEFAULT_SAFETY_MARGIN}, or the one given to
- *       {@link #StreamRecordsFunction(Duration)}): no further record is handed over, and the first one
- *       that was not is reported as above, so that Lambda resumes from it instead of retrying the whole
- *       batch after a time-out.
+ *   <li>with a safety margin ({@link #StreamRecordsFunction(Duration)}), the invocation's remaining time
+ *       ({@link Context#getRemainingTimeInMillis()}) falls below it: no further record is handed over, and
+ *       the first one that was not is reported as above, so that Lambda resumes from it instead of
+ *       retrying the whole batch after a time-out.
  * </ul>
- * To stop in time, the function hands a batch over in parts: one record, then parts as large as
- * everything handed over before them (1, 1, 2, 4, ... records) but no larger than what the time above
- * the margin fits at the pace so far. Before each part it checks the remaining time. The first record is
- * handed over whatever the time, so that every invocation moves the shard on. The margin must hold the
- * slowest handler call (a part's records, with the change feed's retries of a failing projection); a call
- * that runs longer than the time left ends in a time-out, after which Lambda retries the whole batch.
+ * Without a margin ({@link #StreamRecordsFunction()}) the batch is handed over in one call, whatever the
+ * time. With one, the function hands it over in parts, to check the time between them: one record, then
+ * parts as large as everything handed over before them (1, 1, 2, 4, ... records) but no larger than what
+ * the time above the margin fits at the pace so far. The first record is handed over whatever the time,
+ * so that every invocation moves the shard on. The margin must hold the slowest handler call (a part's
+ * records, with the change feed's retries of a failing projection); a call that runs longer than the time
+ * left ends in a time-out, after which Lambda retries the whole batch.
  * Lambda's batches do not name their shard; the handler gets the stream's ARN (the records' event source)
  * in its place.
  *
@@ -64,35 +64,32 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
 
   private static final Logger LOG = LoggerFactory.getLogger(StreamRecordsFunction.class);
 
-  /**
-   * The remaining time below which the function hands no further record over by default: 40 seconds,
-   * the change feed's default retry deadline ({@code ChangeFeed.DEFAULT_RETRY_POLICY}, 30 s) for a
-   * failing projection and 10 s for the attempt running at that deadline.
-   */
-  public static final Duration DEFAULT_SAFETY_MARGIN = Duration.ofSeconds(40);
-
   /** The longest margin: Lambda's longest function timeout, 15 minutes. */
   private static final Duration MAX_SAFETY_MARGIN = Duration.ofMinutes(15);
 
+  /** The remaining time below which no further record is handed over; null: none, the batch goes whole. */
   private final Duration safetyMargin;
   private StreamRecordsHandler handler;
 
   /**
-   * For subclasses, with the {@linkplain #DEFAULT_SAFETY_MARGIN default safety margin}; the handler is
-   * built on the first event, not here.
+   * For subclasses, without a safety margin: each batch is handed over in one call, whatever the
+   * invocation's remaining time. The handler is built on the first event, not here.
    */
   protected StreamRecordsFunction() {
-    this(DEFAULT_SAFETY_MARGIN);
+    this.safetyMargin = null;
   }
 
   /**
    * For subclasses: stops handing records over when the invocation's remaining time falls below
-   * {@code safetyMargin}, from zero to 15 minutes (Lambda's longest timeout). Give the function's timeout
-   * room for the margin and for the records' work besides.
+   * {@code safetyMargin}, from zero to 15 minutes (Lambda's longest timeout), handing each batch over in
+   * parts to check the time between them. 40 seconds suits the change feed's default retry policy (30 s
+   * spent on a failing projection, and the attempt running at that deadline). Give the function's timeout
+   * room for the margin and for the records' work besides: an invocation that starts with less time than
+   * the margin hands over one record only.
    *
    * <pre>{@code
    * public BalancesFunction() {
-   *   super(Duration.ofSeconds(20));   // the change feed's retry deadline is 10 s here
+   *   super(Duration.ofSeconds(40));   // with a function timeout of a few minutes
    * }
    * }</pre>
    *
@@ -111,8 +108,9 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
   protected abstract StreamRecordsHandler createRecordsHandler();
 
   /**
-   * Hands {@code event}'s records to the handler while {@code context}'s remaining time is at least the
-   * safety margin; without a context (a test calling the function directly) there is no time limit.
+   * Hands {@code event}'s records to the handler; with a safety margin, while {@code context}'s remaining
+   * time is at least the margin (without a context, a test calling the function directly, there is no
+   * time limit).
    *
    * @return no batch item failures when every record was handled; else the sequence number of the first
    *     record that was not
@@ -125,7 +123,7 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
       return new StreamsEventResponse(new ArrayList<>());
     }
     String source = received.get(0).getEventSourceARN();
-    int handled = deliver(source, converted(received), HandOverPace.start(context, safetyMargin));
+    int handled = deliver(source, converted(received), safetyMargin == null ? HandOverPace.unlimited() : HandOverPace.start(context, safetyMargin));
     if (handled == received.size()) {
       return new StreamsEventResponse(new ArrayList<>());
     }
@@ -165,7 +163,7 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
     if (pace.startedUnderMargin()) {
       LOG.warn("the invocation started with {} ms left, less than the safety margin of {} ms: handing one record "
           + "over; give the function a longer timeout or a smaller margin", pace.startMillis(),
-          safetyMargin.toMillis());
+          pace.marginMillis());
     }
     int handled = 0;
     while (handled < records.size()) {
@@ -223,7 +221,7 @@ public abstract class StreamRecordsFunction implements RequestHandler<DynamodbEv
 
   private void logOutOfTime(HandOverPace pace, int handled, int total) {
     LOG.warn("{} ms left, less than the safety margin of {} ms: {} of {} record(s) handed over, no more",
-        pace.remainingMillis(), safetyMargin.toMillis(), handled, total);
+        pace.remainingMillis(), pace.marginMillis(), handled, total);
   }
 
   private static String sequenceNumber(DynamodbEvent.DynamodbStreamRecord record) {

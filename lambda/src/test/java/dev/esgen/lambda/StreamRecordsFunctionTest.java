@@ -295,7 +295,7 @@ class StreamRecordsFunctionTest {
   @Test
   void withTimeToSpareTheBatchIsHandedOverInPartsAsLargeAsEverythingBeforeThemAndAllIsTaken() {
     FakeContext context = new FakeContext(900_000);
-    Function function = new Function(new Handler(batch -> false));
+    Function function = new Function(new Handler(batch -> false), Duration.ofSeconds(40));
 
     StreamsEventResponse response = function.handleRequest(event(records), context);
 
@@ -305,9 +305,9 @@ class StreamRecordsFunctionTest {
   }
 
   @Test
-  void anInvocationStartingWithLessTimeThanTheDefaultMarginHandsOverTheFirstRecordOnly() {
-    FakeContext context = new FakeContext(3_000);        // Lambda's default timeout, under the 40 s margin
-    Function function = new Function(new Handler(batch -> false));
+  void anInvocationStartingWithLessTimeThanTheMarginHandsOverTheFirstRecordOnly() {
+    FakeContext context = new FakeContext(3_000);        // Lambda's default timeout, under a 40 s margin
+    Function function = new Function(new Handler(batch -> false), Duration.ofSeconds(40));
 
     StreamsEventResponse response = function.handleRequest(event(records), context);
 
@@ -337,13 +337,27 @@ class StreamRecordsFunctionTest {
     FakeContext context = new FakeContext(900_000);
     int[] failuresLeft = {1};
     Handler handler = new Handler(batch -> batch.size() == 2 && failuresLeft[0]-- > 0);
-    Function function = new Function(handler);
+    Function function = new Function(handler, Duration.ofSeconds(40));
 
     StreamsEventResponse response = function.handleRequest(event(records), context);
 
     assertEquals(List.of(), failures(response));
     assertEquals(records, handler.taken);
     assertEquals(List.of(1, 1, 2, 1, 1, 2), handler.sizes, "the failed part one by one, then the next part");
+  }
+
+  @Test
+  void withoutASafetyMarginTheBatchIsHandedOverInOneCallWhateverTheTimeLeft() {
+    FakeContext context = new FakeContext(3_000);        // less than any sensible margin
+    Handler handler = new Handler(batch -> false);
+    handler.working = batch -> context.spend(1_000 * batch.size());
+    Function function = new Function(handler);
+
+    StreamsEventResponse response = function.handleRequest(event(records), context);
+
+    assertEquals(List.of(), failures(response));
+    assertEquals(records, handler.taken);
+    assertEquals(List.of(records.size()), handler.sizes);
   }
 
   @Test
