@@ -62,7 +62,8 @@ import javax.lang.model.util.Types;
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
  *       and constructor of the aggregate and of the classes nested in it that they call, directly or
  *       not, and the declarations of the static fields of the aggregate and its nested classes they
- *       read (with what those initializers use), and what creating the nested classes' objects they
+ *       read (with what those initializers use, and the static initializer blocks of their classes), and
+ *       what creating the nested classes' objects they
  *       create runs besides (instance initializers, a nested enum's constants, a nested superclass's
  *       constructors), with comments and layout removed (through javac's Trees API; under another
  *       compiler, their signatures only);</li>
@@ -135,6 +136,13 @@ final class SnapshotFingerprinter {
     declared.statics().forEach((key, field) -> {
       if (read.contains(key)) {
         described.append("\nstatic ").append(source(field.path()));
+      }
+    });
+    // A static initializer block may set what those fields hold: those of each class whose fields the code reads.
+    Set<TypeElement> initialized = staticOwners(read, declared);
+    declared.staticBlocks().forEach((owner, blocks) -> {
+      if (initialized.contains(owner)) {
+        blocks.forEach(block -> described.append("\nstatic-block ").append(source(block)));
       }
     });
     for (ExecutableElement upcaster : upcasters) {
@@ -312,11 +320,12 @@ final class SnapshotFingerprinter {
    * an object of a nested class runs besides its constructor (its instance fields' initializers and
    * initializer blocks, and a nested enum's constants, which create its objects); and the nested enums
    * whose constants run code of the source (with arguments or a body, a constructor, an initializer), by
-   * each name that uses them (theirs, their constants' and their instance fields').
+   * each name that uses them (theirs, their constants' and their instance fields'); the static initializer
+   * blocks of the aggregate and its nested classes, by class, in declaration order.
    */
   private record Declarations(Map<ExecutableElement, TreePath> methods, Map<String, Field> statics,
       Map<String, List<TypeElement>> nested, Map<TypeElement, List<TreePath>> initializers,
-      Map<String, Set<TypeElement>> enums) {}
+      Map<String, Set<TypeElement>> enums, Map<TypeElement, List<TreePath>> staticBlocks) {}
 
   /** A static field {@code name} of {@code owner} (the aggregate or a class nested in it), declared at {@code path}. */
   private record Field(TypeElement owner, String name, TreePath path) {
@@ -337,7 +346,7 @@ final class SnapshotFingerprinter {
    */
   private Declarations declarations(TypeElement aggregate) {
     Declarations declarations = new Declarations(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(),
-        new LinkedHashMap<>(), new HashMap<>());
+        new LinkedHashMap<>(), new HashMap<>(), new LinkedHashMap<>());
     TreePath type = trees == null ? null : trees.getPath(aggregate);
     if (type != null && type.getLeaf() instanceof ClassTree) {
       declare(type, aggregate, aggregate, declarations);
@@ -375,6 +384,8 @@ final class SnapshotFingerprinter {
               .add(nested);
           declare(path, nested, aggregate, declarations);
         }
+      } else if (member instanceof BlockTree block && block.isStatic()) {
+        declarations.staticBlocks().computeIfAbsent(owner, initialized -> new ArrayList<>()).add(path);
       } else if (!owner.equals(aggregate) && runsOnCreation(path)) {
         declarations.initializers().computeIfAbsent(owner, nested -> new ArrayList<>()).add(path);
       } else if (member instanceof VariableTree field && field.getModifiers().getFlags().contains(Modifier.STATIC)) {
@@ -666,11 +677,13 @@ final class SnapshotFingerprinter {
   /**
    * Adds what the initializers of the static fields in {@code read} use, until nothing more is added:
    * the other static fields they read ({@code BONUS = BASE + 1}) and the methods and constructors they
-   * call, matched as in the handlers' code, with what those read in turn.
+   * call, matched as in the handlers' code, with what those read in turn; and the same of the static
+   * initializer blocks of each class whose fields are read, which may set them ({@code static { MAX = limit(); }}).
    */
   private void readInitializers(TypeElement aggregate, Declarations declarations, Set<ExecutableElement> code,
       Set<String> read, Set<TypeElement> constructed) {
     Set<String> scanned = new HashSet<>();
+    Set<TypeElement> blocksScanned = new HashSet<>();
     for (boolean more = true; more; ) {
       more = false;
       for (String key : List.copyOf(read)) {
@@ -680,9 +693,28 @@ final class SnapshotFingerprinter {
           for (ExecutableElement callee : calls(field.path(), aggregate, field.owner(), declarations, read)) {
             reach(callee, aggregate, declarations, code, read, constructed);
           }
+          if (blocksScanned.add(field.owner())) {
+            for (TreePath block : declarations.staticBlocks().getOrDefault(field.owner(), List.of())) {
+              for (ExecutableElement callee : calls(block, aggregate, field.owner(), declarations, read)) {
+                reach(callee, aggregate, declarations, code, read, constructed);
+              }
+            }
+          }
         }
       }
     }
+  }
+
+  /** The classes that declare the static fields in {@code read}: those whose static initializer blocks count. */
+  private static Set<TypeElement> staticOwners(Set<String> read, Declarations declarations) {
+    Set<TypeElement> owners = new HashSet<>();
+    for (String key : read) {
+      Field field = declarations.statics().get(key);
+      if (field != null) {
+        owners.add(field.owner());
+      }
+    }
+    return owners;
   }
 
   /** The simple name an expression ends in: {@code foo} of {@code foo}, {@code this.foo} or {@code a.b.foo}. */

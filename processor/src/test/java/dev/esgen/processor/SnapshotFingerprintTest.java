@@ -274,6 +274,65 @@ class SnapshotFingerprintTest {
   }
 
   @Test
+  void aChangedStaticInitializerBlockOfTheAggregateWhoseFieldsTheCodeReadsChangesIt() {
+    String filled = CART
+        .replace("  static Cart open(Opened e) {", """
+              static final java.util.Map<String, Integer> PACKS = new java.util.HashMap<>();
+
+              static {
+                PACKS.put("six", 6);
+              }
+
+              static Cart open(Opened e) {""")
+        .replace("new Line(e.sku(), e.quantity())", "new Line(e.sku(), e.quantity() * PACKS.getOrDefault(e.sku(), 1))");
+    assertNotEquals(fingerprint(filled), fingerprint(filled.replace("PACKS.put(\"six\", 6);", "PACKS.put(\"six\", 12);")));
+  }
+
+  @Test
+  void whatAStaticInitializerBlockOfANestedClassCallsCountsToo() {
+    String blank = NESTED
+        .replace("static final class Rules {", """
+            static final class Rules {
+                static final int MAX;
+
+                static {
+                  List<Integer> limits = new ArrayList<>();
+                  limits.add(limit());
+                  MAX = limits.get(0);
+                }
+
+                static int limit() {
+                  return 10;
+                }
+            """)
+        .replace("Math.min(quantity, 10)", "Math.min(quantity, MAX)");
+    String released = fingerprint(blank);
+    assertNotEquals(released, fingerprint(blank.replace("return 10;", "return 20;")), "a method the block calls");
+    assertNotEquals(released, fingerprint(blank.replace("MAX = limits.get(0);", "MAX = limits.get(0) + 1;")),
+        "the block itself");
+  }
+
+  @Test
+  void aStaticInitializerBlockOfAClassWhoseFieldsNoCodeReadsLeavesTheFingerprintAsItWas() {
+    assertEquals(RELEASED, changed("  static Cart open(Opened e) {", """
+          static final List<String> SKUS = new ArrayList<>();
+
+          static {
+            SKUS.add("a");
+          }
+
+          static Cart open(Opened e) {"""));
+    assertEquals(fingerprint(NESTED), fingerprint(NESTED.replace("static final class Rules {", """
+        static final class Rules {
+            static final int UNUSED;
+
+            static {
+              UNUSED = 3;
+            }
+        """)), "Rules.capped reads no static field of Rules");
+  }
+
+  @Test
   void aStateClassExtendingAClassWithoutFieldsKeepsItsFingerprint() {
     String withDetail = withDetail("""
         final class Detail {
