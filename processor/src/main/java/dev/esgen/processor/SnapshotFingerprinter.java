@@ -63,10 +63,10 @@ import javax.lang.model.util.Types;
  *       and constructor of the aggregate and of the classes nested in it that they call, directly or
  *       not, and the declarations of the static fields of the aggregate and its nested classes they
  *       read (with what those initializers use, and the static initializer blocks of their classes), and
- *       what creating the nested classes' objects they
- *       create runs besides (instance initializers, a nested enum's constants, a nested superclass's
- *       constructors), with comments and layout removed (through javac's Trees API; under another
- *       compiler, their signatures only);</li>
+ *       what creating the objects they create of a class aggregate or a nested class runs besides
+ *       (instance initializers, a nested enum's constants, a nested superclass's constructors), with
+ *       comments and layout removed (through javac's Trees API; under another compiler, their
+ *       signatures only);</li>
  *   <li>the upcasters' signatures (which stored type and version they read, what they return), and
  *       {@code @Aggregate(snapshotVersion)}.</li>
  * </ul>
@@ -124,7 +124,8 @@ final class SnapshotFingerprinter {
     for (ExecutableElement method : code) {
       described.append("\ncode ").append(source(method, declared.methods()));
     }
-    // What creating a nested class's objects runs besides its constructors, only for those the code creates.
+    // What creating the objects of a class aggregate or a nested class runs besides its constructors, only for
+    // those the code creates.
     declared.initializers().forEach((type, paths) -> {
       if (constructed.contains(type)) {
         paths.forEach(path -> described.append("\ninit ").append(source(path)));
@@ -317,7 +318,7 @@ final class SnapshotFingerprinter {
    * Where the members that code may use are declared in the aggregate's source: the methods and
    * constructors of the aggregate and of the classes nested in it (at any depth), and their static
    * fields by {@link Field#key}, in declaration order; the nested classes by simple name; what creating
-   * an object of a nested class runs besides its constructor (its instance fields' initializers and
+   * an object of a class aggregate or of a nested class runs besides its constructor (its instance fields' initializers and
    * initializer blocks, and a nested enum's constants, which create its objects); and the nested enums
    * whose constants run code of the source (with arguments or a body, a constructor, an initializer), by
    * each name that uses them (theirs, their constants' and their instance fields'); the static initializer
@@ -386,7 +387,7 @@ final class SnapshotFingerprinter {
         }
       } else if (member instanceof BlockTree block && block.isStatic()) {
         declarations.staticBlocks().computeIfAbsent(owner, initialized -> new ArrayList<>()).add(path);
-      } else if (!owner.equals(aggregate) && runsOnCreation(path)) {
+      } else if (runsOnCreation(path)) {
         declarations.initializers().computeIfAbsent(owner, nested -> new ArrayList<>()).add(path);
       } else if (member instanceof VariableTree field && field.getModifiers().getFlags().contains(Modifier.STATIC)) {
         Field declared = new Field(owner, field.getName().toString(), path);
@@ -456,13 +457,14 @@ final class SnapshotFingerprinter {
   }
 
   /**
-   * Adds what creating an object of the nested class {@code type} runs besides the constructor called:
-   * its instance initializers (a nested enum's constants among them, with the constructors they call),
-   * and every constructor of a nested class it extends ({@code super(...)}, or implicitly).
+   * Adds what creating an object of {@code type}, a class aggregate or a nested class, runs besides the
+   * constructor called: its instance initializers (a nested enum's constants among them, with the
+   * constructors they call), and every constructor of a nested class it extends ({@code super(...)}, or
+   * implicitly). A record aggregate has no instance initializers, so nothing is added for it.
    */
   private void construct(TypeElement type, TypeElement aggregate, Declarations declarations,
       Set<ExecutableElement> reached, Set<String> read, Set<TypeElement> constructed) {
-    if (type.equals(aggregate) || !constructed.add(type)) {
+    if (!constructed.add(type)) {
       return;
     }
     for (TreePath initializer : declarations.initializers().getOrDefault(type, List.of())) {

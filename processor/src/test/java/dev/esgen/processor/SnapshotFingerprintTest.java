@@ -210,6 +210,62 @@ class SnapshotFingerprintTest {
         "an inherited field's type as a member of the aggregate");
   }
 
+  /** A class aggregate whose creating method creates it through the constructor {@code constructor}. */
+  private static String classCart(String fields, String constructor) {
+    return """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+        import java.util.ArrayList;
+        import java.util.List;
+
+        @DomainEvents
+        sealed interface CartEvent permits Opened {}
+
+        record Opened(String id) implements CartEvent {}
+
+        @Aggregate(name = "cart", events = CartEvent.class)
+        final class Cart {
+          @AggregateId public String id;
+        %s
+        %s
+          static Cart open(Opened e) {
+            Cart cart = new Cart();
+            cart.id = e.id();
+            return cart;
+          }
+        }
+        """.formatted(fields, constructor);
+  }
+
+  @Test
+  void aChangedInitializerOfAClassAggregatesFieldsChangesIt() {
+    String initialized = classCart("""
+          public int items = 1;
+          public List<String> skus = new ArrayList<>();
+
+          {
+            skus.add("gift");
+          }
+        """, "  public Cart() {}\n");
+    String released = fingerprint(initialized);
+    assertNotEquals(released, fingerprint(initialized.replace("items = 1;", "items = 2;")), "a field's initializer");
+    assertNotEquals(released, fingerprint(initialized.replace("skus.add(\"gift\");", "skus.add(\"card\");")),
+        "an initializer block");
+    String implicit = initialized.replace("  public Cart() {}\n", "");
+    assertNotEquals(fingerprint(implicit), fingerprint(implicit.replace("items = 1;", "items = 2;")),
+        "created through the implicit constructor");
+  }
+
+  @Test
+  void aClassAggregateWithoutInitializersKeepsItsFingerprint() {
+    String plain = classCart("  public int items;\n", "  public Cart() {}\n");
+    assertEquals(fingerprint(plain), fingerprint(plain.replace("public int items;",
+        "public int items;\n  static final int UNUSED = 1;")), "nothing that creating it runs changed");
+  }
+
   @Test
   void aJacksonAnnotationOnAStateTypeChangesIt() {
     assertNotEquals(RELEASED, changed("@Aggregate(name = \"cart\", events = CartEvent.class)\nrecord Cart(",
