@@ -66,7 +66,8 @@ import javax.lang.model.util.Types;
  *       what creating the objects they create of a class aggregate or a nested class runs besides
  *       (instance initializers, a nested enum's constants, a nested superclass's constructors), with
  *       comments and layout removed (through javac's Trees API; under another compiler, their
- *       signatures only);</li>
+ *       signatures only), and the order of the constants of the nested enums they name or the handled
+ *       events hold;</li>
  *   <li>the upcasters' signatures (which stored type and version they read, what they return), and
  *       {@code @Aggregate(snapshotVersion)}.</li>
  * </ul>
@@ -117,10 +118,11 @@ final class SnapshotFingerprinter {
     Set<ExecutableElement> code = new LinkedHashSet<>();
     Set<String> read = new HashSet<>();
     Set<TypeElement> constructed = new HashSet<>();
+    Set<TypeElement> named = new HashSet<>();
     for (ExecutableElement handler : handlers) {
-      reach(handler, aggregate, declared, code, read, constructed);
+      reach(handler, aggregate, declared, code, read, constructed, named);
     }
-    readInitializers(aggregate, declared, code, read, constructed);
+    readInitializers(aggregate, declared, code, read, constructed, named);
     for (ExecutableElement method : code) {
       described.append("\ncode ").append(source(method, declared.methods()));
     }
@@ -146,6 +148,17 @@ final class SnapshotFingerprinter {
         blocks.forEach(block -> described.append("\nstatic-block ").append(source(block)));
       }
     });
+    // A nested enum's ordinals, values() and compareTo follow its constants' order: that of each one the code
+    // names or a handled event holds, unless written already (in the state's shape, or as the constants'
+    // source where the code creates its objects).
+    Set<String> held = heldTypes(handlers, aggregate);
+    for (TypeElement nested : nestedEnums(declared)) {
+      String name = nested.getQualifiedName().toString();
+      if ((named.contains(nested) || held.contains(name)) && !seen.contains(name) && !constructed.contains(nested)) {
+        described.append("\nenum-order ").append(name).append(' ');
+        constants(nested).forEach(constant -> described.append(constant.getSimpleName()).append(','));
+      }
+    }
     for (ExecutableElement upcaster : upcasters) {
       described.append("\nupcast ").append(signature(upcaster));
       upcaster.getAnnotationMirrors().forEach(annotation -> described.append(' ').append(annotation));
@@ -240,6 +253,21 @@ final class SnapshotFingerprinter {
     out.append('}');
   }
 
+  /**
+   * The qualified names of the domain's types the events the handlers take hold, at any depth: those a
+   * handler may use without naming them ({@code e.pack().ordinal()}).
+   */
+  private Set<String> heldTypes(List<ExecutableElement> handlers, TypeElement aggregate) {
+    Set<String> held = new HashSet<>();
+    for (ExecutableElement handler : handlers) {
+      for (VariableElement parameter : handler.getParameters()) {
+        // Spelling out an event's shape visits each type of the domain's it holds once; the text is not needed.
+        shape(parameter.asType(), aggregate, held, new StringBuilder());
+      }
+    }
+    return held;
+  }
+
   /** Whether {@code type} is, holds or is bounded by a type of the domain's own (not the JDK's). */
   private static boolean holdsDomainType(TypeMirror type) {
     if (type instanceof WildcardType wildcard) {
@@ -322,11 +350,13 @@ final class SnapshotFingerprinter {
    * initializer blocks, and a nested enum's constants, which create its objects); and the nested enums
    * whose constants run code of the source (with arguments or a body, a constructor, an initializer), by
    * each name that uses them (theirs, their constants' and their instance fields'); the static initializer
-   * blocks of the aggregate and its nested classes, by class, in declaration order.
+   * blocks of the aggregate and its nested classes, by class, in declaration order; and every nested enum
+   * by its name and each of its constants' names, through which code may depend on the constants' order.
    */
   private record Declarations(Map<ExecutableElement, TreePath> methods, Map<String, Field> statics,
       Map<String, List<TypeElement>> nested, Map<TypeElement, List<TreePath>> initializers,
-      Map<String, Set<TypeElement>> enums, Map<TypeElement, List<TreePath>> staticBlocks) {}
+      Map<String, Set<TypeElement>> enums, Map<TypeElement, List<TreePath>> staticBlocks,
+      Map<String, Set<TypeElement>> enumsNamed) {}
 
   /** A static field {@code name} of {@code owner} (the aggregate or a class nested in it), declared at {@code path}. */
   private record Field(TypeElement owner, String name, TreePath path) {
@@ -347,7 +377,7 @@ final class SnapshotFingerprinter {
    */
   private Declarations declarations(TypeElement aggregate) {
     Declarations declarations = new Declarations(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>(),
-        new LinkedHashMap<>(), new HashMap<>(), new LinkedHashMap<>());
+        new LinkedHashMap<>(), new HashMap<>(), new LinkedHashMap<>(), new HashMap<>());
     TreePath type = trees == null ? null : trees.getPath(aggregate);
     if (type != null && type.getLeaf() instanceof ClassTree) {
       declare(type, aggregate, aggregate, declarations);
@@ -367,7 +397,30 @@ final class SnapshotFingerprinter {
         }
       }
     });
+    for (TypeElement nested : nestedEnums(declarations)) {
+      declarations.enumsNamed().computeIfAbsent(nested.getSimpleName().toString(), name -> new LinkedHashSet<>())
+          .add(nested);
+      for (Element constant : constants(nested)) {
+        declarations.enumsNamed().computeIfAbsent(constant.getSimpleName().toString(), name -> new LinkedHashSet<>())
+            .add(nested);
+      }
+    }
     return declarations;
+  }
+
+  /** The enums nested in the aggregate, at any depth, in declaration order. */
+  private static List<TypeElement> nestedEnums(Declarations declarations) {
+    return declarations.nested().values().stream().flatMap(List::stream)
+        .filter(nested -> nested.getKind() == ElementKind.ENUM)
+        .toList();
+  }
+
+  /** The constants of {@code type}, an enum, in declaration order: the order of their ordinals. */
+  private static List<Element> constants(TypeElement type) {
+    return type.getEnclosedElements().stream()
+        .filter(member -> member.getKind() == ElementKind.ENUM_CONSTANT)
+        .map(Element.class::cast)
+        .toList();
   }
 
   /** Adds the members of the class at {@code type}, and those of the classes nested in it, to {@code declarations}. */
@@ -437,11 +490,11 @@ final class SnapshotFingerprinter {
    * never less.
    */
   private void reach(ExecutableElement method, TypeElement aggregate, Declarations declarations,
-      Set<ExecutableElement> reached, Set<String> read, Set<TypeElement> constructed) {
+      Set<ExecutableElement> reached, Set<String> read, Set<TypeElement> constructed, Set<TypeElement> named) {
     TypeElement owner = (TypeElement) method.getEnclosingElement();
     // An implicit constructor runs the initializers too; an enum's objects are its constants, whatever creates them.
     if (method.getKind() == ElementKind.CONSTRUCTOR || owner.getKind() == ElementKind.ENUM) {
-      construct(owner, aggregate, declarations, reached, read, constructed);
+      construct(owner, aggregate, declarations, reached, read, constructed, named);
     }
     // Implicit members (a record's canonical constructor and accessors) have no source to change.
     if (elements.getOrigin(method) != Elements.Origin.EXPLICIT || !reached.add(method)) {
@@ -451,8 +504,8 @@ final class SnapshotFingerprinter {
     if (path == null) {
       return;
     }
-    for (ExecutableElement callee : calls(path, aggregate, owner, declarations, read)) {
-      reach(callee, aggregate, declarations, reached, read, constructed);
+    for (ExecutableElement callee : calls(path, aggregate, owner, declarations, read, named)) {
+      reach(callee, aggregate, declarations, reached, read, constructed, named);
     }
   }
 
@@ -463,13 +516,13 @@ final class SnapshotFingerprinter {
    * implicitly). A record aggregate has no instance initializers, so nothing is added for it.
    */
   private void construct(TypeElement type, TypeElement aggregate, Declarations declarations,
-      Set<ExecutableElement> reached, Set<String> read, Set<TypeElement> constructed) {
+      Set<ExecutableElement> reached, Set<String> read, Set<TypeElement> constructed, Set<TypeElement> named) {
     if (!constructed.add(type)) {
       return;
     }
     for (TreePath initializer : declarations.initializers().getOrDefault(type, List.of())) {
-      for (ExecutableElement callee : calls(initializer, aggregate, type, declarations, read)) {
-        reach(callee, aggregate, declarations, reached, read, constructed);
+      for (ExecutableElement callee : calls(initializer, aggregate, type, declarations, read, named)) {
+        reach(callee, aggregate, declarations, reached, read, constructed, named);
       }
     }
     // Only the source's classes have their constructors declared: a superclass elsewhere adds nothing.
@@ -477,7 +530,7 @@ final class SnapshotFingerprinter {
       for (ExecutableElement constructor : List.copyOf(declarations.methods().keySet())) {
         if (constructor.getKind() == ElementKind.CONSTRUCTOR
             && constructor.getEnclosingElement().equals(superclass.asElement())) {
-          reach(constructor, aggregate, declarations, reached, read, constructed);
+          reach(constructor, aggregate, declarations, reached, read, constructed, named);
         }
       }
     }
@@ -486,10 +539,11 @@ final class SnapshotFingerprinter {
   /**
    * The methods and constructors of the aggregate and its nested classes that the code at {@code path} (a
    * method of {@code owner}'s, or a static field's initializer) calls or references, as {@link #reach}
-   * matches them; the static fields it reads go to {@code read}.
+   * matches them; the static fields it reads go to {@code read}, the nested enums it names (or one of
+   * whose constants it names) to {@code named}.
    */
   private List<ExecutableElement> calls(TreePath path, TypeElement aggregate, TypeElement owner,
-      Declarations declarations, Set<String> read) {
+      Declarations declarations, Set<String> read, Set<TypeElement> named) {
     Map<ExecutableElement, TreePath> declared = declarations.methods();
     String typeName = aggregate.getSimpleName().toString();
     // javac's scope inside an enum constant's body attributes that body's class into the enum, which javac
@@ -529,6 +583,7 @@ final class SnapshotFingerprinter {
       public Void visitIdentifier(IdentifierTree node, Void unused) {
         String name = node.getName().toString();
         constructs(name);
+        named.addAll(declarations.enumsNamed().getOrDefault(name, Set.of()));
         boolean aggregates = declarations.statics().containsKey(name);
         declarations.statics().forEach((key, field) -> {
           if (field.name().equals(name)
@@ -544,6 +599,7 @@ final class SnapshotFingerprinter {
       public Void visitMemberSelect(MemberSelectTree node, Void unused) {
         String name = node.getIdentifier().toString();
         constructs(name);
+        named.addAll(declarations.enumsNamed().getOrDefault(name, Set.of()));
         declarations.statics().forEach((key, field) -> {
           if (field.name().equals(name) && (field.owner().equals(aggregate) ? ownReceiver(node.getExpression())
               : !simpleName(node.getExpression()).equals(typeName))) {
@@ -683,7 +739,7 @@ final class SnapshotFingerprinter {
    * initializer blocks of each class whose fields are read, which may set them ({@code static { MAX = limit(); }}).
    */
   private void readInitializers(TypeElement aggregate, Declarations declarations, Set<ExecutableElement> code,
-      Set<String> read, Set<TypeElement> constructed) {
+      Set<String> read, Set<TypeElement> constructed, Set<TypeElement> named) {
     Set<String> scanned = new HashSet<>();
     Set<TypeElement> blocksScanned = new HashSet<>();
     for (boolean more = true; more; ) {
@@ -692,13 +748,13 @@ final class SnapshotFingerprinter {
         Field field = declarations.statics().get(key);
         if (field != null && scanned.add(key)) {
           more = true;
-          for (ExecutableElement callee : calls(field.path(), aggregate, field.owner(), declarations, read)) {
-            reach(callee, aggregate, declarations, code, read, constructed);
+          for (ExecutableElement callee : calls(field.path(), aggregate, field.owner(), declarations, read, named)) {
+            reach(callee, aggregate, declarations, code, read, constructed, named);
           }
           if (blocksScanned.add(field.owner())) {
             for (TreePath block : declarations.staticBlocks().getOrDefault(field.owner(), List.of())) {
-              for (ExecutableElement callee : calls(block, aggregate, field.owner(), declarations, read)) {
-                reach(callee, aggregate, declarations, code, read, constructed);
+              for (ExecutableElement callee : calls(block, aggregate, field.owner(), declarations, read, named)) {
+                reach(callee, aggregate, declarations, code, read, constructed, named);
               }
             }
           }

@@ -524,6 +524,41 @@ class SnapshotFingerprintTest {
   }
 
   @Test
+  void reorderedConstantsOfAPlainNestedEnumAHandlerNamesChangeIt() {
+    String ordered = reaching("return with(new Line(e.sku(), Pack.values()[e.quantity() % 2].ordinal() + 1));", """
+          enum Pack { SINGLE, DOUBLE }""");
+    String released = fingerprint(ordered);
+    assertNotEquals(released, fingerprint(ordered.replace("SINGLE, DOUBLE", "DOUBLE, SINGLE")), "reordered");
+    assertNotEquals(released, fingerprint(ordered.replace("SINGLE, DOUBLE", "SINGLE, DOUBLE, TRIPLE")), "added");
+    String byConstant = reaching("return with(new Line(e.sku(), Pack.DOUBLE.compareTo(Pack.SINGLE)));", """
+          enum Pack { SINGLE, DOUBLE }""");
+    assertNotEquals(fingerprint(byConstant), fingerprint(byConstant.replace("SINGLE, DOUBLE", "DOUBLE, SINGLE")),
+        "compared by its constants");
+  }
+
+  @Test
+  void reorderedConstantsOfAPlainNestedEnumAHandledEventHoldsChangeIt() {
+    String held = reaching("return with(new Line(e.sku(), e.pack().ordinal()));", """
+          enum Pack { SINGLE, DOUBLE }""")
+        .replace("record Added(String sku, int quantity)", "record Added(String sku, int quantity, Cart.Pack pack)")
+        .replace("new Added(sku, 1)", "new Added(sku, 1, Pack.SINGLE)");
+    assertNotEquals(fingerprint(held), fingerprint(held.replace("SINGLE, DOUBLE", "DOUBLE, SINGLE")));
+  }
+
+  @Test
+  void reorderedConstantsOfANestedEnumOnlyACommandUsesLeaveTheFingerprintAsItWas() {
+    String commanded = NESTED.replace("List<CartEvent> add(String sku) {", """
+        enum Pack { SINGLE, DOUBLE }
+
+          List<CartEvent> add(String sku) {
+            if (Pack.values()[0] == Pack.DOUBLE) {
+              return List.of();
+            }""");
+    assertEquals(fingerprint(NESTED), fingerprint(commanded));
+    assertEquals(fingerprint(commanded), fingerprint(commanded.replace("SINGLE, DOUBLE", "DOUBLE, SINGLE")));
+  }
+
+  @Test
   void aChangedInitializerOrSuperclassConstructorOfANestedClassAHandlerCreatesChangesIt() {
     String created = reaching("return with(new Line(e.sku(), new Capped(e.quantity()).quantity));", """
           abstract static class Limited {
