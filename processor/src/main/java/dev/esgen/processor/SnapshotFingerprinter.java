@@ -2,7 +2,6 @@ package dev.esgen.processor;
 
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
-import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberReferenceTree;
@@ -14,11 +13,9 @@ import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.Scope;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
-import com.sun.source.util.SourcePositions;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -33,19 +30,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.annotation.processing.ProcessingEnvironment;
-import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
-import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
-import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
-import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
-import javax.lang.model.type.WildcardType;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 import javax.lang.model.util.Types;
@@ -55,17 +47,18 @@ import javax.lang.model.util.Types;
  * snapshot written by other code is recognised and rebuilt from the events.
  *
  * <ul>
- *   <li>the <b>state shape</b>: the aggregate's components (or a class's instance fields, inherited ones
- *       included) with their full types and Jackson annotations, and recursively those of the records,
- *       classes, enums and sealed types they use, except the JDK's, with the Jackson annotations on the
- *       types themselves and on enum constants, and the domain's types behind wildcards;</li>
+ *   <li>the <b>state shape</b> ({@link StateShape}): the aggregate's components (or a class's instance
+ *       fields, inherited ones included) with their full types and Jackson annotations, and recursively
+ *       those of the records, classes, enums and sealed types they use, except the JDK's, with the
+ *       Jackson annotations on the types themselves and on enum constants, and the domain's types behind
+ *       wildcards;</li>
  *   <li>the <b>handler code</b>: the source of the creating and {@code apply} methods and of every method
  *       and constructor of the aggregate and of the classes nested in it that they call, directly or
  *       not, and the declarations of the static fields of the aggregate and its nested classes they
  *       read (with what those initializers use, and the static initializer blocks of their classes), and
  *       what creating the objects they create of a class aggregate or a nested class runs besides
  *       (instance initializers, a nested enum's constants, a nested superclass's constructors), with
- *       comments and layout removed (through javac's Trees API; under another compiler, their
+ *       comments and layout removed ({@link DeclarationText}; under another compiler than javac, their
  *       signatures only), and the order of the constants of the nested enums they name or the handled
  *       events hold;</li>
  *   <li>the upcasters' signatures (which stored type and version they read, what they return), and
@@ -85,11 +78,13 @@ final class SnapshotFingerprinter {
   private final Elements elements;
   private final Trees trees;
   private final Types types;
+  private final DeclarationText text;
 
   SnapshotFingerprinter(ProcessingEnvironment environment) {
     this.elements = environment.getElementUtils();
     this.trees = treesOf(environment);
     this.types = environment.getTypeUtils();
+    this.text = new DeclarationText(trees);
   }
 
   /** javac's trees of {@code environment}, or null under another compiler. */
@@ -111,9 +106,7 @@ final class SnapshotFingerprinter {
   String fingerprint(TypeElement aggregate, List<ExecutableElement> handlers, List<ExecutableElement> upcasters,
       int snapshotVersion) {
     StringBuilder described = new StringBuilder(SCHEME).append("\nshape ");
-    Set<String> seen = new HashSet<>();
-    shape(aggregate.asType(), aggregate, seen, described);
-    inheritedShape(aggregate, seen, described);
+    StateShape shape = StateShape.write(types, aggregate, described);
     Declarations declared = declarations(aggregate);
     Set<ExecutableElement> code = new LinkedHashSet<>();
     Set<String> read = new HashSet<>();
@@ -124,13 +117,13 @@ final class SnapshotFingerprinter {
     }
     readInitializers(aggregate, declared, code, read, constructed, named);
     for (ExecutableElement method : code) {
-      described.append("\ncode ").append(source(method, declared.methods()));
+      described.append("\ncode ").append(text.of(method, declared.methods().get(method)));
     }
     // What creating the objects of a class aggregate or a nested class runs besides its constructors, only for
     // those the code creates.
     declared.initializers().forEach((type, paths) -> {
       if (constructed.contains(type)) {
-        paths.forEach(path -> described.append("\ninit ").append(source(path)));
+        paths.forEach(path -> described.append("\ninit ").append(text.of(path)));
       }
     });
     // The static fields the code reads (a constant a handler adds), the aggregate's and its nested classes',
@@ -138,206 +131,33 @@ final class SnapshotFingerprinter {
     // they were.
     declared.statics().forEach((key, field) -> {
       if (read.contains(key)) {
-        described.append("\nstatic ").append(source(field.path()));
+        described.append("\nstatic ").append(text.of(field.path()));
       }
     });
     // A static initializer block may set what those fields hold: those of each class whose fields the code reads.
     Set<TypeElement> initialized = staticOwners(read, declared);
     declared.staticBlocks().forEach((owner, blocks) -> {
       if (initialized.contains(owner)) {
-        blocks.forEach(block -> described.append("\nstatic-block ").append(source(block)));
+        blocks.forEach(block -> described.append("\nstatic-block ").append(text.of(block)));
       }
     });
     // A nested enum's ordinals, values() and compareTo follow its constants' order: that of each one the code
     // names or a handled event holds, unless written already (in the state's shape, or as the constants'
     // source where the code creates its objects).
-    Set<String> held = heldTypes(handlers, aggregate);
+    Set<String> held = StateShape.typesHeldByEvents(types, aggregate, handlers);
     for (TypeElement nested : nestedEnums(declared)) {
       String name = nested.getQualifiedName().toString();
-      if ((named.contains(nested) || held.contains(name)) && !seen.contains(name) && !constructed.contains(nested)) {
+      if ((named.contains(nested) || held.contains(name)) && !shape.spellsOut(name) && !constructed.contains(nested)) {
         described.append("\nenum-order ").append(name).append(' ');
         constants(nested).forEach(constant -> described.append(constant.getSimpleName()).append(','));
       }
     }
     for (ExecutableElement upcaster : upcasters) {
-      described.append("\nupcast ").append(signature(upcaster));
+      described.append("\nupcast ").append(DeclarationText.signature(upcaster));
       upcaster.getAnnotationMirrors().forEach(annotation -> described.append(' ').append(annotation));
     }
     described.append("\nsnapshotVersion ").append(snapshotVersion);
     return hash(described.toString());
-  }
-
-  // ---- the state's shape
-
-  /**
-   * Appends {@code type} as its JSON takes shape: each of the domain's types spelled out once, with what
-   * Jackson reads of it. {@code aggregate}'s inherited fields are appended apart, by {@link #inheritedShape}.
-   */
-  private void shape(TypeMirror type, TypeElement aggregate, Set<String> described, StringBuilder out) {
-    if (type.getKind() == TypeKind.ARRAY) {
-      shape(((ArrayType) type).getComponentType(), aggregate, described, out);
-      out.append("[]");
-      return;
-    }
-    if (type instanceof WildcardType wildcard) {
-      if (!holdsDomainType(wildcard)) {
-        out.append(type);
-        return;
-      }
-      // A bound of the domain's is spelled out as any other type: List<? extends Line> holds Lines.
-      out.append('?');
-      if (wildcard.getExtendsBound() != null) {
-        out.append(" extends ");
-        shape(wildcard.getExtendsBound(), aggregate, described, out);
-      }
-      if (wildcard.getSuperBound() != null) {
-        out.append(" super ");
-        shape(wildcard.getSuperBound(), aggregate, described, out);
-      }
-      return;
-    }
-    if (!(type instanceof DeclaredType declared) || type.getKind() != TypeKind.DECLARED) {
-      out.append(type);
-      return;
-    }
-    TypeElement element = (TypeElement) declared.asElement();
-    String name = element.getQualifiedName().toString();
-    out.append(name);
-    if (!declared.getTypeArguments().isEmpty()) {
-      out.append('<');
-      for (TypeMirror argument : declared.getTypeArguments()) {
-        shape(argument, aggregate, described, out);
-        out.append(',');
-      }
-      out.append('>');
-    }
-    // The JDK's types keep their JSON form; each of the domain's types is spelled out once.
-    if (JdkTypes.isJdk(name) || !described.add(name)) {
-      return;
-    }
-    // Written only when there are any, as everything added to the scheme since: unchanged types keep their
-    // fingerprints.
-    jacksonAnnotations(List.of(element)).forEach(annotation -> out.append(annotation).append(' '));
-    out.append('{');
-    if (element.getKind() == ElementKind.ENUM) {
-      for (Element constant : element.getEnclosedElements()) {
-        if (constant.getKind() == ElementKind.ENUM_CONSTANT) {
-          jacksonAnnotations(List.of(constant)).forEach(annotation -> out.append(annotation).append(' '));
-          out.append(constant.getSimpleName()).append(',');
-        }
-      }
-    } else if (element.getKind() == ElementKind.RECORD) {
-      for (RecordComponentElement component : element.getRecordComponents()) {
-        // An annotation that cannot sit on a record component (Jackson's) is found on the component's field.
-        List<Element> carriers = new ArrayList<>(List.of(component));
-        ElementFilter.fieldsIn(element.getEnclosedElements()).stream()
-            .filter(field -> field.getSimpleName().equals(component.getSimpleName()))
-            .forEach(carriers::add);
-        member(carriers, component.asType(), aggregate, described, out);
-      }
-    } else {
-      for (VariableElement field : ElementFilter.fieldsIn(element.getEnclosedElements())) {
-        if (!field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)) {
-          member(List.of(field), field.asType(), aggregate, described, out);
-        }
-      }
-      if (!element.equals(aggregate)) {
-        inherited(element, declared, aggregate, described, out, null);
-      }
-      for (TypeMirror permitted : element.getPermittedSubclasses()) {
-        out.append("permits ");
-        shape(permitted, aggregate, described, out);
-        out.append(';');
-      }
-    }
-    out.append('}');
-  }
-
-  /**
-   * The qualified names of the domain's types the events the handlers take hold, at any depth: those a
-   * handler may use without naming them ({@code e.pack().ordinal()}).
-   */
-  private Set<String> heldTypes(List<ExecutableElement> handlers, TypeElement aggregate) {
-    Set<String> held = new HashSet<>();
-    for (ExecutableElement handler : handlers) {
-      for (VariableElement parameter : handler.getParameters()) {
-        // Spelling out an event's shape visits each type of the domain's it holds once; the text is not needed.
-        shape(parameter.asType(), aggregate, held, new StringBuilder());
-      }
-    }
-    return held;
-  }
-
-  /** Whether {@code type} is, holds or is bounded by a type of the domain's own (not the JDK's). */
-  private static boolean holdsDomainType(TypeMirror type) {
-    if (type instanceof WildcardType wildcard) {
-      return (wildcard.getExtendsBound() != null && holdsDomainType(wildcard.getExtendsBound()))
-          || (wildcard.getSuperBound() != null && holdsDomainType(wildcard.getSuperBound()));
-    }
-    if (type instanceof ArrayType array) {
-      return holdsDomainType(array.getComponentType());
-    }
-    if (type instanceof DeclaredType declared && type.getKind() == TypeKind.DECLARED) {
-      return !JdkTypes.isJdk(((TypeElement) declared.asElement()).getQualifiedName().toString())
-          || declared.getTypeArguments().stream().anyMatch(SnapshotFingerprinter::holdsDomainType);
-    }
-    return false;
-  }
-
-  /**
-   * The fields a class aggregate inherits from the domain's own classes, which Jackson writes as its own,
-   * with their types as members of the aggregate ({@code T payload} of {@code Base<String>} as a String).
-   * Appended after the shape, and nothing for an aggregate without such a superclass, so that the
-   * fingerprints of all other aggregates stay as they were.
-   */
-  private void inheritedShape(TypeElement aggregate, Set<String> described, StringBuilder out) {
-    inherited(aggregate, (DeclaredType) aggregate.asType(), aggregate, described, out, "\n");
-  }
-
-  /**
-   * The fields {@code type} (as {@code self}) inherits from the domain's own classes, which Jackson writes
-   * as its own: for the aggregate each level after a line break, as always; for a class in its state
-   * (a null {@code separator}) only the levels that have fields, so that a class extending an empty one
-   * keeps its fingerprint.
-   */
-  private void inherited(TypeElement type, DeclaredType self, TypeElement aggregate, Set<String> described,
-      StringBuilder out, String separator) {
-    for (TypeElement level = JdkTypes.domainSuperclass(type).orElse(null); level != null;
-        level = JdkTypes.domainSuperclass(level).orElse(null)) {
-      List<VariableElement> fields = ElementFilter.fieldsIn(level.getEnclosedElements()).stream()
-          .filter(field -> !field.getModifiers().contains(Modifier.STATIC)
-              && !field.getModifiers().contains(Modifier.TRANSIENT))
-          .toList();
-      if (separator == null && fields.isEmpty()) {
-        continue;
-      }
-      out.append(separator == null ? " " : separator).append("inherits ").append(level.getQualifiedName()).append(" {");
-      for (VariableElement field : fields) {
-        member(List.of(field), types.asMemberOf(self, field), aggregate, described, out);
-      }
-      out.append('}');
-    }
-  }
-
-  private void member(List<? extends Element> carriers, TypeMirror type, TypeElement aggregate, Set<String> described,
-      StringBuilder out) {
-    jacksonAnnotations(carriers).forEach(annotation -> out.append(annotation).append(' '));
-    out.append(carriers.get(0).getSimpleName()).append(':');
-    shape(type, aggregate, described, out);
-    out.append(';');
-  }
-
-  /** The Jackson annotations on {@code carriers}, each once: they change the JSON; esgen's and others do not. */
-  private static Set<String> jacksonAnnotations(List<? extends Element> carriers) {
-    Set<String> annotations = new LinkedHashSet<>();
-    for (Element carrier : carriers) {
-      for (AnnotationMirror annotation : carrier.getAnnotationMirrors()) {
-        if (annotation.getAnnotationType().toString().startsWith("com.fasterxml.jackson.")) {
-          annotations.add(annotation.toString());
-        }
-      }
-    }
-    return annotations;
   }
 
   // ---- the handlers' code
@@ -789,34 +609,6 @@ final class SnapshotFingerprinter {
   private static boolean accepts(ExecutableElement method, int arguments) {
     int parameters = method.getParameters().size();
     return method.isVarArgs() ? arguments >= parameters - 1 : arguments == parameters;
-  }
-
-  /** The method's source without comments and layout; its signature when the source is not at hand. */
-  private String source(ExecutableElement method, Map<ExecutableElement, TreePath> declared) {
-    TreePath path = declared.get(method);
-    return path == null ? signature(method) : source(path);
-  }
-
-  /** The declaration's source without comments and layout. */
-  private String source(TreePath path) {
-    CompilationUnitTree unit = path.getCompilationUnit();
-    Tree tree = path.getLeaf();
-    SourcePositions positions = trees.getSourcePositions();
-    long start = positions.getStartPosition(unit, tree);
-    long end = positions.getEndPosition(unit, tree);
-    try {
-      CharSequence text = unit.getSourceFile().getCharContent(true);
-      if (start >= 0 && end <= text.length() && start < end) {
-        return SourceText.normalized(text.subSequence((int) start, (int) end));
-      }
-    } catch (IOException unreadable) {
-      // javac's own rendering of the tree is the next best thing
-    }
-    return SourceText.normalized(tree.toString());
-  }
-
-  private static String signature(ExecutableElement method) {
-    return method.getEnclosingElement() + "." + method + ":" + method.getReturnType();
   }
 
   private static String hash(String described) {
