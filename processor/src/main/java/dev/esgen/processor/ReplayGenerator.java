@@ -44,7 +44,7 @@ final class ReplayGenerator {
     if (creator.takesRoot()) {
       return create.addStatement("return $T.$N(event)", model.type(), creator.methodName()).build();
     }
-    String variable = GeneratedTypes.variableFor(creator.parameterType().simpleName(), reserved());
+    String variable = GeneratedTypes.variableFor(creator.parameterType().simpleName(), reserved(model));
     List<String> starters =
         model.events().stream().filter(EventModel::creates).map(e -> GeneratedTypes.display(e.type())).toList();
     return create
@@ -70,7 +70,7 @@ final class ReplayGenerator {
             .addParameter(model.eventsType(), "event")
             .addStatement("$T.requireNonNull(state, $S)", Objects.class, "state")
             .addStatement("$T.requireNonNull(event, $S)", Objects.class, "event");
-    NameAllocator names = reserved();
+    NameAllocator names = reserved(model);
     for (HandlerModel handler : model.handlers()) {
       if (handler.takesRoot()) {
         return apply.addStatement("return state.apply(event)").build();
@@ -98,10 +98,15 @@ final class ReplayGenerator {
         .build();
   }
 
-  private static NameAllocator reserved() {
+  /**
+   * The names a variable may not take: the parameters, and the names the aggregate may be written with
+   * ({@code shop.Replay.open(shop)} would look for {@code Replay} in a variable {@code shop}).
+   */
+  private static NameAllocator reserved(AggregateModel model) {
     NameAllocator names = new NameAllocator();
     names.newName("state");
     names.newName("event");
+    GeneratedTypes.reserveNamesOf(model.type(), names);
     return names;
   }
 

@@ -326,4 +326,41 @@ class UnusualInputTest {
         .contentsAsUtf8String()
         .contains("OrderPlaced can only start an order stream\"");
   }
+
+  /**
+   * An aggregate named like a class nested in its repository is written qualified there ({@code shop.Replay}),
+   * and the replay's variable for a creating event {@code Shop} is {@code shop}: the variable must not take
+   * the name the qualified aggregate starts with, or {@code shop.Replay.open(shop)} means the event's member.
+   */
+  @Test
+  void theCreatingEventsVariableDoesNotHideTheAggregatesQualifiedName() {
+    Compilation compilation = compile(JavaFileObjects.forSourceString("shop.Replay", """
+        package shop;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+
+        @Aggregate(name = "replay", events = Replay.ReplayEvent.class)
+        public record Replay(@AggregateId String id) {
+          @DomainEvents
+          public sealed interface ReplayEvent permits Shop, Replayed {}
+
+          public record Shop(String id) implements ReplayEvent {}
+
+          public record Replayed() implements ReplayEvent {}
+
+          static Replay open(Shop e) {
+            return new Replay(e.id());
+          }
+
+          Replay apply(Replayed e) {
+            return this;
+          }
+        }
+        """));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("shop.ReplayRepository").contentsAsUtf8String()
+        .contains("return shop.Replay.open(shop_);");
+  }
 }
