@@ -413,9 +413,10 @@ final class AggregateAnalyzer {
   /**
    * What makes {@code root} impossible to turn into a sealed events root, or empty when annotating and
    * sealing it would do: a record, enum or final class cannot be sealed, and a JDK type cannot be edited.
+   * A type compiled here is the user's own, whatever its package ({@code javax.shop} is a legal one).
    */
-  private static Optional<String> cannotBeEventsRoot(TypeElement root) {
-    if (JdkTypes.isJdk(root)) {
+  private Optional<String> cannotBeEventsRoot(TypeElement root) {
+    if (JdkTypes.isJdk(root) && !compiledTypes.contains(root)) {
       return Optional.of("a JDK type");
     }
     return switch (root.getKind()) {

@@ -363,4 +363,39 @@ class UnusualInputTest {
     assertThat(compilation).generatedSourceFile("shop.ReplayRepository").contentsAsUtf8String()
         .contains("return shop.Replay.open(shop_);");
   }
+
+  /**
+   * A user's own package may begin with {@code javax.} or {@code jdk.}: an events root compiled with the
+   * aggregate there is no JDK type, and annotating and sealing it, as it is, is all it takes.
+   */
+  @Test
+  void anEventsRootOfTheUsersOwnInAJavaxPackageIsNoJdkType() {
+    Compilation compilation = compile(JavaFileObjects.forSourceString("javax.shop.Cart", """
+        package javax.shop;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+        import dev.esgen.annotations.DomainEvents;
+
+        @Aggregate(name = "cart", events = Cart.CartEvent.class)
+        public record Cart(@AggregateId String id, int items) {
+          @DomainEvents
+          public sealed interface CartEvent permits Opened, ItemAdded {}
+
+          public record Opened(String id) implements CartEvent {}
+
+          public record ItemAdded() implements CartEvent {}
+
+          static Cart open(Opened e) {
+            return new Cart(e.id(), 0);
+          }
+
+          Cart apply(ItemAdded e) {
+            return new Cart(id, items + 1);
+          }
+        }
+        """));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("javax.shop.CartRepository").isNotNull();
+  }
 }
