@@ -19,6 +19,7 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.ModuleElement;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
@@ -453,7 +454,8 @@ final class AggregateAnalyzer {
 
   /**
    * The annotations of the chosen component model must be on the compile class path: generated code
-   * that names a missing one would fail with javac's error in a file the user did not write.
+   * that names a missing one would fail with javac's error in a file the user did not write. A named
+   * module sees them only when it requires their module, even with their jar on the module path.
    */
   private void checkComponentModel(TypeElement type, AnnotationMirror aggregate) {
     List<String> missing = componentModel.annotations().stream()
@@ -462,8 +464,13 @@ final class AggregateAnalyzer {
         .toList();
     if (!missing.isEmpty()) {
       String repository = GeneratedTypes.simpleName(ClassName.get(type), "Repository");
-      errors.error(type, aggregate, Messages.componentModelDependencyMissing(componentModel.optionValue(), repository,
-          missing, componentModel.dependency(), ComponentModel.optionValues()));
+      ModuleElement module = elements.getModuleOf(type);
+      errors.error(type, aggregate, module == null || module.isUnnamed()
+          ? Messages.componentModelDependencyMissing(componentModel.optionValue(), repository, missing,
+              componentModel.dependency(), ComponentModel.optionValues())
+          : Messages.componentModelModuleNotRead(componentModel.optionValue(), repository, missing,
+              module.getQualifiedName().toString(), componentModel.modules(), componentModel.dependency(),
+              ComponentModel.optionValues()));
     }
   }
 

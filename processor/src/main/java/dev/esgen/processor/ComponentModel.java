@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 enum ComponentModel {
 
   /** No annotations: the application constructs the repository, or a {@code @Bean} / {@code @Provides} method does. */
-  DEFAULT("default", Optional.empty(), Optional.empty(), ""),
+  DEFAULT("default", Optional.empty(), Optional.empty(), "", List.of()),
 
   /**
    * {@code @jakarta.inject.Singleton} on the class and {@code @jakarta.inject.Inject} on its constructor:
@@ -27,7 +27,8 @@ enum ComponentModel {
       "jakarta",
       Optional.of(ClassName.get("jakarta.inject", "Singleton")),
       Optional.of(ClassName.get("jakarta.inject", "Inject")),
-      "jakarta.inject:jakarta.inject-api"),
+      "jakarta.inject:jakarta.inject-api",
+      List.of("jakarta.inject")),
 
   /**
    * {@code @Component} on the class, for component scanning, and {@code @Autowired} on its constructor:
@@ -40,7 +41,8 @@ enum ComponentModel {
       "spring",
       Optional.of(ClassName.get("org.springframework.stereotype", "Component")),
       Optional.of(ClassName.get("org.springframework.beans.factory.annotation", "Autowired")),
-      "org.springframework:spring-context");
+      "org.springframework:spring-context",
+      List.of("spring.context", "spring.beans"));
 
   /** The processor option, {@code -Aesgen.componentModel=spring}. */
   public static final String OPTION = "esgen.componentModel";
@@ -49,16 +51,19 @@ enum ComponentModel {
   private final Optional<ClassName> typeAnnotation;
   private final Optional<ClassName> constructorAnnotation;
   private final String dependency;
+  private final List<String> modules;
 
   ComponentModel(
       String optionValue,
       Optional<ClassName> typeAnnotation,
       Optional<ClassName> constructorAnnotation,
-      String dependency) {
+      String dependency,
+      List<String> modules) {
     this.optionValue = optionValue;
     this.typeAnnotation = typeAnnotation;
     this.constructorAnnotation = constructorAnnotation;
     this.dependency = dependency;
+    this.modules = modules;
   }
 
   /** The model the option value names, such as {@code "spring"}; empty for any other value. */
@@ -105,5 +110,13 @@ enum ComponentModel {
   /** The Maven coordinates ({@code groupId:artifactId}) that provide {@link #annotations()}. */
   public String dependency() {
     return dependency;
+  }
+
+  /**
+   * The modules (automatic or not) of {@link #annotations()}, which a named module requires: Spring's
+   * {@code @Autowired} is in {@code spring.beans}, not beside {@code @Component}.
+   */
+  public List<String> modules() {
+    return modules;
   }
 }

@@ -510,6 +510,20 @@ final class Messages {
         + " to the project, or choose another component model (" + String.join(", ", allowed) + ")";
   }
 
+  /**
+   * In a named module the annotations are found only in modules it reads; {@code transitive}, because
+   * javac's {@code exports} lint warns about annotations of an unexported module on a public class.
+   */
+  public static String componentModelModuleNotRead(String model, String repository, List<String> missing,
+      String module, List<String> required, String dependency, List<String> allowed) {
+    return "[esgen:component-model-dependency] -Aesgen.componentModel=" + model + " annotates " + repository
+        + " with " + String.join(" and ", missing.stream().map(name -> "@" + name).toList()) + ", which module "
+        + module + " does not read: add " + String.join(" and ", required.stream()
+            .map(name -> "\"requires transitive " + name + ";\"").toList()) + " to its module-info.java (and the"
+        + " dependency " + dependency + " to the project if it is not there), or choose another component model ("
+        + String.join(", ", allowed) + ")";
+  }
+
   // ---- processing
 
   public static String unresolvedType(String aggregate, List<String> types) {

@@ -2,6 +2,7 @@ package dev.esgen.processor;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.jar.Attributes;
@@ -63,6 +65,53 @@ class NamedModuleTest {
   }
 
   /**
+   * A component model's annotations on a public repository of an exported package are part of the
+   * module's API: with their module required transitively, as the docs say, nothing is warned about.
+   */
+  @Test
+  void aComponentModelCompilesWithoutWarningsWhenItsModuleIsRequiredTransitively() throws IOException {
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    boolean compiled = compile(shopRequiring("  requires transitive jakarta.inject;\n"), diagnostics,
+        "-Aesgen.componentModel=jakarta");
+    assertEquals(List.of(), diagnostics.getDiagnostics().stream().map(Object::toString).toList());
+    assertTrue(compiled);
+    String source = Files.readString(work.resolve("generated/shop/OrderRepository.java"));
+    assertTrue(source.contains("@Singleton"), source);
+  }
+
+  /**
+   * The annotations' jar on the module path is not enough: a named module reads only what it requires, so
+   * the one error says which line module-info.java lacks, not to add a dependency that is there.
+   */
+  @Test
+  void aComponentModelWhoseModuleTheDomainDoesNotReadIsOneErrorNamingTheRequires() throws IOException {
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    boolean compiled = compile(shopRequiring(""), diagnostics, "-Aesgen.componentModel=jakarta");
+    List<String> messages = diagnostics.getDiagnostics().stream().map(d -> d.getMessage(Locale.ROOT)).toList();
+    assertEquals(1, messages.size(), messages.toString());
+    assertTrue(messages.get(0).startsWith("[esgen:component-model-dependency] -Aesgen.componentModel=jakarta annotates"
+        + " OrderRepository with @jakarta.inject.Singleton and @jakarta.inject.Inject, which module shop does not"
+        + " read: add \"requires transitive jakarta.inject;\" to its module-info.java"), messages.get(0));
+    assertFalse(compiled);
+  }
+
+  /** The {@code named} domain's sources with its module-info, plus {@code requires} lines before its exports. */
+  private List<Path> shopRequiring(String requires) throws IOException {
+    List<Path> sources = new ArrayList<>();
+    for (Path source : domainSources("named")) {
+      if (source.getFileName().toString().equals("module-info.java")) {
+        Path moduleInfo = work.resolve("module/module-info.java");
+        Files.createDirectories(moduleInfo.getParent());
+        Files.writeString(moduleInfo, Files.readString(source).replace("  exports shop;", requires + "  exports shop;"));
+        sources.add(moduleInfo);
+      } else {
+        sources.add(source);
+      }
+    }
+    return sources;
+  }
+
+  /**
    * Compiles the domain under {@code domain} as a named module, asserts that not one diagnostic came,
    * and returns where the sources were generated. {@code -processing} is left out as in every build that
    * runs esgen (see GenerationTest), and the two {@code requires-*automatic} categories because esgen's
@@ -70,11 +119,22 @@ class NamedModuleTest {
    * generated code.
    */
   private Path compileWithoutWarnings(String domain) throws IOException {
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    boolean compiled = compile(domainSources(domain), diagnostics);
+    assertEquals(List.of(), diagnostics.getDiagnostics().stream().map(Object::toString).toList());
+    assertTrue(compiled);
+    return work.resolve("generated");
+  }
+
+  /**
+   * Compiles {@code sources} as a named module with {@code options} besides the lint ones, generating into
+   * {@code generated} in the work directory, and says whether it compiled.
+   */
+  private boolean compile(List<Path> sources, DiagnosticCollector<JavaFileObject> diagnostics, String... options)
+      throws IOException {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     Path generated = Files.createDirectories(work.resolve("generated"));
     Path classes = Files.createDirectories(work.resolve("classes"));
-    boolean compiled;
     try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT, UTF_8)) {
       files.setLocationFromPaths(StandardLocation.MODULE_PATH, modulePath());
       // Nothing on the class path: a named module reads only what its module-info requires.
@@ -86,17 +146,15 @@ class NamedModuleTest {
               null,
               files,
               diagnostics,
-              List.of(
-                  "--release", "17", "-Xlint:all,-processing,-requires-automatic,-requires-transitive-automatic",
-                  "-Werror"),
+              Stream.concat(
+                  Stream.of("--release", "17",
+                      "-Xlint:all,-processing,-requires-automatic,-requires-transitive-automatic", "-Werror"),
+                  Stream.of(options)).toList(),
               null,
-              files.getJavaFileObjectsFromPaths(domainSources(domain)));
+              files.getJavaFileObjectsFromPaths(sources));
       task.setProcessors(List.of(new EsgenProcessor()));
-      compiled = task.call();
+      return task.call();
     }
-    assertEquals(List.of(), diagnostics.getDiagnostics().stream().map(Object::toString).toList());
-    assertTrue(compiled);
-    return generated;
   }
 
   private static List<Path> domainSources(String domain) throws IOException {
@@ -118,7 +176,9 @@ class NamedModuleTest {
             asModule(EventStore.class, "dev.esgen.runtime"),
             location(ObjectMapper.class),
             location(com.fasterxml.jackson.core.JsonParser.class),
-            location(com.fasterxml.jackson.annotation.JsonProperty.class));
+            location(com.fasterxml.jackson.annotation.JsonProperty.class),
+            // Read only by a module that requires it: on the module path for the component model's tests.
+            location(jakarta.inject.Inject.class));
   }
 
   private Path asModule(Class<?> type, String moduleName) {
