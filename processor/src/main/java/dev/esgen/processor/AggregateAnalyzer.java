@@ -112,7 +112,8 @@ final class AggregateAnalyzer {
     String simpleName = display(type);
 
     if (type.getKind() != ElementKind.RECORD && type.getKind() != ElementKind.CLASS) {
-      errors.error(type, aggregate, Messages.aggregateKind(simpleName, kindName(type.getKind())));
+      errors.error(type, aggregate, Messages.aggregateKind(simpleName, type.getSimpleName().toString(),
+          kindName(type.getKind())));
       throw new AbortAggregateException();
     }
     AnnotationValue eventsValue = Annotations.explicitValue(aggregate, "events");

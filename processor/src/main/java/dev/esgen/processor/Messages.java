@@ -17,9 +17,9 @@ final class Messages {
 
   // ---- the aggregate type itself
 
-  public static String aggregateKind(String type, String kind) {
+  public static String aggregateKind(String type, String simpleName, String kind) {
     return "[esgen:aggregate-kind] @Aggregate " + type + " is " + kind
-        + ": an aggregate must be a record or a final class; declare it as \"public record " + type + "(...)\"";
+        + ": an aggregate must be a record or a final class; declare it as \"public record " + simpleName + "(...)\"";
   }
 
   public static String aggregateAbstract(String type) {

@@ -398,4 +398,34 @@ class UnusualInputTest {
     assertThat(compilation).succeededWithoutWarnings();
     assertThat(compilation).generatedSourceFile("javax.shop.CartRepository").isNotNull();
   }
+
+  /** The declaration the error suggests for a nested type is one Java accepts: no "record Outer.Inner(...)". */
+  @Test
+  void theDeclarationSuggestedForANestedNonRecordIsValidJava() {
+    Compilation compilation = compile(JavaFileObjects.forSourceString("fixture.Domain", """
+        package fixture;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.DomainEvents;
+
+        final class Domain {
+          @DomainEvents
+          sealed interface LampEvent permits LampLit {}
+
+          record LampLit(String id) implements LampEvent {}
+
+          @Aggregate(name = "lamp", events = LampEvent.class)
+          enum Lamp {
+            ON;
+
+            static Lamp light(LampLit e) {
+              return ON;
+            }
+          }
+        }
+        """));
+    assertThat(compilation).hadErrorContaining(
+        "[esgen:aggregate-kind] @Aggregate Domain.Lamp is an enum: an aggregate must be a record or a final class;"
+            + " declare it as \"public record Lamp(...)\"");
+  }
 }
