@@ -203,6 +203,14 @@ final class EventCodecGenerator {
       ClassName event) {
     TypeName events = ParameterizedTypeName.get(ClassName.get(List.class), model.eventsType());
     int last = reader < 0 ? stored.version() : stored.version() - 1;
+    // A parameter or local named like the package an upcaster's class is written with would hide it:
+    // json = json.Keys.up(json).
+    NameAllocator names = new NameAllocator();
+    stored.upcasts().forEach(upcast -> GeneratedTypes.reserveNamesOf(upcast.owner(), names));
+    String typeName = names.newName("typeName");
+    String version = names.newName("version");
+    String body = names.newName("body");
+    String json = names.newName("json");
     MethodSpec.Builder method = MethodSpec.methodBuilder(name)
         .addJavadoc(reader < 0
             ? CodeBlock.of("Stored type $L, which no event class holds any more: $L through $L.\n",
@@ -212,40 +220,42 @@ final class EventCodecGenerator {
                 GeneratedTypes.javadocLiteral(stored.name()), stored.version()))
         .addModifiers(Modifier.PRIVATE)
         .returns(events)
-        .addParameter(String.class, "typeName")
-        .addParameter(TypeName.INT, "version")
-        .addParameter(ArrayTypeName.of(TypeName.BYTE), "body")
+        .addParameter(String.class, typeName)
+        .addParameter(TypeName.INT, version)
+        .addParameter(ArrayTypeName.of(TypeName.BYTE), body)
         .addException(IOException.class);
     if (reader >= 0) {
       method
-          .beginControlFlow("if (version == $L)", stored.version())
-          .addStatement("return $T.of(this.<$T>read($L, body))", List.class, event, reader)
+          .beginControlFlow("if ($N == $L)", version, stored.version())
+          .addStatement("return $T.of(this.<$T>read($L, $N))", List.class, event, reader, body)
           .endControlFlow();
     }
     method
-        .beginControlFlow("$L", last == 1 ? CodeBlock.of("if (version != 1)") : CodeBlock.of("if (version < 1 || version > $L)", last))
-        .addStatement("throw unknownVersion(typeName, version)")
+        .beginControlFlow("$L", last == 1
+            ? CodeBlock.of("if ($N != 1)", version)
+            : CodeBlock.of("if ($N < 1 || $N > $L)", version, version, last))
+        .addStatement("throw unknownVersion($N, $N)", typeName, version)
         .endControlFlow()
-        .addStatement("$T json = tree(body)", RuntimeTypes.OBJECT_NODE);
+        .addStatement("$T $N = tree($N)", RuntimeTypes.OBJECT_NODE, json, body);
     List<StoredTypeModel.UpcastModel> upcasts = stored.upcasts();
     for (int k = 0; k < upcasts.size(); k++) {
       StoredTypeModel.UpcastModel upcast = upcasts.get(k);
       // Every version still here is at or below this one: the last step needs no condition.
       boolean lastStep = k == upcasts.size() - 1;
-      CodeBlock call = CodeBlock.of("$T.$N(json)", upcast.owner(), upcast.method());
+      CodeBlock call = CodeBlock.of("$T.$N($N)", upcast.owner(), upcast.method(), json);
       CodeBlock step = switch (upcast.result()) {
-        case NEXT_VERSION -> CodeBlock.of("json = $L", call);
+        case NEXT_VERSION -> CodeBlock.of("$N = $L", json, call);
         case EVENT -> CodeBlock.of("return $T.of($L)", List.class, call);
         case EVENTS -> CodeBlock.of("return $T.copyOf($L)", List.class, call);
       };
       if (lastStep) {
         method.addStatement(step);
       } else {
-        method.beginControlFlow("if (version <= $L)", upcast.from()).addStatement(step).endControlFlow();
+        method.beginControlFlow("if ($N <= $L)", version, upcast.from()).addStatement(step).endControlFlow();
       }
     }
     if (upcasts.get(upcasts.size() - 1).result() == StoredTypeModel.Result.NEXT_VERSION) {
-      method.addStatement("return $T.of(this.<$T>read($L, json))", List.class, event, reader);
+      method.addStatement("return $T.of(this.<$T>read($L, $N))", List.class, event, reader, json);
     }
     return method.build();
   }

@@ -428,4 +428,60 @@ class UnusualInputTest {
         "[esgen:aggregate-kind] @Aggregate Domain.Lamp is an enum: an aggregate must be a record or a final class;"
             + " declare it as \"public record Lamp(...)\"");
   }
+
+  /**
+   * An event named like a class nested in the repository is written qualified there ({@code json.Keys}), its
+   * upcaster's call too: the codec's JSON local must not take the name of the package, or
+   * {@code json.Keys.up(json)} looks for {@code Keys} in the local.
+   */
+  @Test
+  void theCodecsLocalsDoNotHideThePackageAnUpcasterIsWrittenWith() {
+    Compilation compilation = compile(
+        JavaFileObjects.forSourceString("json.Doc", """
+            package json;
+
+            import dev.esgen.annotations.Aggregate;
+            import dev.esgen.annotations.AggregateId;
+
+            @Aggregate(name = "doc", events = DocEvent.class)
+            public record Doc(@AggregateId String id) {
+              static Doc open(Keys e) {
+                return new Doc(e.id());
+              }
+
+              Doc apply(DocMoved e) {
+                return this;
+              }
+            }
+            """),
+        JavaFileObjects.forSourceString("json.DocEvent", """
+            package json;
+
+            @dev.esgen.annotations.DomainEvents
+            public sealed interface DocEvent permits Keys, DocMoved {}
+            """),
+        JavaFileObjects.forSourceString("json.DocMoved", """
+            package json;
+
+            public record DocMoved() implements DocEvent {}
+            """),
+        JavaFileObjects.forSourceString("json.Keys", """
+            package json;
+
+            import com.fasterxml.jackson.databind.node.ObjectNode;
+            import dev.esgen.annotations.EventType;
+            import dev.esgen.annotations.Upcast;
+
+            @EventType(value = "keys", version = 2)
+            public record Keys(String id) implements DocEvent {
+              @Upcast(from = 1)
+              static ObjectNode idWasKey(ObjectNode v1) {
+                return v1.set("id", v1.remove("key"));
+              }
+            }
+            """));
+    assertThat(compilation).succeededWithoutWarnings();
+    assertThat(compilation).generatedSourceFile("json.DocRepository").contentsAsUtf8String()
+        .contains("json_ = json.Keys.idWasKey(json_);");
+  }
 }
