@@ -415,10 +415,12 @@ final class AggregateAnalyzer {
   /**
    * What makes {@code root} impossible to turn into a sealed events root, or empty when annotating and
    * sealing it would do: a record, enum or final class cannot be sealed, and a JDK type cannot be edited.
-   * A type compiled here is the user's own, whatever its package ({@code javax.shop} is a legal one).
+   * A type compiled here is the user's own, whatever its package ({@code javax.shop} is a legal one), and
+   * so is one annotated {@code @DomainEvents}, which no JDK type is: an incremental build that recompiles
+   * only the aggregate reads such a root from its class file, and must accept what a full build accepts.
    */
   private Optional<String> cannotBeEventsRoot(TypeElement root) {
-    if (JdkTypes.isJdk(root) && !compiledTypes.contains(root)) {
+    if (JdkTypes.isJdk(root) && !compiledTypes.contains(root) && !Annotations.has(root, Annotations.DOMAIN_EVENTS)) {
       return Optional.of("a JDK type");
     }
     return switch (root.getKind()) {

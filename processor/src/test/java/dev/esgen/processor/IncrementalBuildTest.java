@@ -101,6 +101,54 @@ class IncrementalBuildTest {
         .startsWith("[esgen:upcast-ignored] upcaster JsonOnlyUpcasters.euros"), withEvents.get(0).getMessage(Locale.ROOT));
   }
 
+  /**
+   * An events root of the user's own in a {@code javax.} package is no JDK type when the aggregate is
+   * recompiled alone, as an incremental build does when only the aggregate changed: the root then comes
+   * from its class file, and what a full build accepts must not become "a JDK type" there.
+   */
+  @Test
+  void anEventsRootOfTheUsersOwnInAJavaxPackageIsAcceptedWhenTheAggregateIsRecompiledAlone(@TempDir Path work)
+      throws IOException {
+    JavaFileObject events = JavaFileObjects.forSourceString("javax.shop.CartEvent", """
+        package javax.shop;
+
+        import dev.esgen.annotations.DomainEvents;
+
+        @DomainEvents
+        public sealed interface CartEvent permits CartEvent.Opened, CartEvent.ItemAdded {
+          record Opened(String id) implements CartEvent {}
+
+          record ItemAdded() implements CartEvent {}
+        }
+        """);
+    JavaFileObject cart = JavaFileObjects.forSourceString("javax.shop.Cart", """
+        package javax.shop;
+
+        import dev.esgen.annotations.Aggregate;
+        import dev.esgen.annotations.AggregateId;
+
+        @Aggregate(name = "cart", events = CartEvent.class)
+        public record Cart(@AggregateId String id, int items) {
+          static Cart open(CartEvent.Opened e) {
+            return new Cart(e.id(), 0);
+          }
+
+          Cart apply(CartEvent.ItemAdded e) {
+            return new Cart(id, items + 1);
+          }
+        }
+        """);
+    Path classes = work.resolve("classes");
+    List<Diagnostic<? extends JavaFileObject>> full = compile(List.of(events, cart), List.of(),
+        List.of("-d", classes.toString(), "-s", work.resolve("first").toString()));
+    assertTrue(full.isEmpty(), full.toString());
+
+    List<Diagnostic<? extends JavaFileObject>> alone = compile(List.of(cart), List.of(),
+        List.of("-d", work.resolve("again").toString(), "-cp", classPath(classes),
+            "-s", work.resolve("generated").toString()));
+    assertTrue(alone.isEmpty(), alone.toString());
+  }
+
   private static List<JavaFileObject> sources(List<String> resources) {
     return resources.stream().map(JavaFileObjects::forResource).toList();
   }
