@@ -89,7 +89,7 @@ class StreamRecordsFunctionTest {
   }
 
   /** A function whose handler is {@code handler}, counting how often it was asked to build it. */
-  private static final class Function extends StreamRecordsFunction {
+  private static class Function extends StreamRecordsFunction {
     final Handler handler;
     int created;
 
@@ -344,6 +344,27 @@ class StreamRecordsFunctionTest {
     assertEquals(List.of(), failures(response));
     assertEquals(records, handler.taken);
     assertEquals(List.of(1, 1, 2, 1, 1, 2), handler.sizes, "the failed part one by one, then the next part");
+  }
+
+  @Test
+  void buildingTheHandlerOnAColdStartDoesNotCountAsTheFirstRecordsWork() {
+    FakeContext context = new FakeContext(100_000);
+    Handler handler = new Handler(batch -> false);
+    handler.working = batch -> context.spend(1_000 * batch.size());
+    Function function = new Function(handler, Duration.ofSeconds(5)) {
+      @Override
+      protected StreamRecordsHandler createRecordsHandler() {
+        context.spend(50_000);                           // SDK clients, a first connection, ...
+        return super.createRecordsHandler();
+      }
+    };
+
+    StreamsEventResponse response = function.handleRequest(event(records), context);
+
+    assertEquals(List.of(), failures(response));
+    // At 1 s per record with 50 s left, the parts double as with time to spare; counting the 50 s of the
+    // build as the first record's would have kept them at one record.
+    assertEquals(List.of(1, 1, 2, 2), handler.sizes);
   }
 
   @Test
