@@ -45,6 +45,12 @@ import java.util.UUID;
  */
 public final class IndexValues {
 
+  /**
+   * A number of at most this many bits is below 2^6,000, which has 1,807 digits: its digits fit a key, so
+   * they are written without being counted first.
+   */
+  private static final int SURELY_SHORT_BITS = 6_000;
+
   private IndexValues() {}
 
   /** The string itself. */
@@ -89,6 +95,9 @@ public final class IndexValues {
    * comment), without writing the digits.
    */
   public static String of(BigInteger value) {
+    if (value.bitLength() <= SURELY_SHORT_BITS) {
+      return value.toString();
+    }
     long digits = DecimalDigits.of(value);
     if (digits <= IndexKeys.KEY_LIMIT_BYTES) {
       return value.toString();
