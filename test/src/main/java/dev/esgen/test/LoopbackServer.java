@@ -3,6 +3,8 @@ package dev.esgen.test;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Creates DynamoDB Local's server as its command line would, listening on the loopback address only.
@@ -52,13 +54,16 @@ final class LoopbackServer {
   }
 
   /**
-   * The child JVM's entry point: {@code port}, then runs the server until the JVM is stopped.
+   * The child JVM's entry point: runs the server until the JVM is stopped. Once the server listens it
+   * makes the file the second argument names, which tells {@link SeparateJvmServer} the port is this
+   * server's; a start that fails (the port was taken meanwhile) ends the JVM without it.
    *
-   * @param arguments the port
+   * @param arguments the port, then the file to make once the server listens
    */
   public static void main(String[] arguments) throws Exception {
     Object server = create(Class.forName(DynamoDbLocalOnClasspath.SERVER_RUNNER), Integer.parseInt(arguments[0]));
     server.getClass().getMethod("start").invoke(server);
+    Files.createFile(Path.of(arguments[1]));
     server.getClass().getMethod("join").invoke(server);
   }
 }

@@ -2,10 +2,6 @@ package dev.esgen.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +30,8 @@ final class SeparateJvmServer implements RunningServer {
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
   private static final String LOG = "server.log";
+  /** Made by the child once its server listens: the port is then the child's, not anyone else's. */
+  private static final String LISTENING = "listening";
 
   private final Process process;
   private final Path directory;
@@ -77,7 +75,7 @@ final class SeparateJvmServer implements RunningServer {
     SeparateJvmServer server = new SeparateJvmServer(process, directory);
     Runtime.getRuntime().addShutdownHook(server.stopAtExit);
     try {
-      server.awaitReady(URI.create("http://" + LoopbackServer.HOST + ":" + port));
+      server.awaitListening(port);
     } catch (IllegalStateException e) {
       server.stop();
       throw e;
@@ -93,6 +91,7 @@ final class SeparateJvmServer implements RunningServer {
     arguments.add(System.getProperty("java.class.path"));
     arguments.add(LoopbackServer.class.getName());
     arguments.add(Integer.toString(port));
+    arguments.add(directory.resolve(LISTENING).toString());
     return arguments;
   }
 
@@ -139,31 +138,29 @@ final class SeparateJvmServer implements RunningServer {
     }
   }
 
-  private void awaitReady(URI endpoint) {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    // Any HTTP answer means the server is listening; an unsigned request gets a 400.
-    HttpRequest probe = HttpRequest.newBuilder(endpoint)
-        .timeout(Duration.ofSeconds(2))
-        .POST(HttpRequest.BodyPublishers.ofString("{}"))
-        .build();
+  /**
+   * Waits for the child to say its server listens. Not by asking the port: the port was free when it was
+   * chosen, and a server another process started on it meanwhile (another Surefire fork's) would answer
+   * while this child fails to bind and exits.
+   */
+  private void awaitListening(int port) {
+    Path listening = directory.resolve(LISTENING);
     Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
     while (Instant.now().isBefore(deadline)) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(
-            "DynamoDB Local's JVM exited with code " + process.exitValue() + ":\n" + logTail());
-      }
-      try {
-        http.send(probe, HttpResponse.BodyHandlers.discarding());
+      if (Files.exists(listening)) {
         return;
-      } catch (IOException notYet) {
-        pause();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for DynamoDB Local", e);
+      }
+      if (!process.isAlive()) {
+        throw new IllegalStateException("DynamoDB Local's JVM exited with code " + process.exitValue()
+            + " before it listened on port " + port + ":\n" + logTail());
+      }
+      pause();
+      if (Thread.currentThread().isInterrupted()) {
+        throw new IllegalStateException("interrupted while waiting for DynamoDB Local");
       }
     }
-    throw new IllegalStateException(
-        "DynamoDB Local did not answer on " + endpoint + " within " + STARTUP_TIMEOUT + ":\n" + logTail());
+    throw new IllegalStateException("DynamoDB Local did not listen on port " + port + " within " + STARTUP_TIMEOUT
+        + ":\n" + logTail());
   }
 
   private String logTail() {

@@ -105,6 +105,21 @@ class DynamoDbLocalTest {
     }
   }
 
+  /**
+   * A port is found free and then bound, and another process (another Surefire fork's server) may bind it
+   * in between. A separate JVM that could not bind it must fail the start, which then tries a fresh port,
+   * rather than pass the server that answers there off as its own.
+   */
+  @Test
+  void aSeparateJvmDoesNotPassAnotherServerOnItsPortOffAsItsOwn() {
+    try (DynamoDbLocal other = DynamoDbLocal.start(DynamoDbLocal.Mode.IN_PROCESS)) {
+      int taken = other.endpoint().getPort();
+      IllegalStateException failed = assertThrows(IllegalStateException.class,
+          () -> SeparateJvmServer.start(DynamoDbLocalOnClasspath.find(), taken).stop());
+      assertTrue(failed.getMessage().contains("before it listened on port " + taken), failed.getMessage());
+    }
+  }
+
   @Test
   void sharedIsOneServerPerJvmInTheConfiguredMode() {
     DynamoDbLocal shared = DynamoDbLocal.shared();
