@@ -80,9 +80,9 @@ public final class DynamoDbLocal implements AutoCloseable {
     IN_PROCESS("in-process"),
     /**
      * In a child JVM started with the calling JVM's classpath, working directory a fresh temporary
-     * directory, stopped by {@link DynamoDbLocal#close()} (and when the calling JVM exits). Keeps the
-     * server's heap, threads, garbage collection and output apart from the caller, for example from a
-     * benchmark's measurements.
+     * directory, stopped by {@link DynamoDbLocal#close()} (and when the calling JVM exits or is killed).
+     * Keeps the server's heap, threads, garbage collection and output apart from the caller, for example
+     * from a benchmark's measurements.
      */
     SEPARATE_JVM("separate-jvm");
 

@@ -1,5 +1,6 @@
 package dev.esgen.test;
 
+import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -54,16 +55,41 @@ final class LoopbackServer {
   }
 
   /**
-   * The child JVM's entry point: runs the server until the JVM is stopped. Once the server listens it
-   * makes the file the second argument names, which tells {@link SeparateJvmServer} the port is this
-   * server's; a start that fails (the port was taken meanwhile) ends the JVM without it.
+   * The child JVM's entry point: runs the server until the JVM is stopped, or until the JVM that started
+   * it is gone. Once the server listens it makes the file the second argument names, which tells
+   * {@link SeparateJvmServer} the port is this server's; a start that fails (the port was taken
+   * meanwhile) ends the JVM without it.
    *
    * @param arguments the port, then the file to make once the server listens
    */
   public static void main(String[] arguments) throws Exception {
+    Path listening = Path.of(arguments[1]);
+    Thread parentWatch =
+        new Thread(() -> exitWhenParentIsGone(listening.getParent()), "dynamodb-local-parent-watch");
+    parentWatch.setDaemon(true);
+    parentWatch.start();
     Object server = create(Class.forName(DynamoDbLocalOnClasspath.SERVER_RUNNER), Integer.parseInt(arguments[0]));
     server.getClass().getMethod("start").invoke(server);
-    Files.createFile(Path.of(arguments[1]));
+    Files.createFile(listening);
     server.getClass().getMethod("join").invoke(server);
+  }
+
+  /**
+   * Ends this JVM once the JVM that started it is gone, and deletes the working directory that JVM made
+   * for it. That JVM does both when it exits, from a shutdown hook, but one killed outright (kill -9, the
+   * kernel's out-of-memory killer, Surefire's {@code shutdown=kill}) runs no hooks, and this JVM would
+   * serve on with nobody to stop it. Its standard input is a pipe from that JVM, which writes nothing to
+   * it: the pipe ends when that JVM does, however it ended.
+   */
+  private static void exitWhenParentIsGone(Path workingDirectory) {
+    try {
+      while (System.in.read() != -1) {
+        // nothing is sent: only the end of the stream says something
+      }
+    } catch (IOException brokenPipe) {
+      // the parent is gone as well
+    }
+    SeparateJvmServer.deleteDirectory(workingDirectory);
+    System.exit(0);
   }
 }

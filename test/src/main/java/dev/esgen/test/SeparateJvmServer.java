@@ -66,6 +66,8 @@ final class SeparateJvmServer implements RunningServer {
               .directory(directory.toFile())
               .redirectErrorStream(true)
               .redirectOutput(directory.resolve(LOG).toFile());
+      // Standard input stays a pipe from this JVM: the child ends when it ends, also when this JVM is killed
+      // and runs no shutdown hook (LoopbackServer.main).
       // The command line already says so; the variable covers DynamoDB Local versions that only read it.
       builder.environment().put("DDB_LOCAL_TELEMETRY", "0");
       process = builder.start();
@@ -125,16 +127,17 @@ final class SeparateJvmServer implements RunningServer {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
     }
-    deleteDirectory();
+    deleteDirectory(directory);
   }
 
-  private void deleteDirectory() {
+  /** Deletes the child's working directory: by this JVM after the child, or by the child when this JVM is gone. */
+  static void deleteDirectory(Path directory) {
     try (Stream<Path> files = Files.walk(directory)) {
       for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(file);
       }
     } catch (IOException leftOver) {
-      // A file the child still held (Windows) stays in the temporary directory; harmless there.
+      // A file a JVM still held (Windows) stays in the temporary directory; harmless there.
     }
   }
 

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
@@ -16,6 +18,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.JarFile;
@@ -117,6 +122,53 @@ class DynamoDbLocalTest {
       IllegalStateException failed = assertThrows(IllegalStateException.class,
           () -> SeparateJvmServer.start(DynamoDbLocalOnClasspath.find(), taken).stop());
       assertTrue(failed.getMessage().contains("before it listened on port " + taken), failed.getMessage());
+    }
+  }
+
+  /**
+   * A test JVM killed outright (kill -9, the out-of-memory killer, Surefire's shutdown=kill) runs no
+   * shutdown hook to stop its separate JVM: that JVM must notice and stop by itself, not serve on for
+   * good. The test JVM here is a JVM of its own, killed once its server answers.
+   */
+  @Test
+  void aSeparateJvmStopsWhenTheTestJvmIsKilled() throws Exception {
+    Process testJvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), StartsASeparateJvm.class.getName())
+        .redirectErrorStream(true)
+        .start();
+    List<ProcessHandle> started = List.of();
+    try {
+      String output = new BufferedReader(new InputStreamReader(testJvm.getInputStream(), StandardCharsets.UTF_8))
+          .lines().filter(line -> line.startsWith("port ")).findFirst().orElseThrow();
+      int port = Integer.parseInt(output.substring("port ".length()));
+      started = testJvm.descendants().toList();
+      assertTrue(isListening(port));
+      // The child's command line is java @<its working directory>/java-arguments.
+      Path workingDirectory = started.stream()
+          .flatMap(child -> child.info().arguments().stream().flatMap(Arrays::stream))
+          .filter(argument -> argument.startsWith("@"))
+          .map(argument -> Path.of(argument.substring(1)).getParent())
+          .findFirst().orElseThrow();
+
+      testJvm.destroyForcibly().waitFor();
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+      while (isListening(port) && Instant.now().isBefore(deadline)) {
+        Thread.sleep(100);
+      }
+      assertFalse(isListening(port), "DynamoDB Local's JVM outlived the test JVM that started it");
+      assertFalse(Files.exists(workingDirectory), "left behind: " + workingDirectory);
+    } finally {
+      testJvm.destroyForcibly();
+      started.forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  /** Starts a server in a separate JVM, says its port, and waits to be killed. */
+  static final class StartsASeparateJvm {
+    public static void main(String[] args) throws Exception {
+      DynamoDbLocal server = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM);
+      System.out.println("port " + server.endpoint().getPort());
+      Thread.sleep(Long.MAX_VALUE);
     }
   }
 
