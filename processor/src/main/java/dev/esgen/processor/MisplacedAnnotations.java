@@ -89,16 +89,18 @@ final class MisplacedAnnotations {
       if (type.getModifiers().contains(Modifier.SEALED)) {
         continue; // reported with the aggregate whose events it is in: @EventType belongs on concrete events
       }
-      Set<TypeElement> sealedAbove = new LinkedHashSet<>();
-      if (addSealedAbove(type, sealedAbove, new HashSet<>())) {
+      Set<TypeElement> above = new LinkedHashSet<>();
+      if (addSupertypes(type, above)) {
         continue; // a supertype javac could not resolve is javac's to report
       }
+      Set<TypeElement> sealedAbove = new LinkedHashSet<>();
+      above.stream().filter(t -> t.getModifiers().contains(Modifier.SEALED)).forEach(sealedAbove::add);
       if (sealedAbove.isEmpty()) {
         Annotations.find(type, Annotations.EVENT_TYPE).ifPresent(mirror -> errors.error(type, mirror,
             Messages.eventTypeOutsideEvents(AggregateAnalyzer.display(type))));
         continue;
       }
-      if (!rootsAbove(types, type.asType()).isEmpty()
+      if (above.stream().anyMatch(t -> Annotations.has(t, Annotations.DOMAIN_EVENTS))
           || sealedAbove.stream().anyMatch(this::hasUnresolvedAnnotations)) {
         continue;
       }
@@ -114,11 +116,11 @@ final class MisplacedAnnotations {
   }
 
   /**
-   * Adds the sealed types {@code type} extends or implements, directly or not, to {@code sealed}; true when
-   * one of its supertypes could not be resolved (a root whose import is missing, or that another processor
-   * has not generated yet), which is not judged.
+   * Adds the types {@code type} extends or implements, directly or not, to {@code above}; true when one of
+   * them could not be resolved (a root whose import is missing, or that another processor has not
+   * generated yet), which is not judged.
    */
-  private static boolean addSealedAbove(TypeElement type, Set<TypeElement> sealed, Set<TypeElement> seen) {
+  private static boolean addSupertypes(TypeElement type, Set<TypeElement> above) {
     List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
     supertypes.add(type.getSuperclass());
     boolean unresolved = false;
@@ -126,11 +128,8 @@ final class MisplacedAnnotations {
       if (supertype.getKind() == TypeKind.ERROR) {
         unresolved = true;
       } else if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
-          && seen.add(element)) {
-        if (element.getModifiers().contains(Modifier.SEALED)) {
-          sealed.add(element);
-        }
-        unresolved |= addSealedAbove(element, sealed, seen);
+          && above.add(element)) {
+        unresolved |= addSupertypes(element, above);
       }
     }
     return unresolved;
