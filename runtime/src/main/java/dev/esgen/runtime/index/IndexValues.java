@@ -95,14 +95,13 @@ public final class IndexValues {
    * comment), without writing the digits.
    */
   public static String of(BigInteger value) {
-    if (value.bitLength() <= SURELY_SHORT_BITS) {
-      return value.toString();
+    if (value.bitLength() > SURELY_SHORT_BITS) {
+      long digits = DecimalDigits.of(value);
+      if (digits > IndexKeys.KEY_LIMIT_BYTES) {
+        return standIn(value, "", (value.signum() < 0 ? 1 : 0) + digits);
+      }
     }
-    long digits = DecimalDigits.of(value);
-    if (digits <= IndexKeys.KEY_LIMIT_BYTES) {
-      return value.toString();
-    }
-    return standIn(value, "", (value.signum() < 0 ? 1 : 0) + digits);
+    return value.toString();
   }
 
   /**
