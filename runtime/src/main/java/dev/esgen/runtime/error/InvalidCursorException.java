@@ -7,7 +7,9 @@ package dev.esgen.runtime.error;
  * way, or an earlier esgen version made it. Nothing was read.
  *
  * <p>It is bad input from the caller, not a store failure: answer with a client error, or start again
- * from the first page. The message never quotes the cursor, which holds stored ids.
+ * from the first page. The message never quotes the cursor, which holds stored ids, and repeats the
+ * aggregate type or listing a cursor names only in the form esgen writes them (anyone can make a cursor:
+ * text with line breaks, say, is not repeated).
  *
  * <pre>{@code
  * try {

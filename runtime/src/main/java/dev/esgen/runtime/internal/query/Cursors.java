@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -44,6 +45,12 @@ public final class Cursors {
   private static final String BY = "listBy:";
   /** Bytes of the value's SHA-256 in a {@code listBy} query: enough to tell values apart by accident. */
   private static final int HASH_BYTES = 12;
+  /**
+   * What a message repeats of the listing a cursor names: anyone can make a cursor that passes the
+   * checksum, and messages end up in logs, so only text of the length and characters of the aggregate
+   * names and columns esgen writes into cursors, never line breaks or a megabyte of text.
+   */
+  private static final Pattern SHOWN = Pattern.compile("[A-Za-z0-9_.:-]{1,100}");
 
   private final String aggregateName;
   private final String query;
@@ -93,7 +100,7 @@ public final class Cursors {
     String text = unbase64(cursor).orElseThrow(this::malformed);
     int versionEnd = text.indexOf(VERSION_END);
     String version = versionEnd < 0 ? "" : text.substring(0, versionEnd);
-    if (!version.matches("[0-9]+")) {
+    if (!version.matches("[0-9]{1,9}")) {
       throw malformed();
     }
     if (!version.equals(VERSION)) {
@@ -111,12 +118,16 @@ public final class Cursors {
     String otherAggregate = unbase64(fields[0]).orElseThrow(this::malformed);
     String otherTag = unbase64(fields[1]).orElseThrow(this::malformed);
     if (!otherAggregate.equals(aggregateName)) {
-      throw invalid(Problem.OTHER_AGGREGATE, "it belongs to " + otherAggregate + " " + query(otherTag));
+      throw invalid(Problem.OTHER_AGGREGATE, shown(otherAggregate) && shown(query(otherTag))
+          ? "it belongs to " + otherAggregate + " " + query(otherTag)
+          : "it belongs to a listing of another aggregate type");
     }
     if (!otherTag.equals(tag)) {
       throw invalid(Problem.OTHER_QUERY, query(otherTag).equals(query)
           ? "it belongs to " + query + " of another value"
-          : "it belongs to " + aggregateName + " " + query(otherTag));
+          : shown(query(otherTag))
+              ? "it belongs to " + aggregateName + " " + query(otherTag)
+              : "it belongs to another listing of " + aggregateName);
     }
     Map<String, AttributeValue> position = new LinkedHashMap<>();
     for (String pair : Arrays.asList(fields).subList(2, fields.length)) {
@@ -135,6 +146,11 @@ public final class Cursors {
     return tag.startsWith(BY) && tag.lastIndexOf(VERSION_END) >= BY.length()
         ? tag.substring(0, tag.lastIndexOf(VERSION_END))
         : tag;
+  }
+
+  /** Whether a message may repeat {@code fromCursor}, a name read out of a cursor (see {@link #SHOWN}). */
+  private static boolean shown(String fromCursor) {
+    return SHOWN.matcher(fromCursor).matches();
   }
 
   private InvalidCursorException malformed() {
