@@ -282,6 +282,10 @@ public final class OperationRecorder {
       if (retryAfter.isPresent()) {
         LOG.debug("{} {}: attempt {} failed ({}, {}), trying again in {} ms", aggregateType, operation, failedAttempts,
             kind, errorCode, retryAfter.get().toMillis());
+      } else if (kind == FailureKind.FATAL) {
+        // No retry was due: the caller gets the failure itself, and no budget was spent.
+        LOG.debug("{} {}: attempt {} failed ({}, {}), which no retry can fix", aggregateType, operation,
+            failedAttempts, kind, errorCode);
       } else {
         LOG.warn("{} {}: attempt {} failed ({}, {}) and the retry budget is spent, giving up", aggregateType,
             operation, failedAttempts, kind, errorCode);

@@ -458,6 +458,15 @@ public final class RetryBudget {
     return allowPause(kind, errorCode, pause);
   }
 
+  /**
+   * Counts a failed attempt of kind {@code kind} that is not tried again whatever the budget holds (a
+   * {@link FailureKind#FATAL} failure), so that the observer hears of it; waits for nothing.
+   */
+  public void failedForGood(FailureKind kind, Throwable cause) {
+    failedAttempts++;
+    observer.failed(kind, failedAttempts, Failures.describe(cause), Optional.empty());
+  }
+
   private Optional<Duration> allowPause(FailureKind kind, String errorCode, Duration pause) {
     boolean allowed = failedAttempts < policy.maxAttempts() && System.nanoTime() + pause.toNanos() < deadlineNanos;
     Optional<Duration> retryAfter = allowed ? Optional.of(pause) : Optional.empty();

@@ -202,6 +202,10 @@ public final class RetryingDynamoDbClient implements DynamoDbClient {
   /** What a request's caller is told when it is not sent again: the failure, or what giving up means. */
   static RuntimeException giveUp(Supplier<String> description, FailureKind kind, RuntimeException failure,
       boolean mayBeApplied, RetryBudget budget) {
+    if (kind == FailureKind.FATAL) {
+      // Never sent again, but a failed attempt all the same: the listener hears of it with its kind.
+      budget.failedForGood(kind, failure);
+    }
     if (mayBeApplied) {
       return new AmbiguousWriteException(failure);
     }
