@@ -219,7 +219,7 @@ public class EsgenProperties {
     /** Attempts in all, the first included; 1 means no retry. */
     private int maxAttempts = 20;
 
-    /** The bound of the first jittered wait, doubled after each failed attempt. */
+    /** The base of the jittered waits: the first is up to twice it, the bound doubling after each failed attempt. */
     private Duration baseDelay = Duration.ofMillis(10);
 
     /** The largest bound any wait may have. */
