@@ -219,8 +219,8 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
 
   /**
    * Appends {@code events} atomically to the stream as {@code loaded} saw it, if it is still at that
-   * version: with a {@code Versioned} this repository (or the synchronous one) returned, a single write
-   * request. An empty list writes nothing.
+   * version: with a {@code Versioned} this repository (or a synchronous one of its definition) returned, a
+   * single write request; with any other, the stream is loaded first. An empty list writes nothing.
    *
    * <pre>{@code
    * accounts.loadVersioned(id)
@@ -235,7 +235,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       I id = definition.keys().idOf(Arguments.required(definition, loaded, "the loaded aggregate is null").state());
       Arguments.events(definition, events);
       EventMetadata metadata = metadata(AppendOptions.none());
-      Optional<LoadedStream<A>> stream = loaded.stream();
+      Optional<LoadedStream<A>> stream = loaded.streamFor(definition);
       return stream.isPresent()
           ? appendTo(id, stream.get(), events, AppendOptions.none(), metadata, operation)
           : appendAtVersion(id, loaded.version(), AppendOptions.none(), metadata, events, operation);
@@ -372,7 +372,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
    */
   public final CompletableFuture<Optional<Versioned<A>>> findVersioned(I id, ReadOptions options) {
     return run("findVersioned", operation ->
-        read(id, options, operation).thenApply(found -> found.map(AsyncEventSourcedRepository::versioned)));
+        read(id, options, operation).thenApply(found -> found.map(this::versioned)));
   }
 
   /**
@@ -756,7 +756,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
           }
           Throwable cause = CompletableFutures.unwrap(failure);
           if (cause instanceof CommandAlreadyAppliedException) {
-            return loadExisting(request.id(), operation).thenApply(AsyncEventSourcedRepository::versioned);
+            return loadExisting(request.id(), operation).thenApply(this::versioned);
           }
           cache().forgetUpTo(definition, aid, request.expectedVersion());
           if (cause instanceof VersionConflictException) {   // AggregateAlreadyExistsException too
@@ -909,7 +909,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
     return definition.keys().idString(id);
   }
 
-  private static <A> Versioned<A> versioned(LoadedStream<A> stream) {
-    return new Versioned<>(stream);
+  private Versioned<A> versioned(LoadedStream<A> stream) {
+    return new Versioned<>(stream, definition);
   }
 }

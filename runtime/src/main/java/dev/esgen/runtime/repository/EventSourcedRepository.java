@@ -218,8 +218,9 @@ public abstract class EventSourcedRepository<A, I, E> {
   /**
    * Appends {@code events} atomically to the stream as {@code loaded} saw it, if it is still at that
    * version. With a {@code Versioned} this repository returned (from a load, a create or an earlier
-   * append) this is a single write request: what the load read travels with it. With one built by hand
-   * the stream is loaded first, as {@link #append(Object, long, List)} does. An empty list writes nothing.
+   * append) this is a single write request: what the load read travels with it. With one built by hand, or
+   * one a repository of another definition returned (whose code may fold the events otherwise), the stream
+   * is loaded first, as {@link #append(Object, long, List)} does. An empty list writes nothing.
    *
    * <pre>{@code
    * Versioned<BankAccount> account = accounts.loadVersioned(id);
@@ -231,14 +232,14 @@ public abstract class EventSourcedRepository<A, I, E> {
    *     is written
    */
   public final Versioned<A> append(Versioned<A> loaded, List<? extends E> events) {
-    if (loaded != null && loaded.stream().isEmpty()) {
+    if (loaded != null && loaded.streamFor(definition).isEmpty()) {
       return append(definition.keys().idOf(loaded.state()), loaded.version(), events);
     }
     return record("append", attempts -> {
       Arguments.required(definition, loaded, "the loaded aggregate is null");
       I id = definition.keys().idOf(loaded.state());
-      return appendTo(id, loaded.stream().orElseThrow(), Arguments.events(definition, events), AppendOptions.none(),
-          attempts);
+      return appendTo(id, loaded.streamFor(definition).orElseThrow(), Arguments.events(definition, events),
+          AppendOptions.none(), attempts);
     });
   }
 
@@ -428,7 +429,7 @@ public abstract class EventSourcedRepository<A, I, E> {
    * }</pre>
    */
   public final Optional<Versioned<A>> findVersioned(I id, ReadOptions options) {
-    return record("findVersioned", attempts -> read(id, options).map(EventSourcedRepository::versioned));
+    return record("findVersioned", attempts -> read(id, options).map(this::versioned));
   }
 
   /**
@@ -1131,7 +1132,7 @@ public abstract class EventSourcedRepository<A, I, E> {
     return definition.keys().idString(id);
   }
 
-  private static <A> Versioned<A> versioned(LoadedStream<A> stream) {
-    return new Versioned<>(stream);
+  private Versioned<A> versioned(LoadedStream<A> stream) {
+    return new Versioned<>(stream, definition);
   }
 }

@@ -1,5 +1,7 @@
 package dev.esgen.runtime.repository;
 
+import dev.esgen.runtime.aggregate.AggregateDefinition;
+import dev.esgen.runtime.internal.cache.StateCache;
 import dev.esgen.runtime.internal.storage.LoadedStream;
 import java.util.Objects;
 import java.util.Optional;
@@ -10,7 +12,9 @@ import java.util.Optional;
  *
  * <p>A {@code Versioned} returned by a repository also remembers what the storage layout read, so
  * {@link EventSourcedRepository#append(Versioned, java.util.List)} can write the next events with a
- * single request, without loading the stream again. Equality compares state, version and seq_nr only.
+ * single request, without loading the stream again; a repository whose definition folds events with
+ * other code (another replay, event codec or snapshot fingerprint) loads it first, as for one built by
+ * hand. Equality compares state, version and seq_nr only.
  *
  * <pre>{@code
  * Versioned<BankAccount> current = accounts.loadVersioned(id);
@@ -26,6 +30,7 @@ public final class Versioned<A> {
   private final long version;
   private final long seqNr;
   private final LoadedStream<A> stream;
+  private final AggregateDefinition<A, ?, ?> foldedBy;
 
   /**
    * @param state the aggregate after every event up to {@code seqNr}
@@ -37,13 +42,16 @@ public final class Versioned<A> {
     this.version = version;
     this.seqNr = seqNr;
     this.stream = null;
+    this.foldedBy = null;
   }
 
-  Versioned(LoadedStream<A> stream) {
+  /** What {@code foldedBy}'s repository read or wrote: {@code stream}, whose state that definition's code folded. */
+  Versioned(LoadedStream<A> stream, AggregateDefinition<A, ?, ?> foldedBy) {
     this.state = stream.state();
     this.version = stream.version();
     this.seqNr = stream.seqNr();
     this.stream = stream;
+    this.foldedBy = foldedBy;
   }
 
   /** The aggregate after every event up to {@link #seqNr()}. */
@@ -61,9 +69,13 @@ public final class Versioned<A> {
     return seqNr;
   }
 
-  /** What the storage layout read, when a repository made this; empty for one built by hand. */
-  Optional<LoadedStream<A>> stream() {
-    return Optional.ofNullable(stream);
+  /**
+   * What the storage layout read, for an append by a repository of {@code appender}: empty for one built by
+   * hand, and for one whose state other code folded, which {@code appender}'s code would not have (it would
+   * be appended to, remembered and snapshotted as if it had).
+   */
+  Optional<LoadedStream<A>> streamFor(AggregateDefinition<A, ?, ?> appender) {
+    return stream != null && StateCache.foldsAlike(foldedBy, appender) ? Optional.of(stream) : Optional.empty();
   }
 
   @Override

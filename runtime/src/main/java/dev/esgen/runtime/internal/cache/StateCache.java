@@ -185,6 +185,15 @@ public final class StateCache {
         (key, entry) -> entry.stream().version() <= version ? null : entry);
   }
 
+  /**
+   * Whether a state {@code one}'s code folded is what {@code other}'s code folds: the same stream in the same
+   * layout, folded by the same event codec, replay and snapshot fingerprint, as this cache tells definitions
+   * apart.
+   */
+  public static boolean foldsAlike(AggregateDefinition<?, ?, ?> one, AggregateDefinition<?, ?, ?> other) {
+    return one == other || key(one, "").equals(key(other, ""));
+  }
+
   private static Key key(AggregateDefinition<?, ?, ?> definition, String aid) {
     return new Key(definition.layout(), definition.shards(), definition.name(), aid,
         definition.eventCodec().getClass(), definition.replay().getClass(), definition.snapshotCodec().fingerprint());
