@@ -75,14 +75,34 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
   /** An extension to register with {@code @RegisterExtension} on a static field, or through {@code @ExtendWith}. */
   public DynamoDbLocalExtension() {}
 
-  private record ClassResources(Class<?> testClass, DynamoDbLocal server, DynamoDbClient client, TablePrefix tables) {}
+  /**
+   * What one test class uses. {@link #afterAll} removes and releases it; when JUnit calls no afterAll callback
+   * (the constructor of a {@code @TestInstance(PER_CLASS)} class that asked for it failed), the class's store
+   * releases it as it closes.
+   */
+  // JUnit 5.13 and later close an AutoCloseable (and warn about a CloseableResource that is not one); earlier
+  // versions close only a CloseableResource, deprecated since 5.13.
+  @SuppressWarnings("deprecation")
+  private record ClassResources(DynamoDbLocalExtension owner, Class<?> testClass, DynamoDbLocal server,
+      DynamoDbClient client, TablePrefix tables) implements ExtensionContext.Store.CloseableResource, AutoCloseable {
+
+    @Override
+    public void close() {
+      owner.release(this);
+    }
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    ExtensionContext.Store store = context.getStore(NAMESPACE);
-    if (store.get(RESOURCES, ClassResources.class) != null) {
-      return; // a @Nested class: its enclosing class's resources serve it
+    if (context.getStore(NAMESPACE).get(RESOURCES, ClassResources.class) == null) {
+      open(context);
     }
+    // Otherwise a @Nested class, whose enclosing class's resources serve it, or a class whose instance,
+    // created before its @BeforeAll callbacks (@TestInstance(PER_CLASS)), asked for them already.
+  }
+
+  /** Takes the shared server, opens a client and draws a prefix for the class {@code context} runs. */
+  private ClassResources open(ExtensionContext context) {
     Class<?> testClass = context.getRequiredTestClass();
     synchronized (this) {
       if (active != null) {
@@ -91,10 +111,11 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
             + " extension of its own (its own static field, or @ExtendWith)");
       }
       DynamoDbLocal server = DynamoDbLocal.shared();
-      ClassResources resources =
-          new ClassResources(testClass, server, server.newClient(), TablePrefix.fresh(testClass.getSimpleName()));
-      store.put(RESOURCES, resources);
+      ClassResources resources = new ClassResources(this, testClass, server, server.newClient(),
+          TablePrefix.fresh(testClass.getSimpleName()));
+      context.getStore(NAMESPACE).put(RESOURCES, resources);
       active = resources;
+      return resources;
     }
   }
 
@@ -102,14 +123,20 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
   public void afterAll(ExtensionContext context) {
     // Removes from this class's store only: a @Nested class finds nothing and leaves its enclosing class's.
     ClassResources resources = context.getStore(NAMESPACE).remove(RESOURCES, ClassResources.class);
-    if (resources == null) {
-      return;
+    if (resources != null) {
+      release(resources);
     }
+  }
+
+  /** Deletes the class's tables, closes its client and frees this extension for the next class. */
+  private void release(ClassResources resources) {
     try (DynamoDbClient client = resources.client()) {
       deleteTables(client, resources.tables());
     } finally {
       synchronized (this) {
-        active = null;
+        if (active == resources) {
+          active = null;
+        }
       }
     }
   }
@@ -124,6 +151,10 @@ public final class DynamoDbLocalExtension implements BeforeAllCallback, AfterAll
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     ClassResources resources = context.getStore(NAMESPACE).get(RESOURCES, ClassResources.class);
+    if (resources == null && context.getTestMethod().isEmpty() && context.getTestClass().isPresent()) {
+      // The constructor of a @TestInstance(PER_CLASS) class, which JUnit calls before the @BeforeAll callbacks.
+      resources = open(context);
+    }
     if (resources == null) {
       throw new ParameterResolutionException("DynamoDbLocalExtension has no client for "
           + parameter.getDeclaringExecutable() + ": register it on the test class (@ExtendWith, or"

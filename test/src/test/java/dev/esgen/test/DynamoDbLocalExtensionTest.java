@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
@@ -59,6 +60,19 @@ class DynamoDbLocalExtensionTest {
     results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2));
     assertEquals(SEEN.get(Enclosing.class), SEEN.get(Enclosing.Inner.class));
     assertSame(CLIENTS.get(Enclosing.class), CLIENTS.get(Enclosing.Inner.class));
+  }
+
+  @Test
+  void theConstructorOfAPerClassInstanceGetsTheClassesClientAndPrefixAndItsTablesAreDeletedAfterIt() {
+    EngineExecutionResults results = run(false, PerClass.class);
+
+    results.testEvents().assertStatistics(stats -> stats.started(2).succeeded(2));
+    TablePrefix prefix = SEEN.get(PerClass.class);
+    assertTrue(prefix.value().startsWith("PerClass-"), prefix.value());
+    try (DynamoDbClient client = DynamoDbLocal.shared().newClient()) {
+      assertTrue(client.listTables().tableNames().stream().noneMatch(prefix::owns),
+          "the class's tables should be deleted after it");
+    }
   }
 
   @Test
@@ -153,6 +167,33 @@ class DynamoDbLocalExtensionTest {
         SEEN.put(Inner.class, tables);
         CLIENTS.put(Inner.class, client);
       }
+    }
+  }
+
+  @ExtendWith(DynamoDbLocalExtension.class)
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  static class PerClass {
+    private final DynamoDbClient client;
+    private final TablePrefix tables;
+
+    // JUnit makes a PER_CLASS instance before the class's @BeforeAll callbacks run.
+    PerClass(DynamoDbClient client, TablePrefix tables) {
+      this.client = client;
+      this.tables = tables;
+      createTable(client, tables.name("journal"));
+    }
+
+    @Test
+    void seesTheTableItsConstructorMade(DynamoDbClient client, TablePrefix tables) {
+      assertSame(this.client, client);
+      assertEquals(this.tables, tables);
+      assertTrue(client.listTables().tableNames().contains(tables.name("journal")));
+      SEEN.put(PerClass.class, tables);
+    }
+
+    @Test
+    void sharesItWithTheOtherTests(DynamoDbClient client) {
+      assertSame(this.client, client);
     }
   }
 
