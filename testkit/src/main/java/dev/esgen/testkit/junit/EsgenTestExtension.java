@@ -173,8 +173,10 @@ public final class EsgenTestExtension
     if (found == null) {
       return true;
     }
+    // Also when this extension is an enclosing class's field: JUnit registers no second extension of this type
+    // for a @Nested class's @EsgenTest, so this one serves it.
     Class<?> testClass = context.getTestClass().orElse(null);
-    if (settings != null || testClass == null || testClass.getEnclosingClass() == null
+    if (testClass == null || testClass.getEnclosingClass() == null
         || !AnnotationSupport.isAnnotated(testClass, EsgenTest.class)) {
       return false;
     }
@@ -185,7 +187,13 @@ public final class EsgenTestExtension
 
   /** Makes the store and clock of the class {@code context} runs, and keeps them in its store. */
   private ClassStore open(ExtensionContext context) {
-    Settings chosen = settings != null ? settings : fromAnnotation(context.getRequiredTestClass());
+    Settings chosen = settings == null
+        ? fromAnnotation(context.getRequiredTestClass())
+        : context.getStore(NAMESPACE).get(RESOURCES, ClassStore.class) == null
+            ? settings
+            // A @Nested class with @EsgenTest of its own under a class that registered this extension in a
+            // field: the annotation's backend and clock, the field's store settings.
+            : withConfig(fromAnnotation(context.getRequiredTestClass()), settings.config());
     Backend backend = chosen.backend() == Backend.CONFIGURED
         ? Backend.named(context.getConfigurationParameter(Backend.PROPERTY).orElse(null))
         : chosen.backend();
@@ -261,6 +269,10 @@ public final class EsgenTestExtension
     return settings != null
         ? settings
         : new Settings(Backend.CONFIGURED, defaultClockStart(), UnaryOperator.identity());
+  }
+
+  private static Settings withConfig(Settings annotated, UnaryOperator<StoreConfig> config) {
+    return new Settings(annotated.backend(), annotated.clockStart(), config);
   }
 
   private static Settings fromAnnotation(Class<?> testClass) {

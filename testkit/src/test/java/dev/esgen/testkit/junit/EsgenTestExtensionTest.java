@@ -139,6 +139,18 @@ class EsgenTestExtensionTest {
   }
 
   @Test
+  void aNestedClassWithEsgenTestOfItsOwnGetsItsOwnStoreAlsoUnderAProgrammaticExtension() {
+    run(Map.of(), ProgrammaticWithOwnNested.class).testEvents()
+        .assertStatistics(stats -> stats.started(2).succeeded(2));
+
+    assertInstanceOf(InMemoryEventStore.class, STORES.get("field-outer"));
+    assertEquals(Instant.parse("2031-01-01T00:00:00Z"), STARTS.get("field-outer"));
+    TablesOnFirstUse inner = assertInstanceOf(TablesOnFirstUse.class, STORES.get("field-inner"));
+    assertEquals(Instant.parse("2032-01-01T00:00:00Z"), STARTS.get("field-inner"));
+    assertSame(ProgrammaticWithOwnNested.MAPPER, inner.objectMapper(), "the field's store settings still apply");
+  }
+
+  @Test
   void classesInParallelGetStoresOfTheirOwnAndTestsOfAClassShareOneConcurrently() {
     EngineExecutionResults results = run(Map.of(
         "junit.jupiter.execution.parallel.enabled", "true",
@@ -437,6 +449,33 @@ class EsgenTestExtensionTest {
       STORES.put("programmatic", store);
       CLOCKS.put("programmatic", clock);
       storesAMember(store);
+    }
+  }
+
+  static class ProgrammaticWithOwnNested {
+    static final ObjectMapper MAPPER = EsgenJson.newObjectMapper();
+
+    @RegisterExtension
+    static final EsgenTestExtension ESGEN = EsgenTestExtension.create()
+        .withConfig(config -> config.withObjectMapper(MAPPER))
+        .withBackend(Backend.IN_MEMORY)
+        .withClockStart(Instant.parse("2031-01-01T00:00:00Z"));
+
+    @Test
+    void outer(EventStore store, MutableClock clock) {
+      STORES.put("field-outer", store);
+      STARTS.put("field-outer", clock.instant());
+    }
+
+    @Nested
+    @EsgenTest(backend = Backend.DYNAMODB_LOCAL, clockStart = "2032-01-01T00:00:00Z")
+    class OwnInner {
+      @Test
+      void inner(EventStore store, MutableClock clock) {
+        STORES.put("field-inner", store);
+        STARTS.put("field-inner", clock.instant());
+        storesAMember(store);
+      }
     }
   }
 
