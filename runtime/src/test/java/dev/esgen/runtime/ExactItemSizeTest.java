@@ -175,6 +175,45 @@ class ExactItemSizeTest {
   }
 
   @Test
+  void onTheTipAnEventThatFillsABatchItemAloneIsStoredWhateverTheTipHolds() {
+    CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
+    // Calibrated on a stream whose tip holds no events: its note goes to a batch item of its own.
+    CounterId probe = CounterId.random();
+    counters.create(new CounterCreated(probe, "c"));
+    counters.append(probe, 1, new Noted("n".repeat(3_000)));
+    counters.append(probe, 2, new Noted("n".repeat(3_000)));
+    int filling = 3_000 + (int) (LIMIT - ItemSize.of(TipItems.of(probe.value()).get(1)));
+    Noted note = new Noted("n".repeat(filling));
+
+    // Right after creation the tip holds the creating event: with it, the note is past the limit in a
+    // batch and, beside the tip's own attributes, in the tip. It was refused; it goes to a batch item
+    // of its own, the creating event to one before it.
+    CounterId id = CounterId.random();
+    counters.create(new CounterCreated(id, "c"));
+    Versioned<Counter> stored = counters.append(id, 1, note);
+
+    List<Map<String, AttributeValue>> items = TipItems.of(id.value());
+    assertEquals(3, items.size(), "two batches and the tip");
+    assertEquals(List.of("0", "1"), List.of(items.get(0).get(TipAttributes.INDEX).n(), items.get(1).get(TipAttributes.INDEX).n()));
+    assertEquals(1, items.get(0).get(TipAttributes.EVENTS).l().size());
+    assertEquals(LIMIT, ItemSize.of(items.get(1)), "DynamoDB stored a batch of exactly 409,600 bytes");
+    assertEquals(List.of(), tip(id).get(TipAttributes.EVENTS).l());
+    assertEquals("1", tip(id).get(TipAttributes.APPENDED).n());
+    assertEquals(List.of(new CounterCreated(id, "c"), note), TipItems.events(counters, id.value()));
+    assertEquals(stored, counters.loadVersioned(id));
+    assertEquals(List.of(1L, 2L), counters.events(id).map(e -> e.seqNr()).toList());
+
+    // One byte more fits no item: refused before anything is sent.
+    CounterId other = CounterId.random();
+    counters.create(new CounterCreated(other, "c"));
+    TestDynamo.requests().reset();
+    assertThrows(ItemTooLargeException.class, () -> counters.append(other, 1, new Noted("n".repeat(filling + 1))));
+    assertEquals(0, TestDynamo.requests().of("UpdateItem") + TestDynamo.requests().of("TransactWriteItems"),
+        "nothing was sent");
+    assertEquals(1, TipItems.of(other.value()).size());
+  }
+
+  @Test
   void aSnapshotSkippedIsReportedOnlyForAnAppendThatWasStored() {
     CounterRepository counters = new CounterRepository(store, new TipPolicy(409_600, 1, true));
     String name = "x".repeat(150_000);

@@ -176,9 +176,11 @@ class TipLayoutTest {
     CounterRepository counters = new CounterRepository(store, new TipPolicy(32 * 1024, 0, true));
     CounterId id = CounterId.random();
     counters.create(List.of(new CounterCreated(id, "c"), new Noted("x".repeat(300_000))));
-    // 300 KB in the tip plus 300 KB more would not fit one item, but calving makes room.
+    // 300 KB in the tip plus 300 KB more would not fit one item, but calving makes room: the new event,
+    // past the threshold on its own, goes to a batch item of its own after the tip's.
     Versioned<Counter> calved = counters.append(id, 1, new Noted("y".repeat(300_000)));
-    assertEquals(1, TipItems.batches(id.value()));
+    assertEquals(2, TipItems.batches(id.value()));
+    assertEquals(List.of(), TipItems.of(id.value()).get(2).get(TipAttributes.EVENTS).l());
     assertEquals(2, calved.state().notes());
 
     List<Map<String, AttributeValue>> before = TipItems.of(id.value());

@@ -195,14 +195,13 @@ final class TipAppender {
     // the next, billed twice over; written straight to the batch, the append costs a journal append (the
     // events, and a tip of a snapshot), and the tip starts the next one empty.
     long first = baseNext - position.events().size();
-    Map<String, AttributeValue> writtenThrough = null;
+    List<Map<String, AttributeValue>> writtenThrough = List.of();
     if (!creating && overThreshold(policy, newEvents, newCases)) {
-      Map<String, AttributeValue> batch = batch(stream, first, next, keptEvents, keptCases);
-      writtenThrough = ItemSize.of(batch) <= ItemTooLargeException.LIMIT_BYTES ? batch : null;
+      writtenThrough = writtenThrough(stream, first, baseNext, next, position, keptEvents, keptCases, newEvents, newCases);
     }
-    boolean calve = writtenThrough != null
+    boolean calve = !writtenThrough.isEmpty()
         || !position.events().isEmpty() && overThreshold(policy, keptEvents, keptCases);
-    if (writtenThrough != null) {
+    if (!writtenThrough.isEmpty()) {
       keptEvents = List.of();
       keptCases = List.of();
     } else if (calve) {
@@ -295,18 +294,20 @@ final class TipAppender {
     } else {
       AppendTransaction transaction = new AppendTransaction(definition.name(), aid);
       if (calve) {
-        Map<String, AttributeValue> batch = writtenThrough != null
+        List<Map<String, AttributeValue>> batches = !writtenThrough.isEmpty()
             ? writtenThrough
-            : batch(stream, first, baseNext, position.events(), position.cases());
-        String label = "batch of events " + (first + 1) + " to " + batch.get(NEXT).n();
-        transaction.addStreamItem(label, TransactWriteItem.builder()
-            .put(Put.builder()
-                .tableName(config.tipTable())
-                .item(batch)
-                .conditionExpression("attribute_not_exists(#p)")
-                .expressionAttributeNames(Map.of("#p", STREAM))
-                .build())
-            .build(), ItemSize.of(batch));
+            : List.of(batch(stream, first, baseNext, position.events(), position.cases()));
+        for (Map<String, AttributeValue> batch : batches) {
+          String label = "batch of events " + (Long.parseLong(batch.get(INDEX).n()) + 1) + " to " + batch.get(NEXT).n();
+          transaction.addStreamItem(label, TransactWriteItem.builder()
+              .put(Put.builder()
+                  .tableName(config.tipTable())
+                  .item(batch)
+                  .conditionExpression("attribute_not_exists(#p)")
+                  .expressionAttributeNames(Map.of("#p", STREAM))
+                  .build())
+              .build(), ItemSize.of(batch));
+        }
       }
       transaction.addVersioned("tip",
           creating ? createAction(tip) : updateAction(tipUpdate(tip, baseVersion, !calve, snapshot, changes)),
@@ -334,6 +335,26 @@ final class TipAppender {
     }
     throw new IllegalArgumentException("aggregate " + aggregateName + ": the tip layout cannot append to a"
         + " stream loaded by another layout (" + current.position().getClass().getName() + ")");
+  }
+
+  /**
+   * The batch items an append whose new events alone pass the thresholds writes them to, with the events
+   * the tip held: one batch of both, or, when that would pass DynamoDB's item limit, the tip's events and
+   * the new ones in a batch each, so that whether an event near the limit is stored does not depend on how
+   * much the tip holds; none when the new events do not fit a batch item on their own (they stay in the tip).
+   */
+  private static List<Map<String, AttributeValue>> writtenThrough(String stream, long first, long baseNext, long next,
+      TipPosition position, List<AttributeValue> keptEvents, List<AttributeValue> keptCases,
+      List<AttributeValue> newEvents, List<AttributeValue> newCases) {
+    Map<String, AttributeValue> together = batch(stream, first, next, keptEvents, keptCases);
+    if (ItemSize.of(together) <= ItemTooLargeException.LIMIT_BYTES) {
+      return List.of(together);
+    }
+    Map<String, AttributeValue> apart = batch(stream, baseNext, next, newEvents, newCases);
+    if (position.events().isEmpty() || ItemSize.of(apart) > ItemTooLargeException.LIMIT_BYTES) {
+      return List.of();
+    }
+    return List.of(batch(stream, first, baseNext, position.events(), position.cases()), apart);
   }
 
   /** The batch item of a stream's events {@code first + 1} to {@code next}, calved from its tip. */
