@@ -112,6 +112,25 @@ class LostResponseTest {
   }
 
   @Test
+  void tipAppendWrittenToABatchOfItsOwnWhoseResponseIsLostIsStoredOnce() {
+    // 300 KB in the tip and 300 KB more do not fit one batch: the new event gets a batch of its own, the
+    // second of the transaction, where the read-back must find it.
+    LoseResponse lose = new LoseResponse(TransactWriteItemsRequest.class);
+    CounterRepository counters = new CounterRepository(storeLosing(lose), SNAPSHOTTING_TIP);
+    CounterId id = CounterId.random();
+    counters.create(List.of(new CounterCreated(id, "c"), new Noted("x".repeat(300_000))));
+
+    Versioned<Counter> appended = counters.transact(id, c -> List.of(new Noted("y".repeat(300_000))));
+
+    assertEquals(1, lose.lost());
+    assertEquals(2, appended.version());
+    assertEquals(List.of(new CounterCreated(id, "c"), new Noted("x".repeat(300_000)), new Noted("y".repeat(300_000))),
+        TipItems.events(counters, id.value()));
+    assertEquals(2, TipItems.batches(id.value()));
+    assertEquals(appended, counters.loadVersioned(id));
+  }
+
+  @Test
   void tipAppendWhoseResponseIsLostWhileAnotherWriterAppendsIsStoredOnce() {
     LoseResponse lose = new LoseResponse(UpdateItemRequest.class);
     CounterRepository counters = new CounterRepository(storeLosing(lose), SNAPSHOTTING_TIP);
