@@ -175,6 +175,48 @@ class ExactItemSizeTest {
   }
 
   @Test
+  void onTheTipEventsOfExactlyTipMaxBytesStayAndOneByteMoreCalves() {
+    // Measured on a tip that never calves: a created counter and a 100-character note.
+    CounterId probe = CounterId.random();
+    CounterRepository measuring = new CounterRepository(store, new TipPolicy(409_600, 0, true));
+    measuring.create(new CounterCreated(probe, "c"));
+    measuring.append(probe, 1, new Noted("n".repeat(100)));
+    List<AttributeValue> events = tip(probe).get(TipAttributes.EVENTS).l();
+    List<AttributeValue> cases = tip(probe).get(TipAttributes.CASES).l();
+    int both = (int) (ItemSize.ofList(TipAttributes.EVENTS, events) + ItemSize.ofList(TipAttributes.CASES, cases));
+    int noteAlone = (int) (ItemSize.ofList(TipAttributes.EVENTS, events.subList(1, 2))
+        + ItemSize.ofList(TipAttributes.CASES, cases.subList(1, 2)));
+    CounterRepository counters = new CounterRepository(store, new TipPolicy(both, 0, true));
+
+    CounterId exactly = CounterId.random();
+    counters.create(new CounterCreated(exactly, "c"));
+    counters.append(exactly, 1, new Noted("n".repeat(100)));
+    assertEquals(List.of(2), eventsPerItem(exactly), "events of exactly tipMaxBytes stay in the tip");
+
+    CounterId oneMore = CounterId.random();
+    counters.create(new CounterCreated(oneMore, "c"));
+    counters.append(oneMore, 1, new Noted("n".repeat(101)));
+    assertEquals(List.of(1, 1), eventsPerItem(oneMore), "one byte more calves the tip's event");
+
+    // A note of exactly tipMaxBytes on its own is kept in the tip; one byte more goes straight to the batch.
+    int filling = 100 + both - noteAlone;
+    CounterId alone = CounterId.random();
+    counters.create(new CounterCreated(alone, "c"));
+    counters.append(alone, 1, new Noted("n".repeat(filling)));
+    assertEquals(List.of(1, 1), eventsPerItem(alone));
+    CounterId past = CounterId.random();
+    counters.create(new CounterCreated(past, "c"));
+    Versioned<Counter> stored = counters.append(past, 1, new Noted("n".repeat(filling + 1)));
+    assertEquals(List.of(2, 0), eventsPerItem(past));
+    assertEquals(stored, counters.loadVersioned(past));
+  }
+
+  /** How many events each item of the counter stream {@code id} holds: its batches, then the tip. */
+  private static List<Integer> eventsPerItem(CounterId id) {
+    return TipItems.of(id.value()).stream().map(item -> item.get(TipAttributes.EVENTS).l().size()).toList();
+  }
+
+  @Test
   void onTheTipAnEventThatFillsABatchItemAloneIsStoredWhateverTheTipHolds() {
     CounterRepository counters = new CounterRepository(store, TipPolicy.defaults());
     // Calibrated on a stream whose tip holds no events: its note goes to a batch item of its own.
