@@ -27,7 +27,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * needs. An append is one conditional {@code UpdateItem} of the tip ({@code PutItem} for a new stream);
  * when the tip's events would pass the {@link dev.esgen.runtime.aggregate.TipPolicy} threshold they are
  * moved to a new batch item in the same {@code TransactWriteItems} that writes the new events into the
- * tip, or into that batch item too when they alone pass the threshold. A DynamoDB Streams consumer must
+ * tip, or into that batch item too when they alone pass the threshold (into a second one when the two
+ * together would pass 400 KB). A DynamoDB Streams consumer must
  * read the records of the tip and of its batches to see every event. Keys in {@link dev.esgen.runtime.internal.keys.TipKeys}, attributes in {@link TipAttributes}.
  *
  * <p>Index columns work as in the journal layout: {@code @Indexed} values are slot attributes of the tip
