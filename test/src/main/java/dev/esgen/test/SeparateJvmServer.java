@@ -88,6 +88,10 @@ final class SeparateJvmServer implements RunningServer {
   private static List<String> javaArguments(Path directory, int port) {
     List<String> arguments = new ArrayList<>();
     arguments.add("-Xmx512m");
+    // DynamoDB Local loads SQLite with System.load, a restricted method: from JDK 24 on a JVM that has not
+    // enabled native access warns about it (into the log whose end a failed start reports), and a later JDK
+    // will refuse it. JDK 17 accepts the flag.
+    arguments.add("--enable-native-access=ALL-UNNAMED");
     arguments.add("-Dorg.sqlite.tmpdir=" + directory);
     arguments.add("-cp");
     arguments.add(System.getProperty("java.class.path"));

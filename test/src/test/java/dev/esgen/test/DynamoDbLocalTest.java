@@ -163,6 +163,36 @@ class DynamoDbLocalTest {
     }
   }
 
+  /**
+   * DynamoDB Local loads SQLite, on the first request, with System.load: a JVM that has not enabled native
+   * access warns about it from JDK 24 on and will refuse it on a later JDK. The separate JVM enables it.
+   */
+  @Test
+  void aSeparateJvmLoadsSqliteWithNativeAccessEnabled() throws IOException {
+    try (DynamoDbLocal server = DynamoDbLocal.start(DynamoDbLocal.Mode.SEPARATE_JVM);
+        DynamoDbClient client = server.newClient()) {
+      createTable(client, "loads-sqlite");
+      Path log = workingDirectoryOfTheChildOn(server.endpoint().getPort()).resolve("server.log");
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      assertFalse(output.contains("restricted method"), output);
+    }
+  }
+
+  /** The working directory of this JVM's child {@code java @<directory>/java-arguments} serving on {@code port}. */
+  private static Path workingDirectoryOfTheChildOn(int port) throws IOException {
+    List<Path> argumentFiles = ProcessHandle.current().children()
+        .flatMap(child -> child.info().arguments().stream().flatMap(Arrays::stream))
+        .filter(argument -> argument.startsWith("@"))
+        .map(argument -> Path.of(argument.substring(1)))
+        .toList();
+    for (Path arguments : argumentFiles) {
+      if (Files.readAllLines(arguments, StandardCharsets.UTF_8).contains("\"" + port + "\"")) {
+        return arguments.getParent();
+      }
+    }
+    throw new AssertionError("no child JVM serves on port " + port + " (argument files: " + argumentFiles + ")");
+  }
+
   /** Starts a server in a separate JVM, says its port, and waits to be killed. */
   static final class StartsASeparateJvm {
     public static void main(String[] args) throws Exception {
