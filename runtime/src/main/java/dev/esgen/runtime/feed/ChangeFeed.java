@@ -158,8 +158,18 @@ public final class ChangeFeed implements StreamRecordsHandler {
    * long upTo = feed.position("balances", accounts.definition(), id);
    * boolean seesDeposit = upTo >= deposited.seqNr();     // deposited: the Versioned the append returned
    * }</pre>
+   *
+   * @throws IllegalArgumentException when {@code projection} does not follow {@code definition}'s type in this
+   *     feed; nothing is read
    */
   public <I> long position(String projection, AggregateDefinition<?, I, ?> definition, I id) {
+    // A misspelt name would otherwise read 0 for ever, as if the projection had taken nothing.
+    boolean follows = byProjection.getOrDefault(projection, List.of()).stream()
+        .anyMatch(s -> s.definition().name().equals(definition.name()));
+    if (!follows) {
+      throw new IllegalArgumentException(
+          "projection '" + projection + "' does not follow " + definition.name() + " in this feed");
+    }
     return positions.read(PositionKey.of(projection, definition.name(), definition.keys().idString(id)));
   }
 

@@ -15,6 +15,7 @@ import dev.esgen.runtime.counter.CounterCreated;
 import dev.esgen.runtime.counter.CounterEvent;
 import dev.esgen.runtime.counter.CounterId;
 import dev.esgen.runtime.counter.CounterRepository;
+import dev.esgen.runtime.counter.IndexedCounterRepository;
 import dev.esgen.runtime.counter.Incremented;
 import dev.esgen.runtime.counter.Noted;
 import dev.esgen.runtime.error.MissingTableException;
@@ -311,6 +312,31 @@ class ReplayTest {
       assertEquals(FeedFixture.stored(counters, id.value()), taken.get(id.value()), id.value());
     }
     assertEquals(new ReplayReport("log", 3, 21 + 11 + 2), report);
+  }
+
+  /**
+   * A position is asked of a projection the feed has and of a type it follows, as the in-memory feed asks:
+   * a misspelt name would read 0 forever, an empty one failed with DynamoDB's validation error.
+   */
+  @Test
+  void onlyARegisteredProjectionOfTheTypeItFollowsHasPositions() {
+    FeedFixture fixture = new FeedFixture();
+    CounterRepository counters = fixture.counters(FeedFixture.Layout.JOURNAL);
+    IndexedCounterRepository others = new IndexedCounterRepository(fixture.store, LayoutKind.JOURNAL, 0);
+    ChangeFeed feed = ChangeFeed.builder(fixture.store).projection("log", counters.definition(), this::take).build();
+    CounterId id = CounterId.random();
+    TestDynamo.requests().reset();
+
+    for (String name : List.of("lgo", "")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> feed.position(name, counters.definition(), id));
+      assertEquals("projection '" + name + "' does not follow counter in this feed", e.getMessage());
+    }
+    IllegalArgumentException otherType = assertThrows(IllegalArgumentException.class,
+        () -> feed.position("log", others.definition(), id));
+    assertEquals("projection 'log' does not follow indexed-counter in this feed", otherType.getMessage());
+    assertEquals(0, TestDynamo.requests().total());
+    assertEquals(0, feed.position("log", counters.definition(), id));
   }
 
   @Test
