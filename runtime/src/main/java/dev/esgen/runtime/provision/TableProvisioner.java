@@ -254,8 +254,16 @@ public final class TableProvisioner {
         .build();
   }
 
-  /** The global secondary index of slot {@code slot}, as created on the snapshot and the tip table. */
+  /**
+   * The global secondary index of slot {@code slot}, as created on the snapshot and the tip table.
+   *
+   * @throws IllegalArgumentException when {@code slot} is not 0 to 19: a table has at most 20 global secondary indexes
+   */
   public static GlobalSecondaryIndex slotIndex(int slot) {
+    if (slot < 0 || slot >= IndexKeys.MAX_SLOTS) {
+      throw new IllegalArgumentException("slot must be 0 to " + (IndexKeys.MAX_SLOTS - 1) + " (a table has at most "
+          + IndexKeys.MAX_SLOTS + " global secondary indexes), was " + slot);
+    }
     return GlobalSecondaryIndex.builder()
         .indexName(IndexKeys.slotIndexName(slot))
         .keySchema(key(IndexKeys.slotAttribute(slot), KeyType.HASH), key(IndexKeys.AID, KeyType.RANGE))

@@ -347,6 +347,17 @@ class TableProvisionerTest {
     assertEquals(List.of("esgen-index-0", "esgen-index-1"), indexesOf(config.snapshotTable()));
   }
 
+  /** A slot esgen never uses has no index to compare an infrastructure template with. */
+  @Test
+  void slotIndexesAreThoseOfTheSlotsEsgenUses() {
+    assertEquals("esgen-index-19", TableProvisioner.slotIndex(19).indexName());
+    for (int slot : new int[] {-1, 20, Integer.MAX_VALUE}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TableProvisioner.slotIndex(slot));
+      assertEquals("slot must be 0 to 19 (a table has at most 20 global secondary indexes), was " + slot,
+          e.getMessage());
+    }
+  }
+
   private void createTable(String name, List<KeySchemaElement> keys, List<AttributeDefinition> attributes,
       GlobalSecondaryIndex... indexes) {
     client.createTable(b -> b.tableName(name).billingMode(BillingMode.PAY_PER_REQUEST)
