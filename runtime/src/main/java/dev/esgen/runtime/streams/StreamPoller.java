@@ -378,9 +378,17 @@ public final class StreamPoller implements AutoCloseable {
     /**
      * Reads this stream. A consumer whose checkpoints belong to another stream is not moved to it: see
      * {@link StreamEndedException}.
+     *
+     * @throws IllegalArgumentException when {@code streamArn} is not 37 to 1024 characters long, as every stream
+     *     ARN is: DynamoDB Streams would refuse it at every poll
      */
     public Builder streamArn(String streamArn) {
-      this.streamArn = Objects.requireNonNull(streamArn, "streamArn");
+      Objects.requireNonNull(streamArn, "streamArn");
+      if (streamArn.length() < 37 || streamArn.length() > 1024) {
+        throw new IllegalArgumentException("streamArn '" + streamArn + "' is no stream ARN: a stream ARN has 37 to"
+            + " 1024 characters (arn:aws:dynamodb:{region}:{account}:table/{table}/stream/{label})");
+      }
+      this.streamArn = streamArn;
       return this;
     }
 

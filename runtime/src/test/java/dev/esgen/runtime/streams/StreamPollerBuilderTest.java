@@ -53,6 +53,19 @@ class StreamPollerBuilderTest {
         .tableName("arn:aws:dynamodb:eu-west-1:123456789012:table/journal");
   }
 
+  /** DynamoDB Streams refuses these at every poll, on the poller's thread: the builder refuses them at once. */
+  @Test
+  void streamArnsOfALengthDynamoDbStreamsRefusesAreRefused() {
+    String rule = " a stream ARN has 37 to 1024 characters (arn:aws:dynamodb:{region}:{account}:table/{table}"
+        + "/stream/{label})";
+    assertEquals("streamArn '' is no stream ARN:" + rule, refused(() -> StreamPoller.builder().streamArn("")));
+    assertEquals("streamArn 'journal' is no stream ARN:" + rule,
+        refused(() -> StreamPoller.builder().streamArn("journal")));
+    refused(() -> StreamPoller.builder().streamArn("a".repeat(1025)));
+    StreamPoller.builder().streamArn(SimulatedStream.ARN);
+    StreamPoller.builder().streamArn("a".repeat(37)).streamArn("a".repeat(1024));
+  }
+
   @Test
   void durationsAreBoundedSoThatTheClocksArithmeticCannotOverflow() {
     StreamPoller.Builder builder = StreamPoller.builder();
