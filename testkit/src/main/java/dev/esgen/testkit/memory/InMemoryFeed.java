@@ -126,7 +126,11 @@ public final class InMemoryFeed implements AutoCloseable {
    * @throws InterruptedException when the waiting thread is interrupted
    */
   public void awaitCaughtUp(Duration timeout) throws TimeoutException, InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    // Measured from the start rather than against a deadline, and capped at about 292 years, so that no
+    // timeout overflows the nanoseconds.
+    long timeoutNanos = timeout.isNegative() ? 0
+        : timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
+    long start = System.nanoTime();
     lock.lock();
     try {
       while (true) {
@@ -139,7 +143,7 @@ public final class InMemoryFeed implements AutoCloseable {
         if (closed) {
           throw new IllegalStateException("the in-memory feed is closed with events left to deliver");
         }
-        long left = deadline - System.nanoTime();
+        long left = timeoutNanos - (System.nanoTime() - start);
         if (left <= 0) {
           throw new TimeoutException("the projections did not catch up within " + timeout + ": "
               + (pending.size() + retries.size() + (delivering == null ? 0 : 1)) + " streams still wait");

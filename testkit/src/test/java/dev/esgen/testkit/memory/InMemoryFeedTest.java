@@ -223,6 +223,21 @@ class InMemoryFeedTest {
     }
   }
 
+  /** A timeout of centuries waits as long as it takes, rather than overflowing the nanosecond arithmetic. */
+  @Test
+  void aWaitOfAnyLengthWaitsUntilCaughtUp() throws Exception {
+    MemberId id = join();
+    Projection<MemberEvent> slow = event -> Thread.sleep(50);
+    for (Duration forever : List.of(Duration.ofDays(200 * 365), Duration.ofDays(300 * 365),
+        Duration.ofSeconds(Long.MAX_VALUE, 999_999_999))) {
+      award(id, 1);
+      try (InMemoryFeed feed = InMemoryFeed.builder(store).projection("slow", members.definition(), slow).start()) {
+        feed.awaitCaughtUp(forever);
+        assertEquals(members.loadVersioned(id).seqNr(), feed.position("slow", members.definition(), id));
+      }
+    }
+  }
+
   @Test
   void aProjectionIsRegisteredOncePerAggregateTypeAndAFeedNeedsOne() {
     InMemoryFeed.Builder builder = InMemoryFeed.builder(store).projection("seen", members.definition(), new Seen());
