@@ -42,7 +42,8 @@ import java.util.Optional;
  * The tip layout's rules (see {@code docs/layouts.md}): a stream's newest events and its snapshot live in
  * one tip item, which must stay within 400 KB. When the tip's events would pass the {@link TipPolicy}
  * threshold they are calved into a batch item and the tip starts over with the new events, or with none
- * when the new events alone pass it (those go into the batch item too). An append is a
+ * when the new events alone pass it (those go into the batch item too, or into one of their own when the two
+ * would not fit one item). An append is a
  * transaction (with its 100-action and 4 MB limits) only when it calves, changes a unique value or carries a
  * command id. The snapshot is rewritten on every append unless the aggregate is events-only, and skipped
  * when it would not fit in the tip; the older snapshot then goes too, so that the tip measured before
@@ -79,14 +80,25 @@ final class TipRules implements LayoutRules {
     int keptEvents = position.tipEvents() + events.size();
     long keptEventBytes = position.tipEventBytes() + newEventBytes;
     long keptTypeBytes = position.tipTypeBytes() + newTypeBytes;
-    // As the tip layout does: new events alone past the thresholds go to the batch with the tip's events.
+    // As the tip layout does: new events alone past the thresholds go to the batch with the tip's events, or,
+    // when the two would not fit one item, to a batch of their own beside the tip's.
     Calved calved = new Calved(position.tipEvents(), position.tipEventBytes(), position.tipTypeBytes(), baseSeqNr);
+    Calved apart = null;
     boolean calve = position.tipEvents() > 0 && overThreshold(policy, keptEvents, keptEventBytes, keptTypeBytes);
-    Calved through = new Calved(keptEvents, keptEventBytes, keptTypeBytes, next);
-    if (!request.creating() && overThreshold(policy, events.size(), newEventBytes, newTypeBytes)
-        && through.bytes(stream, baseSeqNr - position.tipEvents()) <= ItemTooLargeException.LIMIT_BYTES) {
+    boolean writtenThrough = false;
+    if (!request.creating() && overThreshold(policy, events.size(), newEventBytes, newTypeBytes)) {
+      Calved through = new Calved(keptEvents, keptEventBytes, keptTypeBytes, next);
+      Calved own = new Calved(events.size(), newEventBytes, newTypeBytes, next);
+      if (through.bytes(stream, baseSeqNr - position.tipEvents()) <= ItemTooLargeException.LIMIT_BYTES) {
+        calved = through;
+        writtenThrough = true;
+      } else if (position.tipEvents() > 0 && own.bytes(stream, baseSeqNr) <= ItemTooLargeException.LIMIT_BYTES) {
+        apart = own;
+        writtenThrough = true;
+      }
+    }
+    if (writtenThrough) {
       calve = true;
-      calved = through;
       keptEvents = 0;
       keptEventBytes = 0;
       keptTypeBytes = 0;
@@ -137,7 +149,7 @@ final class TipRules implements LayoutRules {
     boolean reserves = !changes.reservations().isEmpty() || !changes.releases().isEmpty();
     boolean transactional = calve || reserves || request.commandId().isPresent();
     if (transactional) {
-      checkTransaction(request, aid, changes, position, calve ? calved : null, stream, tip, version, next, now);
+      checkTransaction(request, aid, changes, position, calve ? calved : null, apart, stream, tip, version, next, now);
     }
     MemoryPosition after = snapshot != null
         ? new MemoryPosition(LayoutKind.TIP, next, snapshotBytes, false, List.of(), keptEvents, keptEventBytes,
@@ -204,11 +216,12 @@ final class TipRules implements LayoutRules {
   }
 
   /**
-   * The transaction of an append that calves (writing {@code calved}, else null), changes a unique value or
-   * carries a command id.
+   * The transaction of an append that calves (writing {@code calved}, else null, and the new events' own batch
+   * {@code apart}, else null), changes a unique value or carries a command id.
    */
   private static void checkTransaction(AppendRequest<?, ?, ?> request, String aid, IndexChanges changes,
-      MemoryPosition position, Calved calved, long stream, long tip, long version, long next, Instant now) {
+      MemoryPosition position, Calved calved, Calved apart, long stream, long tip, long version, long next,
+      Instant now) {
     String name = request.definition().name();
     long actions = 0;
     long bytes = 0;
@@ -220,6 +233,10 @@ final class TipRules implements LayoutRules {
       }
       actions++;
       bytes += batch;
+    }
+    if (apart != null) {
+      actions++;
+      bytes += apart.bytes(stream, request.baseSeqNr());
     }
     actions++;
     bytes += tip;

@@ -190,6 +190,30 @@ class SizeAgreementTest {
     }
   }
 
+  /**
+   * On the tip, an event past the thresholds that fits a batch item alone is stored beside a tip whose events
+   * would not fit that item with it (they go into a batch each); one that fits no item is refused alike.
+   */
+  @Test
+  void onTheTipAnEventThatFitsABatchItemAloneIsStoredAlike() {
+    MemberId id = new MemberId("apart-" + UUID.randomUUID());
+    Function<EventStore, List<String>> appends = store -> {
+      MemberRepository members = members(store, LayoutKind.TIP);
+      members.create(Member.joining(id, "t".repeat(1_900), id.value() + "@example.com"));
+      List<String> seen = new ArrayList<>();
+      seen.add(refusal(() -> members.append(id, 1, List.of(new Noted("n".repeat(409_600))))));
+      seen.add(refusal(() -> members.append(id, 1, List.of(new Noted("n".repeat(408_000))))));
+      seen.add("version " + members.loadVersioned(id).version());
+      return seen;
+    };
+
+    List<String> onDynamoDb = appends.apply(dynamo);
+
+    assertEquals(onDynamoDb, appends.apply(memory));
+    assertEquals(List.of("stored", "version 2"), onDynamoDb.subList(1, 3), onDynamoDb.toString());
+    assertTrue(onDynamoDb.get(0).startsWith("item "), onDynamoDb.toString());
+  }
+
   private static MemberRepository members(EventStore store, LayoutKind layout) {
     AggregateDefinition<Member, MemberId, MemberEvent> definition = MemberRepository.definition(store.objectMapper())
         .withLayout(layout, new TipPolicy(TipPolicy.DEFAULT_MAX_BYTES, 5, true));
