@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.esgen.runtime.DynamoDbEventStore;
 import dev.esgen.runtime.aggregate.TipPolicy;
+import dev.esgen.runtime.config.RetryPolicy;
 import dev.esgen.runtime.config.StoreConfig;
 import dev.esgen.runtime.counter.Counter;
 import dev.esgen.runtime.counter.CounterCreated;
@@ -95,10 +96,12 @@ class LostResponseTest {
 
   @Test
   void tipAppendWrittenStraightToABatchWhoseResponseIsLostIsStoredOnce() {
-    // A 2 KB note alone is past the 1 KB tip: it goes to a batch item, where the read-back must find it.
+    // A 2 KB note alone is past the 1 KB tip: it goes to a batch item, where the read-back must find it
+    // (without retries: see the next test).
     LoseResponse lose = new LoseResponse(TransactWriteItemsRequest.class);
     TipPolicy smallTip = new TipPolicy(1024, 0, true);
-    CounterRepository counters = new CounterRepository(storeLosing(lose), smallTip);
+    CounterRepository counters = new CounterRepository(
+        storeLosing(lose, StoreConfig.defaults().withRetryPolicy(RetryPolicy.noRetries())), smallTip);
     CounterId id = CounterId.random();
     counters.create(new CounterCreated(id, "c"));
 
@@ -114,9 +117,11 @@ class LostResponseTest {
   @Test
   void tipAppendWrittenToABatchOfItsOwnWhoseResponseIsLostIsStoredOnce() {
     // 300 KB in the tip and 300 KB more do not fit one batch: the new event gets a batch of its own, the
-    // second of the transaction, where the read-back must find it.
+    // second of the transaction, where the read-back must find it. Without retries, as a resend with the
+    // same token would be answered as done without any read-back.
     LoseResponse lose = new LoseResponse(TransactWriteItemsRequest.class);
-    CounterRepository counters = new CounterRepository(storeLosing(lose), SNAPSHOTTING_TIP);
+    CounterRepository counters = new CounterRepository(
+        storeLosing(lose, StoreConfig.defaults().withRetryPolicy(RetryPolicy.noRetries())), SNAPSHOTTING_TIP);
     CounterId id = CounterId.random();
     counters.create(List.of(new CounterCreated(id, "c"), new Noted("x".repeat(300_000))));
 
@@ -220,6 +225,11 @@ class LostResponseTest {
 
   /** A store whose client loses the response of the first request that {@code lose} picks. */
   private static DynamoDbEventStore storeLosing(LoseResponse lose) {
+    return storeLosing(lose, StoreConfig.defaults());
+  }
+
+  /** As {@link #storeLosing(LoseResponse)}, with {@code config}. */
+  private static DynamoDbEventStore storeLosing(LoseResponse lose, StoreConfig config) {
     TestDynamo.client(); // starts DynamoDB Local and creates the tables
     DynamoDbClient client = DynamoDbClient.builder()
         .endpointOverride(DynamoDbLocal.shared().endpoint())
@@ -228,7 +238,7 @@ class LostResponseTest {
         .httpClient(UrlConnectionHttpClient.create())
         .overrideConfiguration(c -> c.addExecutionInterceptor(lose))
         .build();
-    return DynamoDbEventStore.create(client, StoreConfig.defaults());
+    return DynamoDbEventStore.create(client, config);
   }
 
   /**
