@@ -385,7 +385,9 @@ public final class StreamPoller implements AutoCloseable {
     public Builder streamArn(String streamArn) {
       Objects.requireNonNull(streamArn, "streamArn");
       if (streamArn.length() < 37 || streamArn.length() > 1024) {
-        throw new IllegalArgumentException("streamArn '" + streamArn + "' is no stream ARN: a stream ARN has 37 to"
+        // Named when short enough to be a mistyped name; a longer one is not repeated into logs in full.
+        String given = streamArn.length() < 37 ? "'" + streamArn + "'" : "of " + streamArn.length() + " characters";
+        throw new IllegalArgumentException("streamArn " + given + " is no stream ARN: a stream ARN has 37 to"
             + " 1024 characters (arn:aws:dynamodb:{region}:{account}:table/{table}/stream/{label})");
       }
       this.streamArn = streamArn;

@@ -61,7 +61,8 @@ class StreamPollerBuilderTest {
     assertEquals("streamArn '' is no stream ARN:" + rule, refused(() -> StreamPoller.builder().streamArn("")));
     assertEquals("streamArn 'journal' is no stream ARN:" + rule,
         refused(() -> StreamPoller.builder().streamArn("journal")));
-    refused(() -> StreamPoller.builder().streamArn("a".repeat(1025)));
+    assertEquals("streamArn of 1025 characters is no stream ARN:" + rule,
+        refused(() -> StreamPoller.builder().streamArn("a".repeat(1025))));
     StreamPoller.builder().streamArn(SimulatedStream.ARN);
     StreamPoller.builder().streamArn("a".repeat(37)).streamArn("a".repeat(1024));
   }
