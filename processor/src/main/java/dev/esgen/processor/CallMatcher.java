@@ -122,8 +122,7 @@ final class CallMatcher {
     @Override
     public Void visitIdentifier(IdentifierTree node, Void unused) {
       String name = node.getName().toString();
-      createsEnumsUsedBy(name);
-      enumsNamed.addAll(declarations.enumsNamedBy(name));
+      usesEnumsNamedBy(name);
       boolean aggregateDeclaresIt = declarations.staticFields().containsKey(name);
       declarations.staticFields().forEach((key, field) -> {
         if (field.name().equals(name)
@@ -138,8 +137,7 @@ final class CallMatcher {
     @Override
     public Void visitMemberSelect(MemberSelectTree node, Void unused) {
       String name = node.getIdentifier().toString();
-      createsEnumsUsedBy(name);
-      enumsNamed.addAll(declarations.enumsNamedBy(name));
+      usesEnumsNamedBy(name);
       declarations.staticFields().forEach((key, field) -> {
         if (field.name().equals(name) && (field.owner().equals(aggregate) ? ownReceiver(node.getExpression())
             : !simpleName(node.getExpression()).equals(typeName))) {
@@ -162,13 +160,15 @@ final class CallMatcher {
     }
 
     /**
-     * A name that uses a nested enum whose constants run code (its own, a constant's or an instance
-     * field's): its constants are created by its constructors, whichever the code uses.
+     * A name that may name a nested enum or one of its constants: the enum is named (its constants' order
+     * counts), and an enum whose constants run code (its own, a constant's or an instance field's) has them
+     * created by its constructors, whichever the code uses.
      */
-    private void createsEnumsUsedBy(String name) {
+    private void usesEnumsNamedBy(String name) {
       for (TypeElement used : declarations.codeRunningEnumsUsedBy(name)) {
         add(constructors(List.of(used), -1), null);
       }
+      enumsNamed.addAll(declarations.enumsNamedBy(name));
     }
 
     /** Whether {@code receiver} is this aggregate: {@code this} or its type's name. */
