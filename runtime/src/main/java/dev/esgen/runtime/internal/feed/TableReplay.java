@@ -167,7 +167,7 @@ public final class TableReplay {
         }
         stored.ifPresent(found -> {
           offered.add(found);
-          spans.computeIfAbsent(PositionKey.of("", found.aggregateName(), found.aggregateId()).stream(),
+          spans.computeIfAbsent(new TipKeys(found.aggregateName()).streamName(found.aggregateId()),
               stream -> StreamSpan.of(item, found));
         });
       }
