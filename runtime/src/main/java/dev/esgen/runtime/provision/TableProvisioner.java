@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -287,9 +288,7 @@ public final class TableProvisioner {
     // An index being deleted is not compared: it is going away, and one of esgen's name is added once it is gone
     // (the way out TableSchemaMismatchException points to, taken before DynamoDB has finished the deletion).
     Map<String, GlobalSecondaryIndexDescription> existingIndexes = new HashMap<>();
-    existing.globalSecondaryIndexes().stream()
-        .filter(index -> index.indexStatus() != IndexStatus.DELETING)
-        .forEach(index -> existingIndexes.put(index.indexName(), index));
+    staying(existing).forEach(index -> existingIndexes.put(index.indexName(), index));
     for (GlobalSecondaryIndex index : expected.globalSecondaryIndexes()) {
       GlobalSecondaryIndexDescription found = existingIndexes.get(index.indexName());
       if (found == null) {
@@ -342,9 +341,7 @@ public final class TableProvisioner {
   /** The indexes, global (unless being deleted) and local, {@code existing} keys on {@code attribute}. */
   private static List<String> keyedOn(TableDescription existing, String attribute) {
     List<String> indexes = new ArrayList<>();
-    existing.globalSecondaryIndexes().stream()
-        .filter(i -> i.indexStatus() != IndexStatus.DELETING)
-        .forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
+    staying(existing).forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
     existing.localSecondaryIndexes().forEach(i -> addIfKeyedOn(i.indexName(), i.keySchema(), attribute, indexes));
     return indexes;
   }
@@ -497,8 +494,7 @@ public final class TableProvisioner {
 
   private void awaitActive(String tableName, String indexName) {
     await(tableName, "index " + indexName + " active", table -> table.tableStatus() == TableStatus.ACTIVE
-        && table.globalSecondaryIndexes().stream()
-            .anyMatch(i -> i.indexName().equals(indexName) && i.indexStatus() == IndexStatus.ACTIVE));
+        && indexNamed(table, indexName).filter(i -> i.indexStatus() == IndexStatus.ACTIVE).isPresent());
   }
 
   /**
@@ -534,6 +530,11 @@ public final class TableProvisioner {
         throw new IllegalStateException("interrupted while waiting for table " + tableName + ": " + what, e);
       }
     }
+  }
+
+  /** {@code table}'s global secondary indexes but those being deleted. */
+  private static Stream<GlobalSecondaryIndexDescription> staying(TableDescription table) {
+    return table.globalSecondaryIndexes().stream().filter(index -> index.indexStatus() != IndexStatus.DELETING);
   }
 
   private static Optional<GlobalSecondaryIndexDescription> indexNamed(TableDescription table, String indexName) {
