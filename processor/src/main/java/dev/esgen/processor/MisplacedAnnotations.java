@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
@@ -157,13 +158,13 @@ final class MisplacedAnnotations {
       return named;
     }
     for (Element element : round.getElementsAnnotatedWith(aggregate)) {
-      Annotations.find(element, Annotations.AGGREGATE).ifPresent(mirror -> mirror.getElementValues().forEach(
-          (member, value) -> {
-            if (member.getSimpleName().contentEquals("events") && value.getValue() instanceof DeclaredType type
-                && type.asElement() instanceof TypeElement events) {
-              named.add(events);
-            }
-          }));
+      Annotations.find(element, Annotations.AGGREGATE).ifPresent(mirror -> {
+        AnnotationValue value = Annotations.explicitValue(mirror, "events");
+        if (value != null && value.getValue() instanceof DeclaredType type
+            && type.asElement() instanceof TypeElement events) {
+          named.add(events);
+        }
+      });
     }
     return named;
   }
