@@ -563,7 +563,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
       }
       A state = fold(created, events.subList(1, events.size()));
       operation.attempt();
-      return write(new AppendRequest<>(definition, id, Optional.empty(), List.copyOf(events), state,
+      return write(new AppendRequest<>(definition, id, idString(id), Optional.empty(), List.copyOf(events), state,
           AppendIds.next(), options.commandId(), metadata), operation);
     });
   }
@@ -730,7 +730,7 @@ public abstract class AsyncEventSourcedRepository<A, I, E> {
   private CompletableFuture<Versioned<A>> appendFolded(I id, LoadedStream<A> current, List<? extends E> events,
       A state, AppendOptions options, EventMetadata metadata, OperationRecorder.Operation operation) {
     operation.attempt();
-    return write(new AppendRequest<>(definition, id, Optional.of(current), List.copyOf(events), state,
+    return write(new AppendRequest<>(definition, id, idString(id), Optional.of(current), List.copyOf(events), state,
         AppendIds.next(), options.commandId(), metadata), operation);
   }
 

@@ -752,9 +752,8 @@ public abstract class EventSourcedRepository<A, I, E> {
     }
     state = fold(state, events.subList(1, events.size()));
     attempts.attempt();
-    AppendRequest<A, I, E> request = new AppendRequest<>(
-        definition, id, Optional.empty(), List.copyOf(events), state, AppendIds.next(), options.commandId(),
-        metadata(options));
+    AppendRequest<A, I, E> request = new AppendRequest<>(definition, id, idString(id), Optional.empty(),
+        List.copyOf(events), state, AppendIds.next(), options.commandId(), metadata(options));
     return write(request);
   }
 
@@ -921,9 +920,8 @@ public abstract class EventSourcedRepository<A, I, E> {
   private Versioned<A> appendFolded(I id, LoadedStream<A> current, List<? extends E> events, A state,
       AppendOptions options, OperationRecorder.Attempts attempts) {
     attempts.attempt();
-    return write(new AppendRequest<>(
-        definition, id, Optional.of(current), List.copyOf(events), state, AppendIds.next(), options.commandId(),
-        metadata(options)));
+    return write(new AppendRequest<>(definition, id, idString(id), Optional.of(current), List.copyOf(events), state,
+        AppendIds.next(), options.commandId(), metadata(options)));
   }
 
   /**

@@ -110,7 +110,7 @@ final class JournalAppender {
    */
   <A, I, E> Prepared<A> prepare(AppendRequest<A, I, E> request) {
     AggregateDefinition<A, I, E> definition = request.definition();
-    String aid = definition.keys().idString(request.id());
+    String aid = request.aggregateId();
     JournalKeys keys = new JournalKeys(definition.name(), definition.shards());
     long baseVersion = request.current().map(LoadedStream::version).orElse(0L);
     long baseSeqNr = request.current().map(LoadedStream::seqNr).orElse(0L);

@@ -21,6 +21,8 @@ import java.util.Optional;
  *
  * @param definition the aggregate type
  * @param id the stream's aggregate id
+ * @param aggregateId {@code id}'s string ({@code definition.keys().idString(id)}), as keys and errors name
+ *     the stream: worked out once per append rather than by every part that names it
  * @param current the stream as loaded, on which this append builds; empty to create the stream
  * @param events the new events, in order; at least one
  * @param newState the state after {@code events}, which the layout may store as a snapshot
@@ -34,6 +36,7 @@ import java.util.Optional;
 public record AppendRequest<A, I, E>(
     AggregateDefinition<A, I, E> definition,
     I id,
+    String aggregateId,
     Optional<LoadedStream<A>> current,
     List<E> events,
     A newState,
@@ -44,6 +47,7 @@ public record AppendRequest<A, I, E>(
   public AppendRequest {
     Objects.requireNonNull(definition, "definition");
     Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(aggregateId, "aggregateId");
     Objects.requireNonNull(current, "current");
     events = List.copyOf(events);
     if (events.isEmpty()) {
@@ -58,7 +62,8 @@ public record AppendRequest<A, I, E>(
   /** An append with a fresh append id, no command id and no metadata. */
   public AppendRequest(
       AggregateDefinition<A, I, E> definition, I id, Optional<LoadedStream<A>> current, List<E> events, A newState) {
-    this(definition, id, current, events, newState, AppendIds.next(), Optional.empty(), EventMetadata.none());
+    this(definition, id, definition.keys().idString(id), current, events, newState, AppendIds.next(), Optional.empty(),
+        EventMetadata.none());
   }
 
   /** The version the append is conditioned on: the loaded stream's, 0 for a create. */
@@ -69,11 +74,6 @@ public record AppendRequest<A, I, E>(
   /** The seq_nr of the stream's last event before this append, 0 for a create. */
   public long baseSeqNr() {
     return current.map(LoadedStream::seqNr).orElse(0L);
-  }
-
-  /** The stream's id string, as keys and errors name it. */
-  public String aggregateId() {
-    return definition.keys().idString(id);
   }
 
   /** Whether this append creates the stream. */

@@ -150,7 +150,7 @@ final class TipAppender {
   <A, I, E> Prepared<A> prepare(AppendRequest<A, I, E> request) {
     AggregateDefinition<A, I, E> definition = request.definition();
     TipPolicy policy = definition.tipPolicy();
-    String aid = definition.keys().idString(request.id());
+    String aid = request.aggregateId();
     TipKeys keys = new TipKeys(definition.name());
     String stream = keys.streamName(aid);
     boolean creating = request.current().isEmpty();
