@@ -268,8 +268,8 @@ class CachedLoadTest {
   void twoDefinitionsOfOneAggregateOnOneStoreEachFoldOnFromTheirOwnStates() {
     DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withStateCache(CACHE));
     CounterRepository oldCode = new CounterRepository(store, SnapshotPolicy.every(100));
-    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold = CounterRepository
-        .builder(store.objectMapper(), SnapshotPolicy.every(100)).replay(CounterRepository.tenfoldReplay()).build();
+    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold =
+        CounterRepository.tenfoldDefinition(store.objectMapper(), SnapshotPolicy.every(100));
     CounterRepository newCode = new CounterRepository(store, tenfold);
     CounterId id = CounterId.random();
     oldCode.create(new CounterCreated(id, "c"));

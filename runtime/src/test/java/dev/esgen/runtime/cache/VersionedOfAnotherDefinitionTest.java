@@ -41,8 +41,8 @@ class VersionedOfAnotherDefinitionTest {
   void anAppendOnAnotherDefinitionsVersionedFoldsWhatIsStoredWithThisDefinitionsCode() {
     DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withStateCache(CACHE));
     CounterRepository oldCode = new CounterRepository(store, SnapshotPolicy.every(2));
-    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold = CounterRepository
-        .builder(store.objectMapper(), SnapshotPolicy.every(2)).replay(CounterRepository.tenfoldReplay()).build();
+    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold =
+        CounterRepository.tenfoldDefinition(store.objectMapper(), SnapshotPolicy.every(2));
     CounterRepository newCode = new CounterRepository(store, tenfold);
     CounterId id = CounterId.random();
     oldCode.create(new CounterCreated(id, "c"));
@@ -64,8 +64,8 @@ class VersionedOfAnotherDefinitionTest {
   void anAsyncAppendOnAnotherDefinitionsVersionedFoldsWhatIsStoredWithThisDefinitionsCode() {
     DynamoDbEventStore store = TestDynamo.store(StoreConfig.defaults().withStateCache(CACHE));
     CounterRepository oldCode = new CounterRepository(store, SnapshotPolicy.every(2));
-    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold = CounterRepository
-        .builder(store.objectMapper(), SnapshotPolicy.every(2)).replay(CounterRepository.tenfoldReplay()).build();
+    AggregateDefinition<Counter, CounterId, CounterEvent> tenfold =
+        CounterRepository.tenfoldDefinition(store.objectMapper(), SnapshotPolicy.every(2));
     AsyncEventSourcedRepository<Counter, CounterId, CounterEvent> newCode =
         new AsyncEventSourcedRepository<>(store.withAsyncClient(ASYNC.client()), tenfold) {};
     CounterId id = CounterId.random();

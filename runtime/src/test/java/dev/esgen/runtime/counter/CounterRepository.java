@@ -99,6 +99,15 @@ public final class CounterRepository extends EventSourcedRepository<Counter, Cou
     return new CounterReplay();
   }
 
+  /**
+   * The counter's definition with {@link #tenfoldReplay()}: the same aggregate, keys, codecs and snapshot
+   * fingerprint folded by other code, as a new release of a handler would.
+   */
+  public static AggregateDefinition<Counter, CounterId, CounterEvent> tenfoldDefinition(
+      ObjectMapper mapper, SnapshotPolicy policy) {
+    return builder(mapper, policy).replay(tenfoldReplay()).build();
+  }
+
   /** The counter's replay counting every increment ten times: other code for the same events. */
   public static Replay<Counter, CounterEvent> tenfoldReplay() {
     Replay<Counter, CounterEvent> plain = replay();
