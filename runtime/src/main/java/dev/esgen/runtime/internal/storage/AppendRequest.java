@@ -22,7 +22,8 @@ import java.util.Optional;
  * @param definition the aggregate type
  * @param id the stream's aggregate id
  * @param aggregateId {@code id}'s string ({@code definition.keys().idString(id)}), as keys and errors name
- *     the stream: worked out once per append rather than by every part that names it
+ *     the stream: handed over by the repository, so that the parts of the write that name it do not work it
+ *     out again
  * @param current the stream as loaded, on which this append builds; empty to create the stream
  * @param events the new events, in order; at least one
  * @param newState the state after {@code events}, which the layout may store as a snapshot
